@@ -1,0 +1,57 @@
+import type { RequestContext } from '../core/glossary.ts'
+
+/** The auth service's response envelope (reference §1.5). */
+export interface AuthEnvelopeInput {
+  data?: Record<string, unknown> | null
+  warnings?: string[]
+  auth?: Record<string, unknown> | null
+  status?: number
+}
+
+const JSON_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }
+
+export function authResponse(context: RequestContext, input: AuthEnvelopeInput): Response {
+  const body = {
+    request_id: context.emulator.random.uuid(),
+    lease_id: '',
+    renewable: false,
+    lease_duration: 0,
+    data: input.data ?? null,
+    wrap_info: null,
+    warnings: input.warnings && input.warnings.length > 0 ? input.warnings : null,
+    auth: input.auth ?? null,
+    mount_type: 'aws',
+  }
+  return new Response(JSON.stringify(body) + '\n', { status: input.status ?? 200, headers: JSON_HEADERS })
+}
+
+/** 204 with an empty body, as every write without warnings answers. */
+export function noContent(): Response {
+  return new Response(null, { status: 204, headers: JSON_HEADERS })
+}
+
+/** `{"errors":[...]}` with the given status. */
+export function authError(status: number, ...messages: string[]): Response {
+  return new Response(JSON.stringify({ errors: messages }) + '\n', { status, headers: JSON_HEADERS })
+}
+
+/** Go's multierror text, used on authenticated paths for unsupported path/operation and ACL denials. */
+export function multiError(message: string): string {
+  return `1 error occurred:\n\t* ${message}\n\n`
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  429: 'rate limit quota exceeded',
+  500: 'internal error',
+  502: 'bad gateway',
+  503: 'Vault is sealed',
+  504: 'gateway timeout',
+}
+
+/** The body an injected fault answers with on the auth service. */
+export function authFaultResponse(status: number): Response {
+  const message = STATUS_TEXT[status] ?? `injected fault ${status}`
+  const response = authError(status, status >= 500 && status !== 503 ? multiError(message) : message)
+  if (status === 429) response.headers.set('Retry-After', '1')
+  return response
+}

@@ -1,0 +1,2 @@
+export { cloudAuth } from './cloud-auth-service.ts'
+export { authFaultResponse } from './envelope.ts'

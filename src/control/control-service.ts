@@ -1,0 +1,73 @@
+import type { RequestContext } from '../core/glossary.ts'
+import { FaultError } from '../core/faults.ts'
+import { jsonResponse, readBodyText, BodyTooLargeError } from '../core/http.ts'
+import { DurationError } from '../core/duration.ts'
+
+const CONTROL_BODY_LIMIT = 8 * 1024 * 1024
+
+function controlError(status: number, message: string): Response {
+  return jsonResponse(status, { errors: [message] })
+}
+
+async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const text = await readBodyText(request, CONTROL_BODY_LIMIT)
+  if (text.trim() === '') return {}
+  const value: unknown = JSON.parse(text)
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SyntaxError('not an object')
+  return value as Record<string, unknown>
+}
+
+/**
+ * The control API under `/_doppel/`: the in-process powers (reset, clock, journal, faults, state) over
+ * HTTP, for the standalone server and for scenario runs against it.
+ */
+export async function control(request: Request, context: RequestContext): Promise<Response> {
+  const emulator = context.emulator
+  const path = new URL(request.url).pathname.replace(/\/+$/, '')
+  const method = request.method
+  try {
+    if (path === '/_doppel/health' && method === 'GET') return jsonResponse(200, { status: 'ok' })
+    if (path === '/_doppel/reset' && method === 'POST') {
+      emulator.reset()
+      return new Response(null, { status: 204 })
+    }
+    if (path === '/_doppel/clock') {
+      if (method === 'POST') {
+        const body = await readJsonObject(request)
+        if (typeof body.advance === 'string' || typeof body.advance === 'number') emulator.clock.advance(body.advance)
+        else if (typeof body.set === 'string') emulator.clock.set(body.set)
+        else return controlError(400, 'Failed to move the clock: give "advance" (duration) or "set" (RFC 3339 time)')
+      } else if (method !== 'GET') return controlError(405, 'unsupported operation')
+      return jsonResponse(200, { now: emulator.clock.now().toISOString(), frozen: emulator.clock.frozen })
+    }
+    if (path === '/_doppel/journal' && method === 'GET') {
+      return jsonResponse(200, { total: emulator.journal.total, limit: emulator.journal.limit, entries: emulator.journal.entries() })
+    }
+    if (path === '/_doppel/journal' && method === 'DELETE') {
+      emulator.journal.clear()
+      return new Response(null, { status: 204 })
+    }
+    if (path === '/_doppel/state' && method === 'GET') return jsonResponse(200, emulator.store.snapshot())
+    if (path === '/_doppel/faults') {
+      if (method === 'POST') return jsonResponse(201, { id: emulator.faults.add(await readJsonObject(request)).id })
+      if (method === 'GET') return jsonResponse(200, { faults: emulator.faults.list() })
+      if (method === 'DELETE') {
+        emulator.faults.clear()
+        return new Response(null, { status: 204 })
+      }
+      return controlError(405, 'unsupported operation')
+    }
+    const fault = /^\/_doppel\/faults\/([^/]+)$/.exec(path)
+    if (fault && method === 'DELETE') {
+      return emulator.faults.remove(decodeURIComponent(fault[1]!)) ? new Response(null, { status: 204 }) : controlError(404, 'no such fault')
+    }
+    return controlError(404, `unsupported path: ${method} ${path}`)
+  } catch (error) {
+    if (error instanceof SyntaxError) return controlError(400, 'error parsing JSON')
+    if (error instanceof BodyTooLargeError) return controlError(413, 'request body too large')
+    if (error instanceof FaultError || error instanceof DurationError || error instanceof RangeError) {
+      return controlError(400, error.message)
+    }
+    throw error
+  }
+}

@@ -1,0 +1,1 @@
+export { control } from './control-service.ts'

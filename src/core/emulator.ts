@@ -1,0 +1,84 @@
+import { Clock, type ClockOptions } from './clock.ts'
+import { Faults } from './faults.ts'
+import { Journal } from './journal.ts'
+import { getProfile, type Profile } from './profile.ts'
+import { Random } from './random.ts'
+import { Store } from './store.ts'
+
+export interface EmulatorOptions {
+  /** Makes ids, tokens and nonces repeatable. Unseeded instances use `node:crypto`. */
+  seed?: number | string
+  /** A clock to share, or options for this instance's own clock. */
+  clock?: Clock | ClockOptions
+  /** Tokens allowed to call management endpoints. Default `["root"]`. */
+  rootTokens?: string[]
+  profile?: 'service' | 'vault'
+  /** Accept SHA-1-based signatures at ec2 login (the real service's `GODEBUG=x509sha1=1` workaround). */
+  allowSha1?: boolean
+  /** Environment read for the service's own credentials (`CLOUD_*`). Default: `process.env`. */
+  env?: Record<string, string | undefined>
+  /** How many requests the journal keeps. Default 1000. */
+  journalLimit?: number
+}
+
+/**
+ * One emulator instance: it owns its store, clock, random source, journal and faults. Nothing lives at
+ * module level, so instances in one process never see each other.
+ */
+export class Emulator {
+  readonly clock: Clock
+  readonly random: Random
+  readonly store = new Store()
+  readonly journal: Journal
+  readonly faults: Faults
+  readonly profile: Profile
+  readonly rootTokens: ReadonlySet<string>
+  readonly allowSha1: boolean
+  readonly env: Record<string, string | undefined>
+  #domains = new Map<string, unknown>()
+  #resetHooks: (() => void)[] = []
+
+  constructor(options: EmulatorOptions = {}) {
+    this.clock = options.clock instanceof Clock ? options.clock : new Clock(options.clock)
+    this.random = new Random(options.seed)
+    this.journal = new Journal(options.journalLimit)
+    this.faults = new Faults(this.random)
+    this.profile = getProfile(options.profile)
+    this.rootTokens = new Set(options.rootTokens ?? ['root'])
+    this.allowSha1 = options.allowSha1 ?? false
+    this.env = options.env ?? process.env
+  }
+
+  /**
+   * The per-instance state of a domain, created on first use. Domains keep their state here, never at
+   * module level; `reset()` drops it.
+   */
+  domain<T>(key: string, create: (emulator: this) => T): T {
+    let state = this.#domains.get(key) as T | undefined
+    if (state === undefined) {
+      state = create(this)
+      this.#domains.set(key, state)
+    }
+    return state
+  }
+
+  isRootToken(token: string | null | undefined): boolean {
+    return typeof token === 'string' && this.rootTokens.has(token)
+  }
+
+  /** Runs after every reset, e.g. to load the seeded fixtures again. */
+  onReset(hook: () => void): void {
+    this.#resetHooks.push(hook)
+  }
+
+  /** Back to the seeded start: empty store, clock and random source rewound, fixtures reloaded. */
+  reset(): void {
+    this.clock.reset()
+    this.random.reset()
+    this.store.clear()
+    this.#domains.clear()
+    this.journal.clear()
+    this.faults.clear()
+    for (const hook of this.#resetHooks) hook()
+  }
+}

@@ -1,0 +1,97 @@
+import { compilePathPattern, matchesPathPattern } from './path-pattern.ts'
+import type { Random } from './random.ts'
+
+export interface FaultInput {
+  method?: string
+  path: string
+  status?: number
+  latency_ms?: number
+  drop?: boolean
+  times?: number
+}
+
+export interface Fault extends FaultInput {
+  id: string
+  /** How many more times it fires; undefined = until cleared. */
+  remaining?: number
+  hits: number
+}
+
+export class FaultError extends Error {
+  override name = 'FaultError'
+}
+
+/** Injected faults of one emulator instance (WireMock-style): a status, a delay or a dropped connection. */
+export class Faults {
+  #faults = new Map<string, { fault: Fault; pattern: RegExp }>()
+  #random: Random
+
+  constructor(random: Random) {
+    this.#random = random
+  }
+
+  add(input: unknown): Fault {
+    const fault = validateFault(input)
+    const id = `fault-${this.#random.hex(12)}`
+    const stored: Fault = { ...fault, id, hits: 0, remaining: fault.times }
+    this.#faults.set(id, { fault: stored, pattern: compilePathPattern(fault.path) })
+    return stored
+  }
+
+  list(): Fault[] {
+    return [...this.#faults.values()].map(({ fault }) => ({ ...fault }))
+  }
+
+  remove(id: string): boolean {
+    return this.#faults.delete(id)
+  }
+
+  clear(): void {
+    this.#faults.clear()
+  }
+
+  /** The first fault matching the request, consumed by one use. */
+  take(method: string, url: URL): Fault | undefined {
+    if (this.#faults.size === 0) return undefined
+    for (const [id, { fault, pattern }] of this.#faults) {
+      if (fault.method && fault.method.toUpperCase() !== method.toUpperCase()) continue
+      if (!matchesPathPattern(pattern, fault.path, url)) continue
+      fault.hits++
+      if (fault.remaining !== undefined) {
+        fault.remaining--
+        if (fault.remaining <= 0) this.#faults.delete(id)
+      }
+      return { ...fault }
+    }
+    return undefined
+  }
+}
+
+function validateFault(input: unknown): FaultInput {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new FaultError('Failed to add a fault: the body must be a JSON object')
+  }
+  const f = input as Record<string, unknown>
+  if (typeof f.path !== 'string' || f.path === '') throw new FaultError('Failed to add a fault: "path" must be a non-empty string')
+  if (f.method !== undefined && typeof f.method !== 'string') throw new FaultError('Failed to add a fault: "method" must be a string')
+  const kinds = ['status', 'latency_ms', 'drop'].filter((k) => f[k] !== undefined)
+  if (kinds.length !== 1) throw new FaultError('Failed to add a fault: give exactly one of "status", "latency_ms" or "drop"')
+  if (f.status !== undefined && (!Number.isInteger(f.status) || (f.status as number) < 400 || (f.status as number) > 599)) {
+    throw new FaultError('Failed to add a fault: "status" must be an integer from 400 to 599')
+  }
+  if (f.latency_ms !== undefined && (typeof f.latency_ms !== 'number' || f.latency_ms < 0 || f.latency_ms > 600_000)) {
+    throw new FaultError('Failed to add a fault: "latency_ms" must be a number from 0 to 600000')
+  }
+  if (f.drop !== undefined && f.drop !== true) throw new FaultError('Failed to add a fault: "drop" must be true')
+  if (f.times !== undefined && (!Number.isInteger(f.times) || (f.times as number) < 1)) {
+    throw new FaultError('Failed to add a fault: "times" must be a positive integer')
+  }
+  return {
+    path: f.path,
+    ...(f.method !== undefined && { method: (f.method as string).toUpperCase() }),
+    ...(f.status !== undefined && { status: f.status as number }),
+    ...(f.latency_ms !== undefined && { latency_ms: f.latency_ms as number }),
+    ...(f.drop !== undefined && { drop: true }),
+    ...(f.times !== undefined && { times: f.times as number }),
+  }
+}

@@ -1,0 +1,52 @@
+/** Small Fetch helpers shared by every service. */
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body) + '\n', {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  })
+}
+
+export class BodyTooLargeError extends Error {
+  override name = 'BodyTooLargeError'
+}
+
+/** Default body limit: the auth service's listener limit (32 MiB). */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024
+
+/** Reads the body as bytes, refusing more than `limit` bytes without buffering them all. */
+export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length'))
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError(`body exceeds ${limit} bytes`)
+  if (!request.body) return new Uint8Array(0)
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined)
+      throw new BodyTooLargeError(`body exceeds ${limit} bytes`)
+    }
+    chunks.push(value)
+  }
+  if (chunks.length === 1) return chunks[0]!
+  const out = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    out.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return out
+}
+
+export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  return new TextDecoder().decode(await readBodyBytes(request, limit))
+}
+
+/** The media type of a Content-Type header, lower-case, without parameters. */
+export function mediaType(request: Request): string {
+  return (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+}

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto'
+
+/**
+ * The emulator's random source. Seeded: a deterministic PRNG (sfc32), so the same seed and the same
+ * calls give the same ids and tokens. Unseeded: `node:crypto`.
+ */
+export class Random {
+  readonly seed: number | undefined
+  #state: Uint32Array | undefined
+
+  constructor(seed?: number | string) {
+    this.seed = seed === undefined ? undefined : normaliseSeed(seed)
+    this.reset()
+  }
+
+  reset(): void {
+    if (this.seed === undefined) {
+      this.#state = undefined
+      return
+    }
+    const s = this.seed >>> 0
+    this.#state = new Uint32Array([0x9e3779b9, 0x243f6a88, 0xb7e15162, s])
+    for (let i = 0; i < 15; i++) this.#next()
+  }
+
+  #next(): number {
+    const st = this.#state!
+    const t = (((st[0]! + st[1]!) >>> 0) + st[3]!) >>> 0
+    st[3] = (st[3]! + 1) >>> 0
+    st[0] = st[1]! ^ (st[1]! >>> 9)
+    st[1] = (st[2]! + (st[2]! << 3)) >>> 0
+    st[2] = ((st[2]! << 21) | (st[2]! >>> 11)) >>> 0
+    st[2] = (st[2]! + t) >>> 0
+    return t
+  }
+
+  bytes(n: number): Buffer {
+    if (!this.#state) return randomBytes(n)
+    const out = Buffer.allocUnsafe(n)
+    for (let i = 0; i < n; i += 4) {
+      const v = this.#next()
+      for (let j = 0; j < 4 && i + j < n; j++) out[i + j] = (v >>> (j * 8)) & 0xff
+    }
+    return out
+  }
+
+  /** A uniform integer in [0, max). */
+  int(max: number): number {
+    if (max <= 0) return 0
+    const limit = Math.floor(0x100000000 / max) * max
+    for (;;) {
+      const v = this.bytes(4).readUInt32LE(0)
+      if (v < limit) return v % max
+    }
+  }
+
+  /** A float in [0, 1). */
+  float(): number {
+    return this.bytes(4).readUInt32LE(0) / 0x100000000
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[this.int(items.length)]!
+  }
+
+  /** A string of `length` characters drawn from `alphabet`. */
+  string(length: number, alphabet: string): string {
+    let out = ''
+    for (let i = 0; i < length; i++) out += alphabet[this.int(alphabet.length)]
+    return out
+  }
+
+  hex(length: number): string {
+    return this.string(length, '0123456789abcdef')
+  }
+
+  uuid(): string {
+    const b = this.bytes(16)
+    b[6] = (b[6]! & 0x0f) | 0x40
+    b[8] = (b[8]! & 0x3f) | 0x80
+    const h = b.toString('hex')
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+  }
+
+  /** A 32-bit seed derived from this source, for seeding another generator (faker). */
+  childSeed(): number {
+    return this.bytes(4).readUInt32LE(0)
+  }
+}
+
+export const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+
+function normaliseSeed(seed: number | string): number {
+  if (typeof seed === 'number' && Number.isInteger(seed)) return seed >>> 0
+  const text = String(seed)
+  let h = 2166136261
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i)
+    h = Math.imul(h, 16777619)
+  }
+  return h >>> 0
+}

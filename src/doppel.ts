@@ -1,0 +1,116 @@
+import { cloudAuth, authFaultResponse } from './cloud-auth/index.ts'
+import { control } from './control/index.ts'
+import { Emulator, type EmulatorOptions } from './core/emulator.ts'
+import type { RequestContext, Service } from './core/glossary.ts'
+import { fakeCloud, cloudFaultResponse } from './fake-cloud/index.ts'
+import { registry, registryFaultResponse } from './registry/index.ts'
+
+/** Which listener a request arrived on: the main one, or the fake cloud's own (`--cloud-port`). */
+export type Surface = 'main' | 'cloud'
+
+export interface HandleOptions {
+  remoteAddress?: string
+  surface?: Surface
+}
+
+/** Thrown (and turned into a dropped connection or a network error) by a `drop` fault. */
+export class DroppedConnection extends Error {
+  override name = 'DroppedConnection'
+}
+
+type ServiceName = 'cloud-auth' | 'registry' | 'fake-cloud' | 'control'
+
+const SERVICES: Record<ServiceName, { serve: Service; fault: (status: number) => Response }> = {
+  'cloud-auth': { serve: cloudAuth, fault: authFaultResponse },
+  registry: { serve: registry, fault: registryFaultResponse },
+  'fake-cloud': { serve: fakeCloud, fault: cloudFaultResponse },
+  control: { serve: control, fault: authFaultResponse },
+}
+
+const CLOUD_HOST = /^(169\.254\.169\.254|\[fd00:ec2::254\]|([a-z0-9-]+\.)*amazonaws\.com(\.cn)?)(:\d+)?$/i
+
+/** Picks the service for a request: by host for the fake cloud's real hostnames, else by path prefix. */
+export function serviceFor(url: URL, surface: Surface): ServiceName | undefined {
+  if (surface === 'cloud' || CLOUD_HOST.test(url.host)) return 'fake-cloud'
+  const path = url.pathname
+  if (path.startsWith('/v1/')) return 'cloud-auth'
+  if (path.startsWith('/_doppel/cloud/')) return 'fake-cloud'
+  if (path.startsWith('/_doppel/registry/')) return 'registry'
+  if (path.startsWith('/_doppel/')) return 'control'
+  if (path.startsWith('/api/') || path.startsWith('/_archivist/') || path === '/.well-known/terraform.json') return 'registry'
+  return undefined
+}
+
+/**
+ * An emulator of both services and the fake cloud. `fetch` answers a request exactly as the HTTP
+ * server and the MSW handlers do: they are faces on it.
+ */
+export class Doppel extends Emulator {
+  /** Answers a request in process. A `drop` fault rejects with a TypeError, as a network failure does. */
+  async fetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init)
+    try {
+      return await this.handle(request)
+    } catch (error) {
+      if (error instanceof DroppedConnection) throw new TypeError('fetch failed', { cause: error })
+      throw error
+    }
+  }
+
+  /** The single entry point: faults, routing, journal. Throws DroppedConnection for a `drop` fault. */
+  async handle(request: Request, options: HandleOptions = {}): Promise<Response> {
+    const started = performance.now()
+    const url = new URL(request.url)
+    const name = serviceFor(url, options.surface ?? 'main')
+    let response: Response
+    if (name === undefined) {
+      response = new Response('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+    } else {
+      const service = SERVICES[name]
+      const fault = name === 'control' ? undefined : this.faults.take(request.method, url)
+      if (fault?.drop) {
+        this.#record(name, request, 0, started)
+        throw new DroppedConnection(`Connection dropped by fault ${fault.id}`)
+      }
+      if (fault?.latency_ms) await new Promise((resolve) => setTimeout(resolve, fault.latency_ms))
+      if (fault?.status) {
+        response = service.fault(fault.status)
+      } else {
+        const context: RequestContext = {
+          emulator: this,
+          profile: this.profile,
+          remoteAddress: options.remoteAddress ?? '127.0.0.1',
+        }
+        response = await service.serve(request, context)
+      }
+    }
+    this.#record(name ?? 'none', request, response.status, started)
+    return response
+  }
+
+  #record(service: string, request: Request, status: number, started: number): void {
+    this.journal.record({
+      time: this.clock.now().toISOString(),
+      service,
+      method: request.method,
+      url: request.url,
+      status,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    })
+  }
+}
+
+export interface DoppelOptions extends EmulatorOptions {}
+
+/**
+ * Creates an isolated emulator instance.
+ *
+ * @example
+ * const doppel = createDoppel({ seed: 1 })
+ * const res = await doppel.fetch('http://doppel.test/v1/auth/cloud/roles?list=true', {
+ *   headers: { 'X-Service-Token': 'root' },
+ * })
+ */
+export function createDoppel(options: DoppelOptions = {}): Doppel {
+  return new Doppel(options)
+}

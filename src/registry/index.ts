@@ -1,0 +1,2 @@
+export { registry } from './registry-service.ts'
+export { registryFaultResponse } from './json-api.ts'

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'conformance/**/*.test.ts'],
+    exclude: ['**/node_modules/**', 'conformance/**/*.container.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'threads',
+  },
+})
