@@ -1,0 +1,108 @@
+import { parseArgs } from 'node:util'
+import { createDoppel } from '../doppel.ts'
+import { createDoppelServer, listen, type RunningServer } from '../server/doppel-server.ts'
+import { UsageError, type CliIo } from './usage-error.ts'
+
+export const SERVE_USAGE = `Usage: doppel serve [options]
+
+Serves the cloud auth service, the module registry, the fake cloud and the control API over HTTP.
+
+Options:
+  --port <n>            Port to listen on (default 8200; 0 picks a free port)
+  --host <addr>         Address to bind (default 127.0.0.1)
+  --root-token <t>      Management token (default "root"; repeatable)
+  --seed <file>         Load a YAML fixture file at start and on every reset (repeatable)
+  --random-seed <n>     Make ids and tokens repeatable
+  --profile <name>      service (default) or vault (X-Vault-Token, mount "aws" too)
+  --allow-sha1          Accept SHA-1-based identity signatures at ec2 login
+  --cloud-port <n>      Also serve STS/EC2/IAM/IMDS at the root of their own listener
+  --clock-start <time>  Start the emulator clock at this RFC 3339 time
+  --frozen-clock        Move time only through the control API
+  --quiet               Do not log requests to stderr
+  -h, --help            Show this help
+
+Prints exactly one line "doppel listening on http://HOST:PORT" when ready. SIGINT/SIGTERM stop it.`
+
+export interface ServeHandle {
+  main: RunningServer
+  cloud?: RunningServer
+  close(): Promise<void>
+}
+
+/** Parses `doppel serve` arguments and starts the server(s). */
+export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | undefined> {
+  let values
+  try {
+    ;({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string', default: '8200' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'root-token': { type: 'string', multiple: true },
+        seed: { type: 'string', multiple: true },
+        'random-seed': { type: 'string' },
+        profile: { type: 'string', default: 'service' },
+        'allow-sha1': { type: 'boolean', default: false },
+        'cloud-port': { type: 'string' },
+        'clock-start': { type: 'string' },
+        'frozen-clock': { type: 'boolean', default: false },
+        quiet: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }))
+  } catch (error) {
+    throw new UsageError(`doppel serve: ${(error as Error).message}`)
+  }
+  if (values.help) {
+    io.stdout(SERVE_USAGE + '\n')
+    return undefined
+  }
+  const port = parsePort(values.port, '--port')
+  const profile = values.profile
+  if (profile !== 'service' && profile !== 'vault') throw new UsageError(`doppel serve: --profile must be service or vault, not "${profile}"`)
+  const doppel = createDoppel({
+    profile,
+    allowSha1: values['allow-sha1'],
+    rootTokens: values['root-token'] ?? ['root'],
+    ...(values['random-seed'] !== undefined && { seed: values['random-seed'] }),
+    ...((values['clock-start'] !== undefined || values['frozen-clock']) && {
+      clock: { ...(values['clock-start'] !== undefined && { start: values['clock-start'] }), frozen: values['frozen-clock'] },
+    }),
+  })
+  if (values.seed && values.seed.length > 0) {
+    const { loadFixtureFile } = await import('../scenario/index.ts')
+    const files = values.seed
+    const loadAll = async () => {
+      for (const file of files) await loadFixtureFile(doppel, file)
+    }
+    await loadAll()
+    doppel.onReset(() => void loadAll())
+  }
+  const log = values.quiet
+    ? undefined
+    : (line: { method: string; path: string; status: number; ms: number }) =>
+        io.stderr(`${line.method} ${line.path} ${line.status} ${line.ms.toFixed(1)}ms\n`)
+  const main = await listen(createDoppelServer(doppel, { onRequest: log }), port, values.host)
+  let cloud: RunningServer | undefined
+  if (values['cloud-port'] !== undefined) {
+    const cloudPort = parsePort(values['cloud-port'], '--cloud-port')
+    cloud = await listen(createDoppelServer(doppel, { surface: 'cloud', onRequest: log }), cloudPort, values.host)
+    io.stderr(`doppel fake cloud on ${cloud.url}\n`)
+  }
+  io.stdout(`doppel listening on ${main.url}\n`)
+  return {
+    main,
+    ...(cloud && { cloud }),
+    close: async () => {
+      await Promise.all([main.close(), cloud?.close()])
+    },
+  }
+}
+
+function parsePort(value: string | undefined, flag: string): number {
+  const port = Number(value)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`doppel serve: ${flag} must be a port number from 0 to 65535, not "${value}"`)
+  return port
+}

@@ -1,0 +1,153 @@
+/**
+ * The fake cloud's direct face: what the auth service calls in process (no HTTP round trip), through the
+ * same code that serves the provider's HTTP API. Every call acts as the given credentials and fails the
+ * way the real provider would (unknown key, expired session, no such entity...).
+ */
+
+export interface AwsCredentials {
+  accessKeyId: string
+  secretAccessKey: string
+  sessionToken?: string
+}
+
+/** A provider error as the SDK would surface it: code, message, HTTP status. */
+export class CloudError extends Error {
+  override name = 'CloudError'
+  readonly code: string
+  readonly status: number
+  constructor(code: string, message: string, status: number) {
+    super(message)
+    this.code = code
+    this.status = status
+  }
+}
+
+export type InstanceState = 'pending' | 'running' | 'stopping' | 'stopped' | 'shutting-down' | 'terminated'
+
+/** Snake_case, as the control API and fixtures take it; every field optional. */
+export interface InstanceInput {
+  instance_id?: string
+  account_id?: string
+  region?: string
+  availability_zone?: string
+  ami_id?: string
+  vpc_id?: string
+  subnet_id?: string
+  instance_type?: string
+  private_ip?: string
+  iam_role_name?: string
+  state?: InstanceState
+  tags?: Record<string, string>
+  pending_time?: string
+}
+
+export interface Instance {
+  instance_id: string
+  account_id: string
+  region: string
+  availability_zone: string
+  ami_id: string
+  vpc_id: string
+  subnet_id: string
+  instance_type: string
+  private_ip: string
+  iam_role_name: string | null
+  instance_profile_arn: string | null
+  iam_role_arn: string | null
+  state: InstanceState
+  tags: Record<string, string>
+  /** RFC 3339, seconds precision, `Z`; equals DescribeInstances' launchTime; moves on stop/start. */
+  pending_time: string
+}
+
+export interface PrincipalInput {
+  type: 'user' | 'role'
+  name?: string
+  account_id?: string
+  path?: string
+}
+
+export interface Principal {
+  type: 'user' | 'role'
+  name: string
+  account_id: string
+  path: string
+  arn: string
+  unique_id: string
+  /** Long-term keys for users; for roles, credentials of a fresh assumed-role session. */
+  access_key_id: string
+  secret_access_key: string
+  session_token?: string
+}
+
+export type IdentityFormat = 'document' | 'signature' | 'pkcs7' | 'rsa2048'
+
+export interface DescribedInstance {
+  instanceId: string
+  imageId: string | undefined
+  subnetId: string | undefined
+  vpcId: string | undefined
+  state: { code: number; name: string }
+  launchTime: string
+  iamInstanceProfile: { arn: string; id: string } | undefined
+  tags: { key: string; value: string }[]
+  ownerId: string
+}
+
+export interface IamEntity {
+  arn: string
+  /** UserId / RoleId / InstanceProfileId */
+  id: string
+  name: string
+  path: string
+  /** For instance profiles: the roles in it. */
+  roles?: { arn: string; id: string; name: string }[]
+}
+
+export interface CallerIdentity {
+  arn: string
+  userId: string
+  account: string
+}
+
+export interface AssumedRoleCredentials extends AwsCredentials {
+  sessionToken: string
+  expiration: string
+  assumedRoleArn: string
+  assumedRoleId: string
+}
+
+export interface FakeCloudApi {
+  // Inventory
+  createInstance(input?: InstanceInput): Instance
+  getInstance(instanceId: string): Instance | undefined
+  setInstanceState(instanceId: string, state: InstanceState): Instance
+  createPrincipal(input: PrincipalInput): Principal
+  deletePrincipal(arnOrName: string): boolean
+  /** The identity that the auth service acts as when neither config/client nor CLOUD_* keys are set. */
+  defaultServiceCredentials(): AwsCredentials
+  /** Which instance 169.254.169.254 answers for in MSW mode. */
+  useInstance(instanceId: string): void
+
+  // Signed material
+  /** As the IMDS serves it: document JSON text, or base64 wrapped at 76 columns for the signatures. */
+  identityDocument(instanceId: string, format: IdentityFormat): string
+  /** PEM certificates the auth service trusts by default, by registered-certificate type. */
+  builtInCertificates(): { pkcs7: string[]; identity: string[] }
+
+  // Provider calls, acting as `credentials` (throw CloudError)
+  getCallerIdentity(credentials: AwsCredentials): CallerIdentity
+  assumeRole(credentials: AwsCredentials, input: { roleArn: string; sessionName: string; externalId?: string; durationSeconds?: number }): AssumedRoleCredentials
+  describeInstance(credentials: AwsCredentials, region: string, instanceId: string): DescribedInstance
+  getInstanceProfile(credentials: AwsCredentials, name: string): IamEntity
+  getUser(credentials: AwsCredentials, name?: string): IamEntity
+  getRole(credentials: AwsCredentials, name: string): IamEntity
+  createAccessKey(credentials: AwsCredentials, userName?: string): { accessKeyId: string; secretAccessKey: string; userName: string }
+  deleteAccessKey(credentials: AwsCredentials, accessKeyId: string, userName?: string): void
+
+  /**
+   * A client's signed STS request replayed by the auth service (iam login): SigV4-verified exactly as the
+   * client signed it, answered as the STS HTTP API answers (XML, `Content-Type: text/xml`).
+   */
+  forwardSts(request: Request): Promise<Response>
+}

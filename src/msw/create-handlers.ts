@@ -1,0 +1,39 @@
+import { http, HttpResponse, type HttpHandler } from 'msw'
+import { DroppedConnection, type Doppel } from '../doppel.ts'
+
+export interface HandlerOptions {
+  /**
+   * Where the auth service, the registry and the control API answer (one origin for all three, as on
+   * `doppel serve`). Default `http://127.0.0.1:8200`. Give several to answer on each.
+   */
+  baseUrl?: string | string[]
+  /** Also answer the fake cloud's real hostnames (IMDS, STS, EC2, IAM). Default true. */
+  cloud?: boolean
+}
+
+/** The real hostnames of the fake cloud, matched against the whole URL without query. */
+const CLOUD_URL = /^https?:\/\/(169\.254\.169\.254|\[fd00:ec2::254\]|([a-z0-9-]+\.)*amazonaws\.com(\.cn)?)(:\d+)?\//i
+
+/**
+ * MSW request handlers for an emulator instance: one catch-all handler per origin, each answering
+ * through `doppel.handle` (the same code as the HTTP server).
+ *
+ * @example
+ * const doppel = createDoppel({ seed: 1 })
+ * const server = setupServer(...createHandlers(doppel, { baseUrl: 'http://vault.test' }))
+ * server.listen()
+ */
+export function createHandlers(doppel: Doppel, options: HandlerOptions = {}): HttpHandler[] {
+  const origins = [options.baseUrl ?? 'http://127.0.0.1:8200'].flat().map((url) => url.replace(/\/+$/, ''))
+  const resolver = async ({ request }: { request: Request }) => {
+    try {
+      return await doppel.handle(request)
+    } catch (error) {
+      if (error instanceof DroppedConnection) return HttpResponse.error()
+      throw error
+    }
+  }
+  const handlers = origins.map((origin) => http.all(`${origin}/*`, resolver))
+  if (options.cloud ?? true) handlers.push(http.all(CLOUD_URL, resolver))
+  return handlers
+}

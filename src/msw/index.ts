@@ -1,0 +1,1 @@
+export { createHandlers, type HandlerOptions } from './create-handlers.ts'
