@@ -1,8 +1,8 @@
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { createServer as createNetServer, type AddressInfo, type Server } from 'node:net'
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
 import { DroppedConnection, type Doppel, type Surface } from '../doppel.ts'
-import { listAwareSocket } from './list-verb.ts'
-import { toFetchRequest, writeFetchResponse } from './node-adapter.ts'
+import { rawToFetchRequest, toFetchRequest, writeFetchResponse, writeRawResponse } from './node-adapter.ts'
+import { parseRawRequests, RawRequestError } from './raw-requests.ts'
 
 export interface ServerOptions {
   /** `main` serves every service; `cloud` serves the fake cloud at the root (`--cloud-port`). */
@@ -18,23 +18,33 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
+interface ClientError extends Error {
+  code?: string
+  rawPacket?: Buffer
+}
+
 /**
  * Serves an emulator over real HTTP: a small adapter from `node:http` to the emulator's fetch function,
- * not a second implementation. Accepts the `LIST` verb.
+ * not a second implementation.
+ *
+ * @note Node's parser refuses the `LIST` verb Vault clients send (`HPE_INVALID_METHOD`). Rather than slow
+ * every connection down by rewriting its bytes, such a packet is read by hand from the parser's error
+ * (pipelined requests after it included), answered, and the connection closed, as HTTP allows.
  */
 export function createDoppelServer(doppel: Doppel, options: ServerOptions = {}): Server {
   const surface = options.surface ?? 'main'
-  const http = createHttpServer({ keepAliveTimeout: 5000 }, (req, res) => void answer(req, res))
-  const net = createNetServer((socket) => http.emit('connection', listAwareSocket(socket)))
+  const server = createHttpServer({ keepAliveTimeout: 5000 }, (req, res) => void answer(req, res))
+  const fallbackHost = () => `127.0.0.1:${(server.address() as AddressInfo | null)?.port ?? 0}`
+
+  async function respond(request: Request, remoteAddress: string | undefined): Promise<Response> {
+    return doppel.handle(request, { remoteAddress: (remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''), surface })
+  }
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now()
-    const address = (req.socket as unknown as { remoteAddress?: string }).remoteAddress ?? '127.0.0.1'
     let status = 0
     try {
-      const addr = net.address() as AddressInfo | null
-      const request = toFetchRequest(req, `127.0.0.1:${addr?.port ?? 0}`)
-      const response = await doppel.handle(request, { remoteAddress: address.replace(/^::ffff:/, ''), surface })
+      const response = await respond(toFetchRequest(req, fallbackHost()), req.socket.remoteAddress)
       status = response.status
       await writeFetchResponse(res, response)
     } catch (error) {
@@ -46,12 +56,45 @@ export function createDoppelServer(doppel: Doppel, options: ServerOptions = {}):
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' })
       res.end(JSON.stringify({ errors: [`internal error: ${(error as Error).message}`] }) + '\n')
     } finally {
-      options.onRequest?.({ method: req.method === 'LINK' ? 'LIST' : req.method ?? '', path: req.url ?? '/', status, ms: performance.now() - started })
+      options.onRequest?.({ method: req.method ?? '', path: req.url ?? '/', status, ms: performance.now() - started })
     }
   }
 
-  net.on('close', () => http.close())
-  return net
+  async function answerRaw(packet: Buffer, socket: Socket): Promise<void> {
+    let requests
+    try {
+      requests = parseRawRequests(packet)
+    } catch (error) {
+      if (!(error instanceof RawRequestError)) throw error
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+      return
+    }
+    for (const [index, raw] of requests.entries()) {
+      const started = performance.now()
+      let response: Response
+      try {
+        response = await respond(rawToFetchRequest(raw, fallbackHost()), socket.remoteAddress)
+      } catch (error) {
+        socket.destroy()
+        if (error instanceof DroppedConnection) return
+        throw error
+      }
+      await writeRawResponse(socket, response, index === requests.length - 1)
+      options.onRequest?.({ method: raw.method, path: raw.target, status: response.status, ms: performance.now() - started })
+    }
+    socket.end()
+  }
+
+  server.on('clientError', (error: ClientError, socket: Socket) => {
+    const packet = error.rawPacket
+    if (error.code === 'HPE_INVALID_METHOD' && packet && /^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1'))) {
+      void answerRaw(packet, socket).catch(() => socket.destroy())
+      return
+    }
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+    else socket.destroy()
+  })
+  return server
 }
 
 /** Starts a server and resolves once it listens. Port 0 picks a free port. */
@@ -65,19 +108,14 @@ export async function listen(server: Server, port: number, host: string): Promis
   })
   const address = server.address() as AddressInfo
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
-  const sockets = new Set<import('node:net').Socket>()
-  server.on('connection', (socket) => {
-    sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
-  })
   return {
     url: `http://${shownHost}:${address.port}`,
     port: address.port,
     host: address.address,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy()
         server.close(() => resolve())
+        server.closeAllConnections()
       }),
   }
 }

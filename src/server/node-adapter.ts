@@ -1,13 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
 import { Readable } from 'node:stream'
-import { LIST_ALIAS } from './list-verb.ts'
+import type { RawRequest } from './raw-requests.ts'
 
 /** Turns a Node request into a Fetch `Request`, keeping repeated headers and the Host as received. */
 export function toFetchRequest(req: IncomingMessage, fallbackHost: string): Request {
   const headers = new Headers()
   const raw = req.rawHeaders
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!)
-  const method = req.method === LIST_ALIAS ? 'LIST' : req.method ?? 'GET'
+  const method = req.method ?? 'GET'
   const url = `http://${req.headers.host ?? fallbackHost}${req.url ?? '/'}`
   const hasBody = method !== 'GET' && method !== 'HEAD'
   return new Request(url, {
@@ -17,17 +19,44 @@ export function toFetchRequest(req: IncomingMessage, fallbackHost: string): Requ
   } as RequestInit)
 }
 
-/** Writes a Fetch `Response` back to Node, streaming the body. */
-export async function writeFetchResponse(res: ServerResponse, response: Response): Promise<void> {
+/** A Fetch `Request` from a request read off the socket by hand (methods Node's parser refuses). */
+export function rawToFetchRequest(raw: RawRequest, fallbackHost: string): Request {
+  const headers = new Headers()
+  for (const [name, value] of raw.headers) headers.append(name, value)
+  const url = `http://${headers.get('host') ?? fallbackHost}${raw.target}`
+  const hasBody = raw.method !== 'GET' && raw.method !== 'HEAD' && raw.body.length > 0
+  return new Request(url, { method: raw.method, headers, ...(hasBody && { body: raw.body }) })
+}
+
+async function collect(response: Response): Promise<{ headers: Record<string, string | string[]>; body: Buffer | undefined }> {
   const headers: Record<string, string | string[]> = {}
   response.headers.forEach((value, name) => {
-    if (name === 'set-cookie') return
-    headers[name] = value
+    if (name !== 'set-cookie') headers[name] = value
   })
   const cookies = response.headers.getSetCookie()
   if (cookies.length > 0) headers['set-cookie'] = cookies
   const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined
   if (body && response.status !== 204 && response.status !== 304) headers['content-length'] = String(body.length)
+  return { headers, body }
+}
+
+/** Writes a Fetch `Response` back through Node's `ServerResponse`. */
+export async function writeFetchResponse(res: ServerResponse, response: Response): Promise<void> {
+  const { headers, body } = await collect(response)
   res.writeHead(response.status, response.statusText || undefined, headers)
   res.end(body)
+}
+
+/** Writes a Fetch `Response` straight onto a socket (after a hand-read request). */
+export async function writeRawResponse(socket: Socket, response: Response, close: boolean): Promise<void> {
+  const { headers, body } = await collect(response)
+  headers['date'] = new Date().toUTCString()
+  headers['connection'] = close ? 'close' : 'keep-alive'
+  if (!headers['content-length'] && response.status !== 204 && response.status !== 304) headers['content-length'] = '0'
+  let head = `HTTP/1.1 ${response.status} ${response.statusText || STATUS_CODES[response.status] || ''}\r\n`
+  for (const [name, value] of Object.entries(headers)) {
+    for (const v of [value].flat()) head += `${name}: ${v}\r\n`
+  }
+  socket.write(head + '\r\n')
+  if (body && body.length > 0) socket.write(body)
 }
