@@ -2,8 +2,9 @@ import { cloudAuth, authFaultResponse } from './cloud-auth/index.ts'
 import { control } from './control/index.ts'
 import { Emulator, type EmulatorOptions } from './core/emulator.ts'
 import type { RequestContext, Service } from './core/glossary.ts'
-import { fakeCloud, cloudFaultResponse } from './fake-cloud/index.ts'
+import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from './fake-cloud/index.ts'
 import { registry, registryFaultResponse } from './registry/index.ts'
+import type { FixtureSource } from './scenario/fixtures/index.ts'
 
 /** Which listener a request arrived on: the main one, or the fake cloud's own (`--cloud-port`). */
 export type Surface = 'main' | 'cloud'
@@ -46,6 +47,34 @@ export function serviceFor(url: URL, surface: Surface): ServiceName | undefined 
  * server and the MSW handlers do: they are faces on it.
  */
 export class Doppel extends Emulator {
+  /** The fake cloud's direct face: instances, principals, signed identity documents. */
+  get cloud(): FakeCloudApi {
+    return getFakeCloud(this)
+  }
+
+  #fixtures: Promise<void> | undefined
+
+  /** Resolves once the fixtures given to `createDoppel` are loaded; rejects with their FixtureError. */
+  async ready(): Promise<void> {
+    await this.#fixtures
+  }
+
+  /**
+   * Loads fixtures now and again after every reset. Requests wait until they are in. The loader is
+   * imported on first use: it brings the YAML parser and faker, which plain start-up does not need.
+   */
+  useFixtures(sources: FixtureSource | FixtureSource[]): void {
+    const list = Array.isArray(sources) ? sources : [sources]
+    const load = () => {
+      const loading = import('./scenario/fixtures/index.ts').then(({ loadFixtureSources }) => loadFixtureSources(this, list))
+      // Surfaced by ready() and by every request; not an unhandled rejection when nobody asks yet.
+      loading.catch(() => undefined)
+      this.#fixtures = loading
+    }
+    load()
+    this.onReset(load)
+  }
+
   /** Answers a request in process. A `drop` fault rejects with a TypeError, as a network failure does. */
   async fetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init)
@@ -59,6 +88,7 @@ export class Doppel extends Emulator {
 
   /** The single entry point: faults, routing, journal. Throws DroppedConnection for a `drop` fault. */
   async handle(request: Request, options: HandleOptions = {}): Promise<Response> {
+    if (this.#fixtures) await this.#fixtures
     const started = performance.now()
     const url = new URL(request.url)
     const name = serviceFor(url, options.surface ?? 'main')
@@ -100,7 +130,10 @@ export class Doppel extends Emulator {
   }
 }
 
-export interface DoppelOptions extends EmulatorOptions {}
+export interface DoppelOptions extends EmulatorOptions {
+  /** Fixture files (YAML or JSON paths) or fixture objects, loaded at creation and after every reset. */
+  fixtures?: FixtureSource | FixtureSource[]
+}
 
 /**
  * Creates an isolated emulator instance.
@@ -112,5 +145,7 @@ export interface DoppelOptions extends EmulatorOptions {}
  * })
  */
 export function createDoppel(options: DoppelOptions = {}): Doppel {
-  return new Doppel(options)
+  const doppel = new Doppel(options)
+  if (options.fixtures !== undefined) doppel.useFixtures(options.fixtures)
+  return doppel
 }

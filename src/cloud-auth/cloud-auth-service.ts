@@ -1,7 +1,74 @@
+/**
+ * The cloud auth service: every path under `/v1/auth/<mount>/` of each mount, `sys/auth` for mounts,
+ * and `auth/token/lookup-self`. Request → operation and data → token check → route → handler → shape.
+ */
 import type { RequestContext } from '../core/glossary.ts'
 import { authError, multiError } from './envelope.ts'
+import { handleLogin } from './login/index.ts'
+import { MESSAGES } from './messages.ts'
+import { mountTable, TOKEN_MOUNT } from './mounts/mount-table.ts'
+import { handleSysAuth } from './mounts/sys-auth.ts'
+import type { Operation } from './routing/endpoint.ts'
+import { httpOperation, unsupportedOperation } from './routing/http-operation.ts'
+import { requestToken } from './routing/request-token.ts'
+import { runEndpoint } from './routing/run-endpoint.ts'
+import { ServiceError } from './service-error.ts'
+import { authState } from './state.ts'
+import { runPeriodicTidy } from './tidy/tidy.ts'
+import { handleLookupSelf } from './tokens/index.ts'
 
-/** The cloud auth service under `/v1/auth/<mount>/`. */
-export async function cloudAuth(_request: Request, _context: RequestContext): Promise<Response> {
-  return authError(404, multiError('unsupported path'))
+const LOOKUP_SELF = `auth/${TOKEN_MOUNT}/lookup-self`
+
+/** The cloud auth service under `/v1/`. */
+export async function cloudAuth(request: Request, context: RequestContext): Promise<Response> {
+  try {
+    return await serve(request, context)
+  } catch (error) {
+    if (error instanceof ServiceError) return authError(error.status, error.message)
+    return authError(500, multiError(error instanceof Error ? error.message : String(error)))
+  }
+}
+
+async function serve(request: Request, context: RequestContext): Promise<Response> {
+  const url = new URL(request.url)
+  let path: string
+  try {
+    path = decodeURIComponent(url.pathname).replace(/^\/v1\//, '')
+  } catch {
+    return authError(400, MESSAGES.invalidUrlEscape)
+  }
+  if (path === LOOKUP_SELF) {
+    // PUT is POST to the real service.
+    if (['GET', 'POST', 'PUT'].includes(request.method)) return handleLookupSelf(request, context)
+    return ['LIST', 'DELETE'].includes(request.method) ? unsupportedOperation(false) : authError(405)
+  }
+
+  const parsed = await httpOperation(request, url)
+  if (parsed instanceof Response) return parsed
+  const { operation, data } = parsed
+  if (operation === 'list' && !path.endsWith('/')) path += '/'
+
+  const mount = path.startsWith('auth/') ? mountTable(context.emulator).resolve(path.slice('auth/'.length)) : undefined
+  if (mount?.relative === 'login') return login(context, mount.mount, operation, data)
+
+  if (!context.emulator.isRootToken(requestToken(request, context.profile))) {
+    return authError(403, MESSAGES.permissionDenied)
+  }
+  if (mount) {
+    const state = authState(context.emulator, mount.mount)
+    runPeriodicTidy(state, context.emulator.clock.nowMs())
+    return runEndpoint(context, state, mount.relative, operation, data)
+  }
+  if (path === 'sys/auth' || path.startsWith('sys/auth/')) {
+    return handleSysAuth(context, operation, path.slice('sys/auth'.length).replace(/^\/+|\/+$/g, ''), data)
+  }
+  if (path.startsWith(`auth/${TOKEN_MOUNT}/`)) return authError(404, multiError(MESSAGES.unsupportedPath))
+  return authError(404, MESSAGES.noHandler(path))
+}
+
+/** `login` is unauthenticated: a token sent with it is ignored. */
+function login(context: RequestContext, mount: string, operation: Operation, data: Record<string, unknown>) {
+  if (operation !== 'update') return unsupportedOperation(true)
+  runPeriodicTidy(authState(context.emulator, mount), context.emulator.clock.nowMs())
+  return handleLogin(context, mount, data)
 }

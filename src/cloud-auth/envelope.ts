@@ -6,21 +6,34 @@ export interface AuthEnvelopeInput {
   warnings?: string[]
   auth?: Record<string, unknown> | null
   status?: number
+  /** `aws` unless said; `sys/` paths answer `system`. */
+  mountType?: string
+  /** Extra top-level keys (`GET sys/auth` repeats its data there, as the real service does). */
+  topLevel?: Record<string, unknown>
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }
 
+/** Go marshals maps with their keys sorted; `data` is a map in the real service. */
+function sortedKeys(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(data).sort()) out[key] = data[key]
+  return out
+}
+
+/** A 2xx answer in the envelope: `data` keys sorted as Go marshals a map. */
 export function authResponse(context: RequestContext, input: AuthEnvelopeInput): Response {
   const body = {
+    ...input.topLevel,
     request_id: context.emulator.random.uuid(),
     lease_id: '',
     renewable: false,
     lease_duration: 0,
-    data: input.data ?? null,
+    data: input.data ? sortedKeys(input.data) : null,
     wrap_info: null,
     warnings: input.warnings && input.warnings.length > 0 ? input.warnings : null,
     auth: input.auth ?? null,
-    mount_type: 'aws',
+    mount_type: input.mountType ?? 'aws',
   }
   return new Response(JSON.stringify(body) + '\n', { status: input.status ?? 200, headers: JSON_HEADERS })
 }

@@ -1,2 +1,7 @@
 export { cloudAuth } from './cloud-auth-service.ts'
-export { authFaultResponse } from './envelope.ts'
+export { authFaultResponse, authResponse, authError, noContent } from './envelope.ts'
+export { authState, effectiveIdentityConfig, AuthState } from './state.ts'
+export { DEVIATIONS } from './deviations.ts'
+export type { Deviation } from './deviations.ts'
+export { mountTable } from './mounts/mount-table.ts'
+export type * from './glossary.ts'

@@ -48,6 +48,7 @@ export async function control(request: Request, context: RequestContext): Promis
       return new Response(null, { status: 204 })
     }
     if (path === '/_doppel/state' && method === 'GET') return jsonResponse(200, emulator.store.snapshot())
+    if (path === '/_doppel/fixtures' && method === 'POST') return await loadFixturesRoute(request, context)
     if (path === '/_doppel/faults') {
       if (method === 'POST') return jsonResponse(201, { id: emulator.faults.add(await readJsonObject(request)).id })
       if (method === 'GET') return jsonResponse(200, { faults: emulator.faults.list() })
@@ -68,6 +69,23 @@ export async function control(request: Request, context: RequestContext): Promis
     if (error instanceof FaultError || error instanceof DurationError || error instanceof RangeError) {
       return controlError(400, error.message)
     }
+    throw error
+  }
+}
+
+/**
+ * `POST /_doppel/fixtures`: a YAML or JSON fixture body, loaded as `createDoppel({ fixtures })` would.
+ * 201 with what was loaded; a bad fixture is 400 `{"errors":["<file>:<line>: <message>"]}` and nothing
+ * is loaded. The loader is imported on first use (it brings the YAML parser and faker).
+ */
+async function loadFixturesRoute(request: Request, context: RequestContext): Promise<Response> {
+  const text = await readBodyText(request, CONTROL_BODY_LIMIT)
+  const file = new URL(request.url).searchParams.get('file') ?? 'fixtures'
+  const { loadFixtures, FixtureError } = await import('../scenario/fixtures/index.ts')
+  try {
+    return jsonResponse(201, { loaded: await loadFixtures(context.emulator, text, file) })
+  } catch (error) {
+    if (error instanceof FixtureError) return jsonResponse(400, { errors: error.lines() })
     throw error
   }
 }

@@ -39,7 +39,11 @@ export interface InstanceInput {
   state?: InstanceState
   tags?: Record<string, string>
   pending_time?: string
+  /** IMDS session rule: `optional` serves IMDSv1 and v2 (the default), `required` only v2. */
+  http_tokens?: HttpTokens
 }
+
+export type HttpTokens = 'optional' | 'required'
 
 export interface Instance {
   instance_id: string
@@ -58,6 +62,8 @@ export interface Instance {
   tags: Record<string, string>
   /** RFC 3339, seconds precision, `Z`; equals DescribeInstances' launchTime; moves on stop/start. */
   pending_time: string
+  instance_profile_id?: string | null
+  http_tokens?: HttpTokens
 }
 
 export interface PrincipalInput {
@@ -65,6 +71,10 @@ export interface PrincipalInput {
   name?: string
   account_id?: string
   path?: string
+  /** Roles: the session name of the credentials returned. Default `doppel-session`. */
+  session_name?: string
+  /** Roles: MaxSessionDuration in seconds (3600..43200). Default 3600, as AWS. */
+  max_session_duration?: number
 }
 
 export interface Principal {
@@ -150,4 +160,24 @@ export interface FakeCloudApi {
    * client signed it, answered as the STS HTTP API answers (XML, `Content-Type: text/xml`).
    */
   forwardSts(request: Request): Promise<Response>
+
+  /** Starts (once) a node:http listener answering as that instance's IMDS at `/latest/...`. */
+  startImdsListener(instanceId: string): Promise<{ endpoint: string }>
+  /** Closes every IMDS listener of this emulator (also done on `reset()`). */
+  close(): Promise<void>
+}
+
+/** What `seedCloud` takes: the `cloud` part of a fixture. */
+export interface CloudFixture {
+  /** Known accounts; instances and principals may also name accounts not listed here. */
+  accounts?: (string | { account_id: string })[]
+  instances?: InstanceInput[]
+  principals?: PrincipalInput[]
+  /** The instance 169.254.169.254 answers for (`useInstance`). */
+  use_instance?: string
+}
+
+export interface SeededCloud {
+  instances: Instance[]
+  principals: Principal[]
 }

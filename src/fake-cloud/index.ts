@@ -1,2 +1,29 @@
+/**
+ * The fake cloud provider: an inventory of accounts, instances and IAM principals; the instance metadata
+ * service with signed identity documents; STS, EC2 and IAM verifying SigV4 for real. `fakeCloud` is its
+ * HTTP face (the dispatcher routes AWS hostnames and `/_doppel/cloud/` to it); `getFakeCloud` is the direct
+ * face the auth service calls in process; `seedCloud` loads fixtures.
+ */
 export { fakeCloud } from './fake-cloud-service.ts'
 export { cloudFaultResponse } from './query-xml.ts'
+export { getFakeCloud } from './fake-cloud-api.ts'
+export { seedCloud } from './seed-cloud.ts'
+export { accountOfKeyId, DEFAULT_ACCOUNT, DEFAULT_REGION } from './ids.ts'
+export { CloudError } from './glossary.ts'
+export type {
+  AssumedRoleCredentials,
+  AwsCredentials,
+  CallerIdentity,
+  CloudFixture,
+  DescribedInstance,
+  FakeCloudApi,
+  HttpTokens,
+  IamEntity,
+  IdentityFormat,
+  Instance,
+  InstanceInput,
+  InstanceState,
+  Principal,
+  PrincipalInput,
+  SeededCloud,
+} from './glossary.ts'

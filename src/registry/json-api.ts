@@ -1,7 +1,11 @@
+import { jsonResponse } from '../core/http.ts'
+import { REGISTRY_V1_ERRORS, type RegistryError } from './registry-error.ts'
+
 /** JSON:API documents and error objects of the registry's management API (reference §1.5, §4.2). */
 
 export const JSON_API = 'application/vnd.api+json'
 
+/** A JSON:API document response. */
 export function jsonApiResponse(status: number, document: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(document), { status, headers: { 'Content-Type': JSON_API, ...headers } })
 }
@@ -13,6 +17,7 @@ export interface JsonApiErrorObject {
   source?: { pointer: string }
 }
 
+/** One error object: `status` as a string, as HCP Terraform sends it. */
 export function jsonApiError(status: number, title: string, detail?: string, pointer?: string): JsonApiErrorObject {
   return {
     status: String(status),
@@ -22,14 +27,20 @@ export function jsonApiError(status: number, title: string, detail?: string, poi
   }
 }
 
+/** An `errors` document response. */
 export function jsonApiErrors(status: number, errors: JsonApiErrorObject[], headers: Record<string, string> = {}): Response {
   return jsonApiResponse(status, { errors }, headers)
 }
 
-export const UNAUTHORIZED = () => jsonApiErrors(401, [jsonApiError(401, 'unauthorized')])
-export const NOT_FOUND = () => jsonApiErrors(404, [jsonApiError(404, 'not found')])
-export const INVALID_CONTENT_TYPE = () =>
-  jsonApiErrors(415, [jsonApiError(415, 'invalid content type', 'content-type must be application/vnd.api+json')])
+/** The JSON:API answer to a RegistryError. */
+export function registryErrorResponse(error: RegistryError): Response {
+  return jsonApiErrors(error.status, [jsonApiError(error.status, error.title, error.detail, error.pointer)])
+}
+
+/** The registry protocol's error style for `/api/registry/v1`: `{"errors":["Not Found"]}`, `application/json`. */
+export function registryV1ErrorResponse(status: 401 | 404): Response {
+  return jsonResponse(status, { errors: [REGISTRY_V1_ERRORS[status]] })
+}
 
 /** The body an injected fault answers with on the registry. */
 export function registryFaultResponse(status: number): Response {

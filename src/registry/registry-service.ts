@@ -1,7 +1,32 @@
 import type { RequestContext } from '../core/glossary.ts'
-import { NOT_FOUND } from './json-api.ts'
+import { BodyTooLargeError } from '../core/http.ts'
+import { ARCHIVE_LIMIT, archivist } from './archivist.ts'
+import { discovery } from './discovery.ts'
+import { registryErrorResponse } from './json-api.ts'
+import { JSON_BODY_LIMIT, managementApi } from './management-api.ts'
+import { readApi } from './read-api.ts'
+import { registryControl } from './registry-control.ts'
+import { RegistryError, registryErrors } from './registry-error.ts'
+import { registryState } from './registry-state.ts'
 
-/** The module registry: `/api/v2`, `/api/registry/v1`, discovery and the archivist object URLs. */
-export async function registry(_request: Request, _context: RequestContext): Promise<Response> {
-  return NOT_FOUND()
+/** The module registry: `/api/v2`, `/api/registry/v1`, discovery, the archivist object URLs and set-up routes. */
+export async function registry(request: Request, context: RequestContext): Promise<Response> {
+  const state = registryState(context.emulator)
+  const url = new URL(request.url)
+  const path = url.pathname
+  try {
+    if (path === '/.well-known/terraform.json' && request.method === 'GET') return discovery()
+    if (path.startsWith('/api/registry/v1/')) return readApi(request, state, url)
+    if (path.startsWith('/api/v2/')) return await managementApi(request, state, url)
+    if (path.startsWith('/_archivist/')) return await archivist(request, state, url)
+    if (path.startsWith('/_doppel/registry/')) return await registryControl(request, context.emulator, url)
+    throw registryErrors.notFound()
+  } catch (error) {
+    if (error instanceof RegistryError) return registryErrorResponse(error)
+    if (error instanceof BodyTooLargeError) {
+      const limit = path.startsWith('/_archivist/') ? ARCHIVE_LIMIT : JSON_BODY_LIMIT
+      return registryErrorResponse(registryErrors.tooLarge(limit))
+    }
+    throw error
+  }
 }

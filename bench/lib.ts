@@ -1,0 +1,70 @@
+/** Measurement helpers for the benchmarks: every figure is a ratio against a floor from the same run. */
+
+export interface Figure {
+  name: string
+  value: number
+  unit: string
+  /** e.g. "<= 1.15" or "< 300" */
+  target: string
+  met: boolean
+  /** What was compared, for the printed table. */
+  detail?: string
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/**
+ * Times `fn` `iterations` times after `warmup` runs, in batches so timer resolution does not dominate,
+ * and returns the median time per call in microseconds.
+ */
+export async function timeAsync(fn: () => Promise<unknown>, { warmup = 200, iterations = 2000, batch = 20 } = {}): Promise<number> {
+  for (let i = 0; i < warmup; i++) await fn()
+  const samples: number[] = []
+  for (let i = 0; i < iterations; i += batch) {
+    const start = process.hrtime.bigint()
+    for (let j = 0; j < batch; j++) await fn()
+    samples.push(Number(process.hrtime.bigint() - start) / 1000 / batch)
+  }
+  return median(samples)
+}
+
+export function timeSync(fn: () => unknown, options: { warmup?: number; iterations?: number; batch?: number } = {}): number {
+  const { warmup = 200, iterations = 2000, batch = 20 } = options
+  for (let i = 0; i < warmup; i++) fn()
+  const samples: number[] = []
+  for (let i = 0; i < iterations; i += batch) {
+    const start = process.hrtime.bigint()
+    for (let j = 0; j < batch; j++) fn()
+    samples.push(Number(process.hrtime.bigint() - start) / 1000 / batch)
+  }
+  return median(samples)
+}
+
+/**
+ * Alternates measuring the subject and the floor `rounds` times and takes the median of the per-round
+ * ratios, so drift in machine load hits both sides alike.
+ */
+export async function ratioAgainstFloor(subject: () => Promise<number>, floor: () => Promise<number>, rounds = 5): Promise<{ ratio: number; subject: number; floor: number }> {
+  const ratios: number[] = []
+  const subjects: number[] = []
+  const floors: number[] = []
+  for (let i = 0; i < rounds; i++) {
+    const f = await floor()
+    const s = await subject()
+    floors.push(f)
+    subjects.push(s)
+    ratios.push(s / f)
+  }
+  return { ratio: median(ratios), subject: median(subjects), floor: median(floors) }
+}
+
+export function figure(name: string, value: number, unit: string, target: string, detail?: string): Figure {
+  const [op, limitText] = target.split(' ') as [string, string]
+  const limit = Number(limitText)
+  const met = op === '<=' ? value <= limit : op === '<' ? value < limit : op === '>=' ? value >= limit : value > limit
+  return { name, value: Math.round(value * 1000) / 1000, unit, target, met, ...(detail && { detail }) }
+}

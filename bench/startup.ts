@@ -1,0 +1,55 @@
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { figure, median, type Figure } from './lib.ts'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+const MSW_ONLY = `await import('msw'); await import('msw/node')`
+
+// Counts key generation while doppel starts: none may happen.
+const DOPPEL = `
+import crypto from 'node:crypto'
+let generated = 0
+for (const name of ['generateKeyPair', 'generateKeyPairSync', 'generateKey', 'generateKeySync']) {
+  const original = crypto[name]
+  crypto[name] = (...args) => { generated++; return original(...args) }
+}
+const { createDoppel } = await import('./src/index.ts')
+const { createHandlers } = await import('./src/msw/index.ts')
+await import('msw/node')
+const doppel = createDoppel({ seed: 1 })
+doppel.cloud
+createHandlers(doppel)
+process.stdout.write(JSON.stringify({ generated }))
+`
+
+function timeProcess(source: string): { ms: number; stdout: string } {
+  const start = process.hrtime.bigint()
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', source], { cwd: ROOT, encoding: 'utf8' })
+  const ms = Number(process.hrtime.bigint() - start) / 1e6
+  if (result.status !== 0) throw new Error(`start-up probe failed: ${result.stderr}`)
+  return { ms, stdout: result.stdout }
+}
+
+/** A fresh process that imports doppel and creates an emulator with the fake cloud, against msw alone. */
+export function benchStartup(runs = 9): Figure[] {
+  const ratios: number[] = []
+  const doppelTimes: number[] = []
+  const mswTimes: number[] = []
+  let generated = 0
+  timeProcess(MSW_ONLY)
+  timeProcess(DOPPEL)
+  for (let i = 0; i < runs; i++) {
+    const msw = timeProcess(MSW_ONLY).ms
+    const doppel = timeProcess(DOPPEL)
+    generated += JSON.parse(doppel.stdout).generated
+    mswTimes.push(msw)
+    doppelTimes.push(doppel.ms)
+    ratios.push(doppel.ms / msw)
+  }
+  return [
+    figure('start-up: import doppel + create emulator with fake cloud / import msw', median(ratios), 'x', '<= 1.5',
+      `${median(doppelTimes).toFixed(0)} ms vs ${median(mswTimes).toFixed(0)} ms`),
+    figure('start-up: key generations', generated, 'count', '<= 0'),
+  ]
+}

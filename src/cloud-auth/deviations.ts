@@ -1,0 +1,105 @@
+/**
+ * Where doppel's auth service knowingly answers differently from the real one, as data for the README.
+ * `bad-input-5xx`: the real service answers bad input with a 500; doppel answers 400 with the same
+ * message, because bad input must never give a 5xx. `spec`: the spec states a behaviour the real
+ * service does not have, and the spec wins.
+ */
+export interface Deviation {
+  kind: 'bad-input-5xx' | 'spec'
+  path: string
+  /** The message (or a description of the behaviour) both answer with. */
+  message: string
+  realStatus?: number
+  doppelStatus?: number
+  note?: string
+}
+
+export const DEVIATIONS: readonly Deviation[] = [
+  {
+    kind: 'bad-input-5xx',
+    path: 'config/certificate/:cert_name',
+    message: 'invalid certificate; should be one PEM block only',
+    realStatus: 500,
+    doppelStatus: 400,
+    note: 'not PEM, several PEM blocks, or text after the block',
+  },
+  {
+    kind: 'bad-input-5xx',
+    path: 'config/certificate/:cert_name',
+    message: 'x509: malformed certificate',
+    realStatus: 500,
+    doppelStatus: 400,
+    note: "a PEM block that does not parse as X.509; the real text is Go's parser error, which varies",
+  },
+  ...[
+    'invalid tag',
+    'invalid role tag version',
+    'unrecognized item "<item>" in tag',
+    'strconv.ParseBool: parsing "<value>": invalid syntax',
+    'missing role name',
+    'missing nonce',
+    'entry not found for "<role>"',
+    'role tag signature verification failed',
+  ].map(
+    (message): Deviation => ({
+      kind: 'bad-input-5xx',
+      path: 'roletag-denylist/:role_tag (POST)',
+      message,
+      realStatus: 500,
+      doppelStatus: 400,
+      note: 'a tag that does not parse or verify',
+    }),
+  ),
+  {
+    kind: 'bad-input-5xx',
+    path: 'role/:role/tag',
+    message: "role tag 'value' exceeding the limit of 255 characters",
+    realStatus: 500,
+    doppelStatus: 400,
+  },
+  ...[
+    'error calling GetUser: <provider error>',
+    'nil UserName returned from GetUser',
+    'error calling CreateAccessKey: <provider error>',
+    'error deleting old access key ID <id>: <provider error>',
+  ].map(
+    (message): Deviation => ({
+      kind: 'bad-input-5xx',
+      path: 'config/rotate-root',
+      message,
+      realStatus: 500,
+      doppelStatus: 400,
+      note: 'provider errors, e.g. the IAM user already has two access keys',
+    }),
+  ),
+  {
+    kind: 'spec',
+    path: 'config/tidy/roletag-denylist',
+    message: 'safety_buffer defaults to 259200 (72h) on create',
+    note: 'the real service defaults to 15552000 (180 days)',
+  },
+  {
+    kind: 'spec',
+    path: '(periodic tidy of the role tag deny list)',
+    message: 'without a tidy config the buffer is 259200 (72h)',
+    note: 'the real service uses 15552000 (180 days)',
+  },
+  {
+    kind: 'spec',
+    path: 'role/:role/tag',
+    message: 'policies given but empty yield a tag carrying only `default` (p=default)',
+    note: 'the real service writes no p= item, so the tag carries the role policies',
+  },
+  {
+    kind: 'spec',
+    path: 'roletag-denylist/:role_tag (GET, DELETE)',
+    message: 'the tag may be base64-encoded on every method',
+    note: 'the real service decodes base64 only on POST',
+  },
+  {
+    kind: 'spec',
+    path: 'tidy/identity-accesslist, tidy/roletag-denylist',
+    message: 'the tidy finishes before the 202 answer',
+    note: 'the real service tidies in the background',
+  },
+]

@@ -1,0 +1,70 @@
+/**
+ * `config/certificate/:cert_name` and LIST `config/certificates` (reference §3.4): extra certificates
+ * trusted at ec2 login, on top of the fake cloud's built-in ones.
+ */
+import { X509Certificate } from 'node:crypto'
+import { decodeStdBase64 } from '../go-base64.ts'
+import type { CertificateEntry, CertificateType } from '../glossary.ts'
+import { MESSAGES } from '../messages.ts'
+import { decodePem } from '../pem-block.ts'
+import { listResult, pathPattern, type Endpoint, type OperationInput } from '../routing/endpoint.ts'
+import { ServiceError } from '../service-error.ts'
+
+const TYPES: readonly string[] = ['pkcs7', 'identity']
+
+/**
+ * The certificate must be exactly one PEM block holding an X.509 certificate.
+ * @note The real service answers these two failures with a 500; doppel answers 400 (see deviations.ts).
+ */
+function checkCertificate(pem: string): void {
+  const [block, rest] = decodePem(pem)
+  if (!block || rest.length !== 0) throw new ServiceError(MESSAGES.notOnePemBlock)
+  try {
+    new X509Certificate(block.bytes)
+  } catch {
+    throw new ServiceError(MESSAGES.malformedCertificate)
+  }
+}
+
+function write({ state, fields, params, operation }: OperationInput): undefined {
+  const name = params.cert_name!
+  const stored = state.certificates.get(name)
+  const entry: CertificateEntry = stored ? { ...stored } : { name, pem: '', type: 'pkcs7' }
+  const type = fields.string('type')
+  if (type !== undefined) entry.type = type.toLowerCase() as CertificateType
+  else if (operation === 'create') entry.type = 'pkcs7'
+  if (!TYPES.includes(entry.type)) throw new ServiceError(MESSAGES.invalidCertificateType(entry.type))
+  const given = fields.string('aws_public_cert')
+  if (given === undefined) throw new ServiceError(MESSAGES.missingPublicCert)
+  entry.pem = decodeStdBase64(given)?.toString('utf8') ?? given
+  if (entry.pem === '') throw new ServiceError(MESSAGES.invalidPublicCert)
+  checkCertificate(entry.pem)
+  state.certificates.set(entry)
+  return undefined
+}
+
+/** `config/certificate/:cert_name`: read, create/update, delete. */
+export const configCertificate: Endpoint = {
+  pattern: pathPattern('config/certificate/{cert_name}'),
+  fields: { cert_name: 'string', aws_public_cert: 'string', type: 'string' },
+  exists: (state, params) => state.certificates.has(params.cert_name!),
+  operations: {
+    read: ({ state, params }) => {
+      const entry = state.certificates.get(params.cert_name!)
+      return entry && { data: { aws_public_cert: entry.pem, type: entry.type } }
+    },
+    create: write,
+    update: write,
+    delete: ({ state, params }) => {
+      state.certificates.delete(params.cert_name!)
+      return undefined
+    },
+  },
+}
+
+/** LIST `config/certificates`: the registered names, sorted. */
+export const listCertificates: Endpoint = {
+  pattern: /^config\/certificates\/?$/,
+  fields: {},
+  operations: { list: ({ state }) => listResult([...state.certificates.keys()].sort()) },
+}

@@ -1,0 +1,45 @@
+/** `config/sts/:account_id` and LIST `config/sts` (reference §3.5): roles to assume for other accounts. */
+import type { StsEntry } from '../glossary.ts'
+import { MESSAGES } from '../messages.ts'
+import { listResult, pathPattern, type Endpoint, type OperationInput } from '../routing/endpoint.ts'
+import { ServiceError } from '../service-error.ts'
+
+function write({ state, fields, params, operation }: OperationInput): undefined {
+  const accountId = params.account_id!
+  const stored = state.stsRoles.get(accountId)
+  const entry: StsEntry = stored ? { ...stored } : { account_id: accountId, sts_role: '', external_id: '' }
+  const role = fields.string('sts_role')
+  if (role !== undefined) entry.sts_role = role
+  else if (operation === 'create') throw new ServiceError(MESSAGES.missingStsRole)
+  if (entry.sts_role === '') throw new ServiceError(MESSAGES.emptyStsRole)
+  const externalId = fields.string('external_id')
+  if (externalId !== undefined) entry.external_id = externalId
+  state.stsRoles.set(entry)
+  return undefined
+}
+
+/** `config/sts/:account_id`: read, create/update, delete. */
+export const configSts: Endpoint = {
+  pattern: pathPattern('config/sts/{account_id}'),
+  fields: { account_id: 'string', sts_role: 'string', external_id: 'string' },
+  exists: (state, params) => state.stsRoles.has(params.account_id!),
+  operations: {
+    read: ({ state, params }) => {
+      const entry = state.stsRoles.get(params.account_id!)
+      return entry && { data: { sts_role: entry.sts_role, external_id: entry.external_id } }
+    },
+    create: write,
+    update: write,
+    delete: ({ state, params }) => {
+      state.stsRoles.delete(params.account_id!)
+      return undefined
+    },
+  },
+}
+
+/** LIST `config/sts`: the account ids, sorted. */
+export const listSts: Endpoint = {
+  pattern: /^config\/sts\/?$/,
+  fields: {},
+  operations: { list: ({ state }) => listResult([...state.stsRoles.keys()].sort()) },
+}

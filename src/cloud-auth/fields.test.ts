@@ -1,0 +1,129 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import {
+  canonicalHeaderKey,
+  FieldError,
+  toBoolField,
+  toCommaListField,
+  toDurationField,
+  toHeaderField,
+  toIntField,
+  toStringField,
+} from './fields.ts'
+
+const message = (fn: () => unknown) => {
+  try {
+    fn()
+  } catch (error) {
+    expect(error).toBeInstanceOf(FieldError)
+    return (error as Error).message
+  }
+  throw new Error('expected a FieldError')
+}
+
+describe('field converters (reference §1.7)', () => {
+  it('TypeString converts scalars weakly and refuses lists and objects', () => {
+    expect(toStringField('x', 'f')).toBe('x')
+    expect(toStringField('1.50', 'f')).toBe('1.50')
+    expect(toStringField(true, 'f')).toBe('1')
+    expect(toStringField(false, 'f')).toBe('0')
+    expect(toStringField(null, 'f')).toBe('')
+    expect(message(() => toStringField(['a', 1], 'f'))).toBe(
+      `error converting input [a 1] for field "f": '' expected type 'string', got unconvertible type '[]interface {}', value: '[a 1]'`,
+    )
+  })
+
+  it('TypeBool follows Go’s ParseBool, with "" as false', () => {
+    for (const text of ['1', 't', 'T', 'TRUE', 'true', 'True']) expect(toBoolField(text, 'b')).toBe(true)
+    for (const text of ['0', 'f', 'F', 'FALSE', 'false', 'False', '']) expect(toBoolField(text, 'b')).toBe(false)
+    expect(message(() => toBoolField('maybe', 'nonce'))).toBe(
+      `error converting input maybe for field "nonce": cannot parse '' as bool: strconv.ParseBool: parsing "maybe": invalid syntax`,
+    )
+    expect(message(() => toBoolField('tRUE', 'b'))).toContain('parsing "tRUE": invalid syntax')
+    expect(message(() => toBoolField({}, 'b'))).toBe(
+      `error converting input map[] for field "b": '' expected type 'bool', got unconvertible type 'map[string]interface {}', value: 'map[]'`,
+    )
+  })
+
+  it('TypeInt takes Go integer literals', () => {
+    expect(toIntField('42', 'i')).toBe(42)
+    expect(toIntField('-0x10', 'i')).toBe(-16)
+    expect(toIntField('010', 'i')).toBe(8)
+    expect(toIntField('0b11', 'i')).toBe(3)
+    expect(toIntField('1_000', 'i')).toBe(1000)
+    expect(toIntField('', 'i')).toBe(0)
+    expect(toIntField(true, 'i')).toBe(1)
+    expect(message(() => toIntField('9223372036854775808', 'i'))).toBe(
+      `error converting input 9223372036854775808 for field "i": cannot parse '' as int: strconv.ParseInt: parsing "9223372036854775808": value out of range`,
+    )
+    expect(message(() => toIntField('1__0', 'i'))).toContain('invalid syntax')
+  })
+
+  it('TypeDurationSecond takes seconds, Go durations and days, truncating to seconds', () => {
+    expect(toDurationField('60', 'd')).toBe(60)
+    expect(toDurationField('72h', 'd')).toBe(259200)
+    expect(toDurationField('1h30m', 'd')).toBe(5400)
+    expect(toDurationField('1500ms', 'd')).toBe(1)
+    expect(toDurationField('-500ms', 'd')).toBe(0)
+    expect(toDurationField('2d', 'd')).toBe(172800)
+    expect(toDurationField('.5h', 'd')).toBe(1800)
+    expect(toDurationField('', 'd')).toBe(0)
+    expect(message(() => toDurationField('-5', 'd'))).toBe(`error converting input -5 for field "d": cannot provide negative value '-5'`)
+    expect(message(() => toDurationField('1h.', 'd'))).toContain('time: invalid duration "1h."')
+    expect(message(() => toDurationField('3x', 'd'))).toContain('time: unknown unit "x" in duration "3x"')
+  })
+
+  it('TypeCommaStringSlice splits, trims, keeps empties and order', () => {
+    expect(toCommaListField('a, b,,a', 'l')).toEqual(['a', 'b', '', 'a'])
+    expect(toCommaListField('', 'l')).toEqual([])
+    expect(toCommaListField([' x ', 1, true, null], 'l')).toEqual(['x', '1', '1', ''])
+    expect(toCommaListField('5', 'l')).toEqual(['5'])
+    expect(toCommaListField({}, 'l')).toEqual([])
+    expect(message(() => toCommaListField([[1], {}], 'l'))).toBe(
+      `error converting input [[1] map[]] for field "l": 2 error(s) decoding:\n\n* '[0]' expected type 'string', got unconvertible type '[]interface {}', value: '[1]'\n* '[1]' expected type 'string', got unconvertible type 'map[string]interface {}', value: 'map[]'`,
+    )
+  })
+
+  it('TypeHeader takes objects, base64 JSON, raw JSON and Key:Value lists, canonicalising keys', () => {
+    const object = { 'x-amz-date': '20180910T203328Z', 'X-Vault-AWS-IAM-Server-ID': ['a', 'b'], 'content-length': '43' }
+    const expected = { 'X-Amz-Date': ['20180910T203328Z'], 'X-Vault-Aws-Iam-Server-Id': ['a', 'b'], 'Content-Length': ['43'] }
+    expect(toHeaderField(object, 'h')).toEqual(expected)
+    expect(toHeaderField(Buffer.from(JSON.stringify(object)).toString('base64'), 'h')).toEqual(expected)
+    expect(toHeaderField(JSON.stringify(object), 'h')).toEqual(expected)
+    expect(toHeaderField(['x-amz-date:20180910T203328Z', 'a:b:c'], 'h')).toEqual({ 'X-Amz-Date': ['20180910T203328Z'], A: ['b:c'] })
+    expect(message(() => toHeaderField({ a: ['x', true] }, 'h'))).toContain('received non-string value for header key:a, val:[x true]')
+    expect(message(() => toHeaderField(['nocolon'], 'h'))).toContain('invalid key pair "nocolon"')
+  })
+
+  it('canonicalises header keys as Go does', () => {
+    expect(canonicalHeaderKey('x-amz-security-token')).toBe('X-Amz-Security-Token')
+    expect(canonicalHeaderKey('X-AMZ-SIGNEDHEADERS')).toBe('X-Amz-Signedheaders')
+    expect(canonicalHeaderKey('has space')).toBe('has space')
+  })
+
+  it('never throws anything but a FieldError, whatever the value', () => {
+    const converters = [toStringField, toBoolField, toIntField, toDurationField, toCommaListField, toHeaderField]
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom(...converters), (value, convert) => {
+        try {
+          convert(value, 'field')
+        } catch (error) {
+          expect(error).toBeInstanceOf(FieldError)
+          expect((error as Error).message.startsWith('error converting input ')).toBe(true)
+        }
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('reads any non-negative integer back from its decimal text and from Go duration text', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000_000 }), (seconds) => {
+        expect(toDurationField(String(seconds), 'd')).toBe(seconds)
+        expect(toDurationField(`${seconds}s`, 'd')).toBe(seconds)
+        expect(toDurationField(`${Math.floor(seconds / 3600)}h${seconds % 3600}s`, 'd')).toBe(seconds)
+        expect(toIntField(String(seconds), 'i')).toBe(seconds)
+      }),
+    )
+  })
+})

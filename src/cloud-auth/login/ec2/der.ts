@@ -1,0 +1,175 @@
+/**
+ * A small BER/DER reader for the PKCS#7 and X.509 structures the ec2 login checks. BER is accepted
+ * (indefinite lengths, constructed strings) and every node can be re-encoded as DER, which is what the
+ * signature over signed attributes and the issuer comparison need.
+ */
+
+/** A malformed encoding; the message follows the real service's parser where it is known. */
+export class Asn1Error extends Error {
+  override name = 'Asn1Error'
+}
+
+export const TAG = {
+  INTEGER: 0x02,
+  OCTET_STRING: 0x04,
+  OID: 0x06,
+  UTC_TIME: 0x17,
+  GENERALIZED_TIME: 0x18,
+  SEQUENCE: 0x30,
+  SET: 0x31,
+} as const
+
+export interface Asn1Node {
+  /** The identifier octets, e.g. `[0x30]` for SEQUENCE or `[0xa0]` for `[0] constructed`. */
+  identifier: Uint8Array
+  constructed: boolean
+  /** Content octets of a primitive node; empty for constructed ones. */
+  content: Uint8Array
+  children: Asn1Node[]
+}
+
+const MAX_DEPTH = 64
+
+/** Parses exactly one BER element filling `bytes`; trailing data is an error, as in the real parser. */
+export function parseBer(bytes: Uint8Array): Asn1Node {
+  if (bytes.length === 0) throw new Asn1Error('pkcs7: input data is empty')
+  const [node, end] = readElement(bytes, 0, bytes.length, 0)
+  if (end !== bytes.length) throw new Asn1Error('asn1: syntax error: trailing data')
+  return node
+}
+
+function readElement(bytes: Uint8Array, start: number, limit: number, depth: number): [Asn1Node, number] {
+  if (depth > MAX_DEPTH) throw new Asn1Error('ber2der: nesting too deep')
+  let offset = start
+  if (offset >= limit) throw new Asn1Error('ber2der: input ended unexpectedly')
+  const first = bytes[offset++]!
+  if ((first & 0x1f) === 0x1f) {
+    for (;;) {
+      if (offset >= limit) throw new Asn1Error('ber2der: BER tag length is more than available data')
+      if ((bytes[offset++]! & 0x80) === 0) break
+    }
+  }
+  const identifier = bytes.subarray(start, offset)
+  const constructed = (first & 0x20) !== 0
+  if (offset >= limit) throw new Asn1Error('ber2der: input ended unexpectedly')
+  const lengthByte = bytes[offset++]!
+  if (lengthByte === 0x80) {
+    if (!constructed) throw new Asn1Error('ber2der: Invalid BER format')
+    const children: Asn1Node[] = []
+    for (;;) {
+      if (offset + 1 >= limit) throw new Asn1Error('ber2der: input ended unexpectedly')
+      if (bytes[offset] === 0 && bytes[offset + 1] === 0) return [{ identifier, constructed, content: EMPTY, children }, offset + 2]
+      const [child, next] = readElement(bytes, offset, limit, depth + 1)
+      children.push(child)
+      offset = next
+    }
+  }
+  let length = lengthByte
+  if (lengthByte & 0x80) {
+    const count = lengthByte & 0x7f
+    if (count > 4) throw new Asn1Error('ber2der: BER tag length too long')
+    length = 0
+    for (let i = 0; i < count; i++) {
+      if (offset >= limit) throw new Asn1Error('ber2der: input ended unexpectedly')
+      length = length * 256 + bytes[offset++]!
+    }
+  }
+  const end = offset + length
+  if (end > limit) throw new Asn1Error('ber2der: BER tag length is more than available data')
+  if (!constructed) return [{ identifier, constructed, content: bytes.subarray(offset, end), children: [] }, end]
+  const children: Asn1Node[] = []
+  while (offset < end) {
+    const [child, next] = readElement(bytes, offset, end, depth + 1)
+    children.push(child)
+    offset = next
+  }
+  return [{ identifier, constructed, content: EMPTY, children }, end]
+}
+
+const EMPTY = new Uint8Array(0)
+
+/** The DER encoding of a node: definite lengths throughout, identifiers and contents kept. */
+export function encodeDer(node: Asn1Node, identifier: Uint8Array = node.identifier): Buffer {
+  const body = node.constructed ? Buffer.concat(node.children.map((child) => encodeDer(child))) : Buffer.from(node.content)
+  return Buffer.concat([Buffer.from(identifier), encodeLength(body.length), body])
+}
+
+function encodeLength(length: number): Buffer {
+  if (length < 0x80) return Buffer.from([length])
+  const octets: number[] = []
+  for (let n = length; n > 0; n = Math.floor(n / 256)) octets.unshift(n & 0xff)
+  return Buffer.from([0x80 | octets.length, ...octets])
+}
+
+/** The identifier as a number when it is a single octet (all the structures read here use those). */
+export function tagOf(node: Asn1Node): number {
+  return node.identifier.length === 1 ? node.identifier[0]! : -1
+}
+
+/** The node's children, checking that it has the expected single-octet tag. */
+export function requireTag(node: Asn1Node | undefined, tag: number, what: string): Asn1Node {
+  if (!node || tagOf(node) !== tag) throw new Asn1Error(`asn1: structure error: tags don't match (${what})`)
+  return node
+}
+
+/** The bytes of a string-like node, joining the segments of a constructed (BER) string. */
+export function stringBytes(node: Asn1Node): Buffer {
+  if (!node.constructed) return Buffer.from(node.content)
+  return Buffer.concat(node.children.map(stringBytes))
+}
+
+/** Dotted text of an OBJECT IDENTIFIER node. */
+export function readOid(node: Asn1Node | undefined, what: string): string {
+  const bytes = requireTag(node, TAG.OID, what).content
+  if (bytes.length === 0) throw new Asn1Error('asn1: syntax error: zero length OBJECT IDENTIFIER')
+  const parts: number[] = []
+  let value = 0
+  for (let i = 0; i < bytes.length; i++) {
+    value = value * 128 + (bytes[i]! & 0x7f)
+    if ((bytes[i]! & 0x80) === 0) {
+      if (parts.length === 0) {
+        const first = value < 80 ? Math.floor(value / 40) : 2
+        parts.push(first, value - first * 40)
+      } else {
+        parts.push(value)
+      }
+      value = 0
+    } else if (i === bytes.length - 1) {
+      throw new Asn1Error('asn1: syntax error: truncated base 128 integer')
+    }
+  }
+  return parts.join('.')
+}
+
+/** An INTEGER's magnitude as lower-case hex without leading zeros (serial numbers are compared this way). */
+export function readIntegerHex(node: Asn1Node | undefined, what: string): string {
+  const bytes = requireTag(node, TAG.INTEGER, what).content
+  if (bytes.length === 0) throw new Asn1Error('asn1: syntax error: empty integer')
+  const hex = Buffer.from(bytes).toString('hex').replace(/^(00)+/, '')
+  return hex === '' ? '0' : hex
+}
+
+/** A UTCTime or GeneralizedTime node as epoch milliseconds, with Go's accepted layouts. */
+export function readTime(node: Asn1Node | undefined, what: string): number {
+  const tag = node ? tagOf(node) : -1
+  if (!node || (tag !== TAG.UTC_TIME && tag !== TAG.GENERALIZED_TIME)) {
+    throw new Asn1Error(`asn1: structure error: tags don't match (${what})`)
+  }
+  const text = Buffer.from(node.content).toString('latin1')
+  const match =
+    tag === TAG.UTC_TIME
+      ? /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})?(Z|[+-]\d{4})$/.exec(text)
+      : /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\.\d+)?(Z|[+-]\d{4})$/.exec(text)
+  if (!match) throw new Asn1Error(`asn1: time did not serialize back to the original value and may be invalid: given "${text}"`)
+  let year = Number(match[1])
+  if (tag === TAG.UTC_TIME) year += year < 50 ? 2000 : 1900
+  const seconds = tag === TAG.UTC_TIME ? Number(match[6] ?? '0') : Number(match[6])
+  const fraction = tag === TAG.GENERALIZED_TIME && match[7] ? Number(`0${match[7]}`) : 0
+  const zone = tag === TAG.UTC_TIME ? match[7]! : match[8]!
+  let ms = Date.UTC(year, Number(match[2]) - 1, Number(match[3]), Number(match[4]), Number(match[5]), seconds) + Math.floor(fraction * 1000)
+  if (zone !== 'Z') {
+    const sign = zone.startsWith('-') ? -1 : 1
+    ms -= sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3, 5))) * 60_000
+  }
+  return ms
+}

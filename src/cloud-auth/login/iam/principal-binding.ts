@@ -1,0 +1,96 @@
+import type { RequestContext } from '../../../core/glossary.ts'
+import { getFakeCloud } from '../../../fake-cloud/index.ts'
+import type { RoleEntry } from '../../glossary.ts'
+import { cloudErrorText, credentialsForAccount } from '../../provider-client.ts'
+import type { AuthState } from '../../state.ts'
+import { LoginError } from '../login-error.ts'
+import { LOGIN_MESSAGES } from '../messages.ts'
+import { partitionRegion, type IamEntity } from '../../iam-arn.ts'
+import { canonicalArn, formatEntity } from './arn.ts'
+import type { CallerIdentityResult } from './sts-response.ts'
+
+/** How long a unique id → full ARN lookup is remembered: 7 days on the emulator clock. */
+const FULL_ARN_CACHE_MS = 7 * 24 * 3_600_000
+
+const CACHE_KEY = 'login:full-arn-by-unique-id'
+
+/**
+ * `bound_iam_principal_arn` (reference §5 G). Passes when the caller's unique id is among the resolved
+ * ids; or, with `resolve_aws_unique_ids` off, when its canonical ARN is bound exactly; or when a
+ * wildcard bind matches its full ARN (with path), looked up through IAM and cached per unique id.
+ * A principal recreated under the same name has a new unique id, so it fails while resolution is on.
+ */
+export function checkPrincipalBinding(
+  context: RequestContext,
+  state: AuthState,
+  role: RoleEntry,
+  roleName: string,
+  entity: IamEntity,
+  caller: CallerIdentityResult,
+  callerUniqueId: string,
+): void {
+  const bound = role.bound_iam_principal_arn
+  if (bound.length === 0) return
+  if (role.bound_iam_principal_id.includes(callerUniqueId)) return
+  if (!role.resolve_aws_unique_ids && bound.includes(canonicalArn(entity))) return
+  if (!bound.some((arn) => arn.endsWith('*'))) throw new LoginError(LOGIN_MESSAGES.principalNotBound(caller.arn, roleName))
+  const fullArn = cachedFullArn(context, state, entity, roleName, callerUniqueId)
+  if (!bound.some((arn) => arn.endsWith('*') && globMatches(arn, fullArn))) {
+    throw new LoginError(LOGIN_MESSAGES.principalNotBound(caller.arn, roleName))
+  }
+}
+
+/** The real service's glob: `*x*` contains, `*x` suffix, `x*` prefix, else equality. */
+export function globMatches(pattern: string, value: string): boolean {
+  if (pattern.length < 2) return value === pattern
+  const prefix = pattern.startsWith('*')
+  const suffix = pattern.endsWith('*')
+  if (prefix && suffix) return value.includes(pattern.slice(1, -1))
+  if (prefix) return value.endsWith(pattern.slice(1))
+  if (suffix) return value.startsWith(pattern.slice(0, -1))
+  return value === pattern
+}
+
+function cachedFullArn(context: RequestContext, state: AuthState, entity: IamEntity, roleName: string, uniqueId: string): string {
+  let cache = state.caches.get(CACHE_KEY) as Map<string, { arn: string; expiresMs: number }> | undefined
+  if (!cache) state.caches.set(CACHE_KEY, (cache = new Map()))
+  const now = context.emulator.clock.nowMs()
+  const hit = cache.get(uniqueId)
+  if (hit && hit.expiresMs > now) return hit.arn
+  let arn: string
+  try {
+    arn = lookUpFullArn(context, state, entity)
+  } catch (error) {
+    throw new LoginError(LOGIN_MESSAGES.fullArnLookup(formatEntity(entity), roleName, (error as Error).message))
+  }
+  if (arn === '') throw new LoginError(LOGIN_MESSAGES.fullArnEmpty(formatEntity(entity), roleName))
+  cache.set(uniqueId, { arn, expiresMs: now + FULL_ARN_CACHE_MS })
+  return arn
+}
+
+/** The entity's ARN with its path, from IAM GetUser / GetRole in the entity's account. */
+function lookUpFullArn(context: RequestContext, state: AuthState, entity: IamEntity): string {
+  if (partitionRegion(entity.partition) === undefined) throw new Error(LOGIN_MESSAGES.partitionRegion(entity.partition))
+  let credentials
+  try {
+    credentials = credentialsForAccount(context, state, entity.accountId)
+  } catch (error) {
+    throw new Error(LOGIN_MESSAGES.iamClientCreate(cloudErrorText(context.emulator, error)))
+  }
+  const cloud = getFakeCloud(context.emulator)
+  if (entity.type === 'user') {
+    try {
+      return cloud.getUser(credentials, entity.friendlyName).arn
+    } catch (error) {
+      throw new Error(LOGIN_MESSAGES.fetchUser(entity.friendlyName, cloudErrorText(context.emulator, error)))
+    }
+  }
+  if (entity.type === 'role' || entity.type === 'assumed-role') {
+    try {
+      return cloud.getRole(credentials, entity.friendlyName).arn
+    } catch (error) {
+      throw new Error(LOGIN_MESSAGES.fetchRole(entity.friendlyName, cloudErrorText(context.emulator, error)))
+    }
+  }
+  throw new Error(LOGIN_MESSAGES.unknownEntityType(entity.type))
+}

@@ -1,0 +1,20 @@
+/**
+ * The deprecated path names (reference §3, spec Versioning): `whitelist` for `accesslist`, `blacklist`
+ * for `denylist`. They map onto the current paths, so they share code and storage.
+ */
+const ALIASES: readonly [deprecated: string, current: string][] = [
+  ['roletag-blacklist', 'roletag-denylist'],
+  ['identity-whitelist', 'identity-accesslist'],
+  ['tidy/roletag-blacklist', 'tidy/roletag-denylist'],
+  ['tidy/identity-whitelist', 'tidy/identity-accesslist'],
+  ['config/tidy/roletag-blacklist', 'config/tidy/roletag-denylist'],
+  ['config/tidy/identity-whitelist', 'config/tidy/identity-accesslist'],
+]
+
+/** The current path for a mount-relative path; only the leading name changes, never a captured value. */
+export function currentPath(path: string): string {
+  for (const [deprecated, current] of ALIASES) {
+    if (path === deprecated || path.startsWith(`${deprecated}/`)) return current + path.slice(deprecated.length)
+  }
+  return path
+}

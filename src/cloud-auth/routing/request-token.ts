@@ -1,0 +1,12 @@
+import type { Profile } from '../../core/profile.ts'
+
+/** The token a request carries: the profile's token headers in order, then `Authorization: Bearer`. */
+export function requestToken(request: Request, profile: Profile): string | undefined {
+  for (const header of profile.tokenHeaders) {
+    const value = request.headers.get(header)
+    if (value) return value
+  }
+  const authorization = request.headers.get('authorization') ?? ''
+  const bearer = /^Bearer\s+(.+)$/i.exec(authorization)
+  return bearer ? bearer[1]!.trim() : undefined
+}

@@ -1,0 +1,12 @@
+/**
+ * An error answer of the auth service: `{"errors":[message]}` with the status. Handlers throw it from
+ * the check that decides it; the edge turns it into the response once.
+ */
+export class ServiceError extends Error {
+  override name = 'ServiceError'
+  readonly status: number
+  constructor(message: string, status = 400) {
+    super(message)
+    this.status = status
+  }
+}

@@ -1,0 +1,88 @@
+import type { Emulator } from '../../core/emulator.ts'
+import type { KeyedCollection } from '../../core/store.ts'
+
+/** A token issued by a login, as the emulator records it (inspectable through `emulator.store`). */
+export interface IssuedToken {
+  id: string
+  /** Empty for batch tokens. */
+  accessor: string
+  type: 'service' | 'batch'
+  /** Sanitised token policies (with `default` unless the role says otherwise). */
+  policies: string[]
+  metadata: Record<string, string>
+  display_name: string
+  entity_id: string
+  /** `auth/<mount>/login`. */
+  path: string
+  mount: string
+  /** Epoch ms. */
+  creation_time: number
+  /** The TTL granted at login, seconds. */
+  creation_ttl: number
+  /** Epoch ms; null for a token without expiry. */
+  expire_time: number | null
+  explicit_max_ttl: number
+  period: number
+  /** Uses left; 0 means unlimited. */
+  num_uses: number
+  renewable: boolean
+  /** Addresses and CIDR blocks the token may be used from (empty: anywhere). */
+  bound_cidrs: string[]
+}
+
+/** The identity entity behind an alias: one per (mount, alias name), created at first login. */
+export interface EntityAlias {
+  key: string
+  mount: string
+  alias_name: string
+  entity_id: string
+  /** The alias metadata of the latest login. */
+  metadata: Record<string, string>
+}
+
+/** Issued tokens and entity aliases of one emulator instance. */
+export class TokenStore {
+  readonly tokens: KeyedCollection<IssuedToken>
+  readonly entities: KeyedCollection<EntityAlias>
+  readonly #emulator: Emulator
+
+  constructor(emulator: Emulator) {
+    this.#emulator = emulator
+    this.tokens = emulator.store.collection('tokens', {
+      key: (token: IssuedToken) => token.id,
+      indexes: { accessor: (token: IssuedToken) => token.accessor || undefined },
+    })
+    this.entities = emulator.store.collection('token-entities', { key: (alias: EntityAlias) => alias.key })
+  }
+
+  /** A live token: known and not expired on the emulator clock. Expired ones are dropped on sight. */
+  lookup(id: string): IssuedToken | undefined {
+    const token = this.tokens.get(id)
+    if (!token) return undefined
+    if (token.expire_time !== null && token.expire_time <= this.#emulator.clock.nowMs()) {
+      this.tokens.delete(id)
+      return undefined
+    }
+    return token
+  }
+
+  /** The live token with this accessor. */
+  lookupByAccessor(accessor: string): IssuedToken | undefined {
+    const token = this.tokens.findOneBy('accessor', accessor)
+    return token && this.lookup(token.id)
+  }
+
+  /** Counts one use of a limited-use token; the last use revokes it. Returns the uses left (0 = unlimited). */
+  use(token: IssuedToken): number {
+    if (token.num_uses === 0) return 0
+    const left = token.num_uses - 1
+    if (left === 0) this.tokens.delete(token.id)
+    else this.tokens.set({ ...token, num_uses: left })
+    return left
+  }
+}
+
+/** The token store of an emulator instance. */
+export function tokenStore(emulator: Emulator): TokenStore {
+  return emulator.domain('tokens', () => new TokenStore(emulator))
+}

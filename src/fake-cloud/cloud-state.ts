@@ -1,0 +1,149 @@
+import type { Server } from 'node:http'
+import type { Emulator } from '../core/emulator.ts'
+import type { KeyedCollection } from '../core/store.ts'
+import type { HttpTokens, Instance } from './glossary.ts'
+import { createIds, type Ids } from './ids.ts'
+
+/** An instance as stored: the public shape plus what DescribeInstances and the IMDS also serve. */
+export interface InstanceRecord extends Instance {
+  instance_profile_id: string | null
+  http_tokens: HttpTokens
+  reservation_id: string
+  security_group_id: string
+  mac: string
+  network_interface_id: string
+  /** The current IMDS role session (an `ASIA` key id), rotated before it expires. */
+  imds_key_id: string | null
+}
+
+export interface PrincipalRecord {
+  type: 'user' | 'role'
+  name: string
+  account_id: string
+  path: string
+  arn: string
+  unique_id: string
+  create_date: string
+  /** Roles only: the longest session AssumeRole may give. */
+  max_session_duration: number | null
+}
+
+export interface InstanceProfileRecord {
+  name: string
+  account_id: string
+  path: string
+  arn: string
+  unique_id: string
+  create_date: string
+  role_arn: string | null
+}
+
+export interface AccessKeyRecord {
+  access_key_id: string
+  secret_access_key: string
+  account_id: string
+  /** The user that owns a long-term key, or the role a session assumed. */
+  owner_arn: string
+  kind: 'long-term' | 'session'
+  status: 'Active' | 'Inactive'
+  create_date: string
+  session_token: string | null
+  session_name: string | null
+  expires_ms: number | null
+  /** Sessions: issued by role chaining (caps DurationSeconds at 3600). */
+  chained: boolean
+}
+
+export interface AccountRecord {
+  account_id: string
+}
+
+/** Signed identity documents of one instance, valid while its document text stays the same. */
+export interface SignedDocuments {
+  text: string
+  values: Map<string, string>
+}
+
+export interface CloudState {
+  emulator: Emulator
+  ids: Ids
+  instances: KeyedCollection<InstanceRecord>
+  principals: KeyedCollection<PrincipalRecord>
+  profiles: KeyedCollection<InstanceProfileRecord>
+  keys: KeyedCollection<AccessKeyRecord>
+  accounts: KeyedCollection<AccountRecord>
+  /** The instance 169.254.169.254 answers for; else the last one created. */
+  selectedInstance: string | undefined
+  lastInstance: string | undefined
+  /** SigV4 signing keys by (secret, date, region, service). */
+  signingKeys: Map<string, Buffer>
+  documents: Map<string, SignedDocuments>
+  /** HMAC key of IMDSv2 tokens, drawn on first use. */
+  imdsSecret: Buffer | undefined
+  /** IMDS listeners by instance id, with the endpoint they answer at once listening. */
+  listeners: Map<string, { server: Server; endpoint: Promise<string> }>
+  /** Whether a reset hook closing this state's listeners is registered. */
+  closeListenersOnReset: boolean
+  /** While set, inserts are recorded so a failed fixture load can be undone. */
+  recording: (() => void)[] | undefined
+}
+
+/** Index values: names are unique per account and type, case-insensitively, as in IAM. */
+export const principalNameKey = (account: string, type: 'user' | 'role', name: string): string =>
+  `${account}|${type}|${name.toLowerCase()}`
+export const profileNameKey = (account: string, name: string): string => `${account}|${name.toLowerCase()}`
+export const placeKey = (account: string, region: string): string => `${account}|${region}`
+
+/** The fake cloud's state in this emulator instance. */
+export function cloudState(emulator: Emulator): CloudState {
+  return emulator.domain('fake-cloud', createCloudState)
+}
+
+function createCloudState(emulator: Emulator): CloudState {
+  const { store } = emulator
+  return {
+    emulator,
+    ids: createIds(emulator.random),
+    instances: store.collection<InstanceRecord>('fake-cloud.instances', {
+      key: (r) => r.instance_id,
+      indexes: { place: (r) => placeKey(r.account_id, r.region) },
+    }),
+    principals: store.collection<PrincipalRecord>('fake-cloud.principals', {
+      key: (r) => r.arn,
+      indexes: {
+        name: (r) => principalNameKey(r.account_id, r.type, r.name),
+        anyName: (r) => r.name.toLowerCase(),
+        uniqueId: (r) => r.unique_id,
+      },
+    }),
+    profiles: store.collection<InstanceProfileRecord>('fake-cloud.instance-profiles', {
+      key: (r) => r.arn,
+      indexes: { name: (r) => profileNameKey(r.account_id, r.name) },
+    }),
+    keys: store.collection<AccessKeyRecord>('fake-cloud.access-keys', {
+      key: (r) => r.access_key_id,
+      indexes: { owner: (r) => r.owner_arn },
+    }),
+    accounts: store.collection<AccountRecord>('fake-cloud.accounts', { key: (r) => r.account_id }),
+    selectedInstance: undefined,
+    lastInstance: undefined,
+    signingKeys: new Map(),
+    documents: new Map(),
+    imdsSecret: undefined,
+    listeners: new Map(),
+    closeListenersOnReset: false,
+    recording: undefined,
+  }
+}
+
+/** Inserts a new record, remembering it while a fixture load is being recorded. */
+export function insert<T>(state: CloudState, collection: KeyedCollection<T>, record: T, key: string): T {
+  collection.set(record)
+  state.recording?.push(() => collection.delete(key))
+  return record
+}
+
+/** The emulator clock as AWS prints times: RFC 3339, seconds precision, `Z`. */
+export function isoSeconds(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
+}

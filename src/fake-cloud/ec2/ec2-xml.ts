@@ -1,0 +1,65 @@
+import type { InstanceRecord } from '../cloud-state.ts'
+import { element, textElement } from '../query-xml.ts'
+import { INSTANCE_STATE_CODES } from './instance-state-codes.ts'
+
+/** The DescribeInstances body (reference §6.2): one reservation per instance, EC2's `<item>` lists. */
+export function describeInstancesXml(instances: InstanceRecord[], nextToken: string | undefined): string {
+  return element('reservationSet', ...instances.map(reservation)) + textElement('nextToken', nextToken)
+}
+
+const items = (name: string, entries: string[]): string => element(name, ...entries.map((entry) => element('item', entry)))
+
+function reservation(instance: InstanceRecord): string {
+  return element(
+    'item',
+    textElement('reservationId', instance.reservation_id),
+    textElement('ownerId', instance.account_id),
+    element('groupSet'),
+    items('instancesSet', [instanceXml(instance)]),
+  )
+}
+
+function instanceXml(i: InstanceRecord): string {
+  const running = i.state !== 'stopped' && i.state !== 'terminated'
+  return [
+    textElement('instanceId', i.instance_id),
+    textElement('imageId', i.ami_id),
+    element('instanceState', textElement('code', INSTANCE_STATE_CODES[i.state]), textElement('name', i.state)),
+    textElement('privateDnsName', running ? `ip-${i.private_ip.replace(/\./g, '-')}.${privateDnsDomain(i.region)}` : ''),
+    element('dnsName'),
+    element('reason'),
+    textElement('amiLaunchIndex', 0),
+    element('productCodes'),
+    textElement('instanceType', i.instance_type),
+    textElement('launchTime', i.pending_time.replace('Z', '.000Z')),
+    element('placement', textElement('availabilityZone', i.availability_zone), element('groupName'), textElement('tenancy', 'default')),
+    element('monitoring', textElement('state', 'disabled')),
+    textElement('subnetId', i.subnet_id),
+    textElement('vpcId', i.vpc_id),
+    textElement('privateIpAddress', i.private_ip),
+    textElement('sourceDestCheck', true),
+    items('groupSet', [textElement('groupId', i.security_group_id) + textElement('groupName', 'default')]),
+    textElement('architecture', 'x86_64'),
+    textElement('rootDeviceType', 'ebs'),
+    textElement('rootDeviceName', '/dev/xvda'),
+    element('blockDeviceMapping'),
+    textElement('virtualizationType', 'hvm'),
+    element('clientToken'),
+    items(
+      'tagSet',
+      Object.entries(i.tags).map(([key, value]) => textElement('key', key) + textElement('value', value)),
+    ),
+    textElement('hypervisor', 'xen'),
+    element('networkInterfaceSet'),
+    i.instance_profile_arn === null
+      ? ''
+      : element('iamInstanceProfile', textElement('arn', i.instance_profile_arn), textElement('id', i.instance_profile_id)),
+    textElement('ebsOptimized', false),
+    element('metadataOptions', textElement('httpTokens', i.http_tokens), textElement('httpEndpoint', 'enabled')),
+  ].join('')
+}
+
+/** `ec2.internal` in us-east-1, `<region>.compute.internal` elsewhere. */
+export function privateDnsDomain(region: string): string {
+  return region === 'us-east-1' ? 'ec2.internal' : `${region}.compute.internal`
+}

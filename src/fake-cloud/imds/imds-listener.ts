@@ -1,0 +1,57 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { toFetchRequest, writeFetchResponse } from '../../server/node-adapter.ts'
+import { cloudErrors } from '../cloud-errors.ts'
+import { cloudState, type CloudState } from '../cloud-state.ts'
+import { serveImds } from './imds-service.ts'
+
+/**
+ * A real socket for one instance's metadata service, for clients that cannot be pointed at a path prefix
+ * (`AWS_EC2_METADATA_SERVICE_ENDPOINT=http://127.0.0.1:PORT`). Started once per instance; closed by
+ * `closeListeners` and on the emulator's `reset()`.
+ */
+export async function startImdsListener(state: CloudState, instanceId: string): Promise<{ endpoint: string }> {
+  if (!state.instances.has(instanceId)) throw cloudErrors.instanceNotFound([instanceId])
+  let listener = state.listeners.get(instanceId)
+  if (listener === undefined) {
+    const { emulator } = state
+    const server = createServer((req, res) => {
+      const request = toFetchRequest(req, '169.254.169.254')
+      const response = serveImds(cloudState(emulator), instanceId, request, new URL(request.url).pathname)
+      writeFetchResponse(res, response).catch(() => res.destroy())
+    })
+    const endpoint = new Promise<string>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))
+    })
+    server.unref()
+    listener = { server, endpoint }
+    state.listeners.set(instanceId, listener)
+    if (!state.closeListenersOnReset) {
+      state.closeListenersOnReset = true
+      // Holds the map, not the state: a reset drops the state, and only its sockets need closing.
+      const { listeners } = state
+      emulator.onReset(() => void closeAll(listeners))
+    }
+    endpoint.catch(() => state.listeners.delete(instanceId))
+  }
+  return { endpoint: await listener.endpoint }
+}
+
+/** Closes every listener of this state (dropping open connections). */
+export function closeListeners(state: CloudState): Promise<void> {
+  return closeAll(state.listeners)
+}
+
+async function closeAll(listeners: CloudState['listeners']): Promise<void> {
+  const servers = [...listeners.values()].map((listener) => listener.server)
+  listeners.clear()
+  await Promise.all(servers.map(closeServer))
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve())
+    server.closeAllConnections()
+  })
+}

@@ -1,0 +1,120 @@
+import { cloudErrors } from '../cloud-errors.ts'
+
+/** What a SigV4-signed request claims, from its Authorization header or its query (reference §5.1, §5.2). */
+export interface AuthMaterial {
+  source: 'header' | 'query'
+  credential: string
+  accessKeyId: string
+  scopeDate: string
+  region: string
+  service: string
+  terminator: string
+  /** `AWS4-HMAC-SHA256 … <requestTime>` uses this exact text. */
+  requestTime: string
+  requestMs: number
+  signedHeaders: string
+  signature: string
+  sessionToken: string | undefined
+}
+
+const ALGORITHM = 'AWS4-HMAC-SHA256'
+const QUERY_AUTH = ['X-Amz-Algorithm', 'X-Amz-Credential', 'X-Amz-Signature'] as const
+const BASIC_ISO = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/
+
+/** Finds and parses the auth material; throws the error AWS answers for missing or malformed parts. */
+export function readAuthMaterial(url: URL, headers: Headers): AuthMaterial {
+  const header = headers.get('authorization')
+  const inQuery = QUERY_AUTH.some((name) => url.searchParams.has(name))
+  if (header !== null && inQuery) {
+    throw cloudErrors.incompleteSignature(
+      'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified',
+    )
+  }
+  if (header !== null) return fromHeader(header, headers)
+  if (inQuery) return fromQuery(url.searchParams)
+  throw cloudErrors.missingAuthentication()
+}
+
+function fromHeader(header: string, headers: Headers): AuthMaterial {
+  const match = /^(\S+)\s*(.*)$/s.exec(header.trim())
+  const algorithm = match?.[1] ?? ''
+  const params = new Map<string, string>()
+  for (const token of (match?.[2] ?? '').split(',')) {
+    const part = token.trim()
+    if (part === '') continue
+    const eq = part.indexOf('=')
+    if (eq < 0) throw cloudErrors.incompleteSignature(`'${part}' not a valid key=value pair (missing equal-sign) in Authorization header: '${header}'.`)
+    params.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim())
+  }
+  const amzDate = headers.get('x-amz-date')
+  const date = headers.get('date')
+  const missing = [
+    ...(['Credential', 'Signature', 'SignedHeaders'] as const)
+      .filter((name) => !params.get(name))
+      .map((name) => `Authorization header requires '${name}' parameter.`),
+    ...(amzDate === null && date === null ? ["Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header."] : []),
+  ]
+  if (missing.length > 0) throw cloudErrors.incompleteSignature(`${missing.join(' ')} Authorization=${header}`)
+  if (algorithm !== ALGORITHM) throw cloudErrors.incompleteSignature(`Unsupported AWS 'algorithm': '${algorithm}'`)
+  const time = amzDate !== null ? basicIsoTime(amzDate) : httpDateTime(date!)
+  return {
+    source: 'header',
+    ...credentialParts(params.get('Credential')!),
+    ...time,
+    signedHeaders: params.get('SignedHeaders')!,
+    signature: params.get('Signature')!,
+    sessionToken: headers.get('x-amz-security-token') ?? undefined,
+  }
+}
+
+function fromQuery(query: URLSearchParams): AuthMaterial {
+  const required = ['X-Amz-Algorithm', 'X-Amz-Credential', 'X-Amz-Signature', 'X-Amz-Date', 'X-Amz-SignedHeaders']
+  if (required.some((name) => !query.get(name))) {
+    throw cloudErrors.incompleteSignature(
+      `AWS query-string parameters must include ${required.map((name) => `'${name}'`).join(', ')}. Re-examine the query-string parameters.`,
+    )
+  }
+  const algorithm = query.get('X-Amz-Algorithm')!
+  if (algorithm !== ALGORITHM) throw cloudErrors.incompleteSignature(`X-Amz-Algorithm only supports '${ALGORITHM}'`)
+  return {
+    source: 'query',
+    ...credentialParts(query.get('X-Amz-Credential')!),
+    ...basicIsoTime(query.get('X-Amz-Date')!),
+    signedHeaders: query.get('X-Amz-SignedHeaders')!,
+    signature: query.get('X-Amz-Signature')!,
+    sessionToken: query.get('X-Amz-Security-Token') ?? undefined,
+  }
+}
+
+function credentialParts(credential: string) {
+  const parts = credential.split('/')
+  if (parts.length !== 5) {
+    throw cloudErrors.incompleteSignature(
+      `Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '${credential}'`,
+    )
+  }
+  const [accessKeyId, scopeDate, region, service, terminator] = parts as [string, string, string, string, string]
+  return { credential, accessKeyId, scopeDate, region, service, terminator }
+}
+
+function basicIsoTime(text: string): { requestTime: string; requestMs: number } {
+  const m = BASIC_ISO.exec(text)
+  const ms = m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : NaN
+  if (!Number.isFinite(ms) || formatBasicIso(ms) !== text) {
+    throw cloudErrors.incompleteSignature(`Date must be in ISO-8601 'basic format'. Got '${text}'. See http://en.wikipedia.org/wiki/ISO_8601`)
+  }
+  return { requestTime: text, requestMs: ms }
+}
+
+function httpDateTime(text: string): { requestTime: string; requestMs: number } {
+  const ms = Date.parse(text)
+  if (!Number.isFinite(ms)) {
+    throw cloudErrors.incompleteSignature(`Date must be in ISO-8601 'basic format'. Got '${text}'. See http://en.wikipedia.org/wiki/ISO_8601`)
+  }
+  return { requestTime: formatBasicIso(ms), requestMs: ms }
+}
+
+/** `YYYYMMDDTHHMMSSZ`, the time format of SigV4 and of its error messages. */
+export function formatBasicIso(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/[-:]/g, '').replace('.000Z', 'Z')
+}

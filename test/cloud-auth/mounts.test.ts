@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest'
+import { errors, managementClient } from './management-client.ts'
+
+const ROLE = { auth_type: 'ec2', bound_ami_id: 'ami-1' }
+
+describe('mounts: sys/auth and per-mount state', () => {
+  it('enables another mount of the method, isolated from the default one', async () => {
+    const api = managementClient()
+    expect((await api.write('/v1/sys/auth/team/aws', { type: 'aws' })).status).toBe(204)
+    await api.write('role/shared-name', ROLE, { mount: 'team/aws' })
+    expect((await api.read('role/shared-name', { mount: 'team/aws' })).status).toBe(200)
+    expect((await api.read('role/shared-name', { mount: 'cloud' })).status).toBe(404)
+    await api.write('config/identity', { iam_alias: 'full_arn' })
+    expect((await api.read('config/identity', { mount: 'team/aws' })).body.data.iam_alias).toBe('role_id')
+  })
+
+  it('lists the mounts under data and at the top level, as the real service does', async () => {
+    const api = managementClient()
+    await api.call('PUT', '/v1/sys/auth/second', { body: { type: 'aws', description: 'for tests' } })
+    const answer = await api.read('/v1/sys/auth')
+    expect(answer.status).toBe(200)
+    expect(Object.keys(answer.body.data).sort()).toEqual(['cloud/', 'second/', 'token/'])
+    expect(answer.body.data['second/']).toMatchObject({ type: 'aws', description: 'for tests', local: false })
+    expect(answer.body.data['second/'].accessor).toMatch(/^auth_aws_[0-9a-f]{8}$/)
+    expect(answer.body['cloud/']).toEqual(answer.body.data['cloud/'])
+    expect(answer.body.data['token/'].type).toBe('token')
+    expect(answer.body.mount_type).toBe('system')
+  })
+
+  it('refuses a path in use, a nested or enclosing path, and other types', async () => {
+    const api = managementClient()
+    expect((await api.write('/v1/sys/auth/cloud', { type: 'aws' })).body).toEqual(errors('path is already in use at cloud/'))
+    expect((await api.write('/v1/sys/auth/cloud/', { type: 'aws' })).body).toEqual(errors('path is already in use at cloud/'))
+    expect((await api.write('/v1/sys/auth/cloud/inner', { type: 'aws' })).body).toEqual(errors('path is already in use at cloud/'))
+    expect((await api.write('/v1/sys/auth/token', { type: 'aws' })).body).toEqual(errors('path is already in use at token/'))
+    await api.write('/v1/sys/auth/a/b', { type: 'aws' })
+    expect((await api.write('/v1/sys/auth/a', { type: 'aws' })).body).toEqual(errors('path is already in use at a/b/'))
+    expect((await api.write('/v1/sys/auth/other', { type: 'userpass' })).body).toEqual(
+      errors('plugin not found in the catalog: userpass'),
+    )
+    expect((await api.read('/v1/auth/other/roles?list=true')).status).toBe(404)
+  })
+
+  it('disables a mount with 204, dropping its state; enabling it again starts empty', async () => {
+    const api = managementClient()
+    await api.write('/v1/sys/auth/temp', { type: 'aws' })
+    await api.write('role/r', ROLE, { mount: 'temp' })
+    expect((await api.remove('/v1/sys/auth/temp')).status).toBe(204)
+    const gone = await api.read('role/r', { mount: 'temp' })
+    expect(gone.status).toBe(404)
+    expect(gone.body).toEqual(errors('no handler for route "auth/temp/role/r". route entry not found.'))
+    await api.write('/v1/sys/auth/temp', { type: 'aws' })
+    expect((await api.list('roles', { mount: 'temp' })).status).toBe(404)
+    expect((await api.remove('/v1/sys/auth/never-there')).status).toBe(204)
+  })
+
+  it('needs the root token', async () => {
+    const api = managementClient()
+    for (const answer of [
+      await api.read('/v1/sys/auth', { anonymous: true }),
+      await api.write('/v1/sys/auth/x', { type: 'aws' }, { anonymous: true }),
+      await api.remove('/v1/sys/auth/cloud', { anonymous: true }),
+    ]) {
+      expect(answer.status).toBe(403)
+      expect(answer.body).toEqual(errors('permission denied'))
+    }
+    expect((await api.read('roles?list=true')).status).toBe(404)
+  })
+
+  it('starts from the profile’s mounts again after reset', async () => {
+    const api = managementClient()
+    await api.write('/v1/sys/auth/extra', { type: 'aws' })
+    await api.write('role/r', ROLE)
+    api.doppel.reset()
+    expect(Object.keys((await api.read('/v1/sys/auth')).body.data).sort()).toEqual(['cloud/', 'token/'])
+    expect((await api.read('role/r')).status).toBe(404)
+  })
+})

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest'
+import { tokenStore } from '../../src/cloud-auth/tokens/index.ts'
+import { createEc2Role, loginWorld, START } from './login-setup.ts'
+
+async function loggedIn(roleFields: Record<string, unknown> = {}, options: Parameters<typeof loginWorld>[0] = {}) {
+  const world = loginWorld(options)
+  const instance = world.cloud.createInstance({ iam_role_name: 'web-app' })
+  await createEc2Role(world, 'web-role', instance, { policies: 'dev', ...roleFields })
+  const reply = await world.login({ role: 'web-role', pkcs7: world.cloud.identityDocument(instance.instance_id, 'rsa2048'), nonce: 'n-1' })
+  expect(reply.status).toBe(200)
+  return { world, instance, auth: reply.body.auth }
+}
+
+describe('GET /v1/auth/token/lookup-self', () => {
+  it('returns the issued token in the real service shape', async () => {
+    const { world, instance, auth } = await loggedIn({ token_ttl: '1h', token_explicit_max_ttl: '2h' })
+    const reply = await world.lookupSelf(auth.client_token)
+    expect(reply.status).toBe(200)
+    expect(reply.body).toMatchObject({ lease_id: '', renewable: false, lease_duration: 0, wrap_info: null, warnings: null, auth: null })
+    expect(reply.body.data).toEqual({
+      accessor: auth.accessor,
+      creation_time: Date.parse(START) / 1000,
+      creation_ttl: 3600,
+      display_name: 'cloud',
+      entity_id: auth.entity_id,
+      expire_time: '2026-03-01T13:00:00Z',
+      explicit_max_ttl: 7200,
+      id: auth.client_token,
+      issue_time: START,
+      meta: { account_id: instance.account_id, auth_type: 'ec2', role: 'web-role', role_tag_max_ttl: '0s' },
+      num_uses: 0,
+      orphan: true,
+      path: 'auth/cloud/login',
+      policies: ['default', 'dev'],
+      renewable: true,
+      ttl: 3600,
+      type: 'service',
+    })
+  })
+
+  it('counts the TTL down on the emulator clock and refuses the token once expired', async () => {
+    const { world, auth } = await loggedIn({ token_ttl: '1h' })
+    world.doppel.clock.advance('20m')
+    expect((await world.lookupSelf(auth.client_token)).body.data.ttl).toBe(2400)
+    world.doppel.clock.advance('40m')
+    expect(await world.lookupSelf(auth.client_token)).toEqual({ status: 403, body: { errors: ['permission denied'] } })
+    expect(tokenStore(world.doppel).tokens.has(auth.client_token)).toBe(false)
+  })
+
+  it('takes the token from Authorization: Bearer too', async () => {
+    const { world, auth } = await loggedIn()
+    expect((await world.lookupSelf(auth.client_token, 'Authorization')).body.data.id).toBe(auth.client_token)
+  })
+
+  it('refuses unknown tokens and requests without one', async () => {
+    const { world } = await loggedIn()
+    expect(await world.lookupSelf('hvs.unknown')).toEqual({ status: 403, body: { errors: ['permission denied'] } })
+    const response = await world.doppel.fetch('http://doppel.test/v1/auth/token/lookup-self')
+    expect(response.status).toBe(403)
+  })
+
+  it('gives a login token no management access', async () => {
+    const { world, auth } = await loggedIn()
+    const response = await world.doppel.fetch('http://doppel.test/v1/auth/cloud/role/web-role', { headers: { 'X-Service-Token': auth.client_token } })
+    expect(response.status).toBe(403)
+  })
+
+  it('records the token on the emulator, inspectable', async () => {
+    const { world, auth } = await loggedIn({ token_num_uses: 2 })
+    const record = tokenStore(world.doppel).lookup(auth.client_token)
+    expect(record).toMatchObject({ accessor: auth.accessor, type: 'service', num_uses: 2, path: 'auth/cloud/login' })
+    expect(tokenStore(world.doppel).lookupByAccessor(auth.accessor)?.id).toBe(auth.client_token)
+    expect((await world.lookupSelf(auth.client_token)).body.data.num_uses).toBe(1)
+    expect((await world.lookupSelf(auth.client_token)).status).toBe(200)
+    expect((await world.lookupSelf(auth.client_token)).status).toBe(403)
+  })
+
+  it('refuses a token used outside its bound CIDRs', async () => {
+    const { world, auth } = await loggedIn({ token_bound_cidrs: '127.0.0.0/8' })
+    expect((await world.lookupSelf(auth.client_token)).status).toBe(200)
+    const response = await world.doppel.handle(
+      new Request('http://doppel.test/v1/auth/token/lookup-self', { headers: { 'X-Service-Token': auth.client_token } }),
+      { remoteAddress: '10.0.0.1' },
+    )
+    expect(response.status).toBe(403)
+  })
+
+  it('looks up batch tokens', async () => {
+    const { world, auth } = await loggedIn({ token_type: 'batch' })
+    const data = (await world.lookupSelf(auth.client_token)).body.data
+    expect(data).toMatchObject({ type: 'batch', accessor: '', renewable: false, id: auth.client_token })
+  })
+
+  it('reads the vault profile token header', async () => {
+    const { world, auth } = await loggedIn({}, { profile: 'vault' })
+    expect((await world.lookupSelf(auth.client_token, 'X-Vault-Token')).status).toBe(200)
+  })
+})
