@@ -72,13 +72,8 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     }),
   })
   if (values.seed && values.seed.length > 0) {
-    const { loadFixtureFile } = await import('../scenario/index.ts')
-    const files = values.seed
-    const loadAll = async () => {
-      for (const file of files) await loadFixtureFile(doppel, file)
-    }
-    await loadAll()
-    doppel.onReset(() => void loadAll())
+    doppel.useFixtures(values.seed)
+    await doppel.ready()
   }
   const log = values.quiet
     ? undefined

@@ -3,6 +3,7 @@
 /** What a target can do beyond answering requests. A step needing a missing one is skipped, with the reason. */
 export type Capability = 'auth' | 'registry' | 'clock' | 'reset' | 'inspect' | 'fixtures' | 'fake-cloud' | 'faults' | 'mounts'
 
+/** Every capability: what the in-process emulator and a `doppel serve` have. */
 export const CAPABILITIES: readonly Capability[] = ['auth', 'registry', 'clock', 'reset', 'inspect', 'fixtures', 'fake-cloud', 'faults', 'mounts']
 
 /** A path into a parsed YAML/JSON value: keys and array indexes. */
@@ -22,6 +23,7 @@ export type CloudActionName =
 
 export type ActionName = 'request' | CloudActionName | 'clock.advance' | 'clock.set' | 'reset' | 'inspect' | 'faults'
 
+/** Provider actions, served by the fake cloud (capability `fake-cloud`). */
 export const CLOUD_ACTIONS: readonly CloudActionName[] = [
   'cloud.identityDocument',
   'cloud.signedCallerIdentity',
@@ -32,6 +34,7 @@ export const CLOUD_ACTIONS: readonly CloudActionName[] = [
   'cloud.deletePrincipal',
 ]
 
+/** Every step action; a step has exactly one. */
 export const ACTIONS: readonly ActionName[] = ['request', ...CLOUD_ACTIONS, 'clock.advance', 'clock.set', 'reset', 'inspect', 'faults']
 
 export interface RetryPolicy {

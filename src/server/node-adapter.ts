@@ -25,7 +25,7 @@ export function rawToFetchRequest(raw: RawRequest, fallbackHost: string): Reques
   for (const [name, value] of raw.headers) headers.append(name, value)
   const url = `http://${headers.get('host') ?? fallbackHost}${raw.target}`
   const hasBody = raw.method !== 'GET' && raw.method !== 'HEAD' && raw.body.length > 0
-  return new Request(url, { method: raw.method, headers, ...(hasBody && { body: raw.body }) })
+  return new Request(url, { method: raw.method, headers, ...(hasBody && { body: new Uint8Array(raw.body) }) })
 }
 
 async function collect(response: Response): Promise<{ headers: Record<string, string | string[]>; body: Buffer | undefined }> {

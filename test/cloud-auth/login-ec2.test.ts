@@ -110,6 +110,24 @@ describe('ec2 login with the rsa2048 document', () => {
     expect(auth).toMatchObject({ accessor: '', renewable: false, token_type: 'batch', lease_duration: 600 })
   })
 
+  it('leaves out default with token_no_default_policy and uses the period as the TTL', async () => {
+    const { world, instance, rsa2048 } = setup()
+    await createEc2Role(world, 'web-role', instance, { token_policies: 'dev', token_no_default_policy: true, token_period: '10m', token_ttl: '1m' })
+    const auth = (await world.login({ role: 'web-role', pkcs7: rsa2048() })).body.auth
+    expect(auth).toMatchObject({ policies: ['dev'], token_policies: ['dev'], lease_duration: 600 })
+  })
+
+  it('answers on the vault profile mount too', async () => {
+    const { world, instance, rsa2048 } = setup({ profile: 'vault' })
+    await createEc2Role(world, 'web-role', instance)
+    const response = await world.doppel.fetch('http://doppel.test/v1/auth/aws/login', {
+      method: 'PUT',
+      body: JSON.stringify({ role: 'web-role', pkcs7: rsa2048() }),
+    })
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ errors: ['entry for role "web-role" not found'] })
+  })
+
   it('refuses to create root tokens and keeps the access list unchanged', async () => {
     const { world, instance, rsa2048 } = setup()
     await createEc2Role(world, 'web-role', instance, { token_policies: 'root,dev' })

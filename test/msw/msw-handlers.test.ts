@@ -7,7 +7,7 @@ describe('MSW handlers', () => {
   const a = createDoppel({ seed: 1 })
   const b = createDoppel({ seed: 2 })
   const server = setupServer(...createHandlers(a, { baseUrl: 'http://a.doppel.test' }), ...createHandlers(b, { baseUrl: 'http://b.doppel.test', cloud: false }))
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
   afterAll(() => server.close())
 
   it('answers plain fetch calls through the emulator, each origin its own instance', async () => {

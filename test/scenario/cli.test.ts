@@ -152,3 +152,18 @@ describe('doppel conformance', () => {
     expect(extra.stderr).toContain('doppel conformance: unexpected argument "some.yaml"')
   })
 })
+
+describe('label expressions', () => {
+  it('not binds tightest, then and, then or; parentheses group', async () => {
+    const { parseLabelExpression } = await import('../../src/scenario/index.ts')
+    const match = (expression: string, labels: string[]) => parseLabelExpression(expression)(labels)
+    expect(match('ec2 and not iam', ['ec2'])).toBe(true)
+    expect(match('ec2 and not iam', ['ec2', 'iam'])).toBe(false)
+    expect(match('registry or tidy', ['tidy'])).toBe(true)
+    expect(match('a or b and not c', ['a', 'c'])).toBe(true)
+    expect(match('(a or b) and not c', ['a', 'c'])).toBe(false)
+    expect(match('not not a', ['a'])).toBe(true)
+    expect(match('cloud-auth', ['cloud-auth'])).toBe(true)
+    for (const bad of ['', 'a and', '(a', 'a b', 'and a', ')']) expect(() => parseLabelExpression(bad), bad).toThrow(/^invalid --label expression/)
+  })
+})

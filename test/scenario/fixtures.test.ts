@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createDoppel } from '../../src/doppel.ts'
 import { FixtureError, loadFixtureFile, loadFixtures } from '../../src/scenario/index.ts'
@@ -161,5 +162,35 @@ describe('createDoppel({ fixtures }) and POST /_doppel/fixtures', () => {
     }
     expect(doppel.store.snapshot()).toEqual(before)
     expect(await listRoles(doppel)).toEqual([])
+  })
+})
+
+describe('bad fixtures (property)', () => {
+  it('any fixture either loads or is refused with file:line errors, and a refusal changes nothing', async () => {
+    const scalar = fc.constantFrom<unknown>(null, true, 0, 12, -1, '', 'x', 'ec2', 'iam', 'ami-1', '123456789012', '1.0.0', 'acme', 'running', 'user', [], {})
+    const role = fc.dictionary(fc.constantFrom('auth_type', 'bound_ami_id', 'bound_iam_principal_arn', 'token_ttl', 'policies', 'role_tag'), scalar, { maxKeys: 3 })
+    const fixture = fc.record(
+      {
+        auth: fc.record({ roles: fc.dictionary(fc.constantFrom('a', 'b', 'web'), fc.oneof(role, scalar), { maxKeys: 2 }), config: fc.oneof(scalar, fc.record({ identity: fc.dictionary(fc.constantFrom('iam_alias', 'ec2_metadata'), scalar) })) }, { requiredKeys: [] }),
+        cloud: fc.record({ instances: fc.oneof(scalar, fc.array(fc.dictionary(fc.constantFrom('instance_id', 'state', 'account_id', 'ami_id'), scalar), { maxLength: 2 })), principals: fc.array(fc.dictionary(fc.constantFrom('type', 'name'), scalar), { maxLength: 2 }) }, { requiredKeys: [] }),
+        registry: fc.record({ organizations: fc.oneof(scalar, fc.array(scalar, { maxLength: 2 })), modules: fc.array(fc.dictionary(fc.constantFrom('organization', 'name', 'provider', 'versions'), scalar), { maxLength: 2 }) }, { requiredKeys: [] }),
+      },
+      { requiredKeys: [] },
+    )
+    await fc.assert(
+      fc.asyncProperty(fixture, async (input) => {
+        const doppel = createDoppel({ seed: 1 })
+        await loadFixtures(doppel, { auth: { roles: { kept: { auth_type: 'ec2', bound_ami_id: 'a' } } } })
+        const before = doppel.store.snapshot()
+        try {
+          await loadFixtures(doppel, input, 'p.yaml')
+        } catch (error) {
+          expect(error).toBeInstanceOf(FixtureError)
+          for (const line of (error as FixtureError).lines()) expect(line).toMatch(/^p\.yaml: ./)
+          expect(doppel.store.snapshot()).toEqual(before)
+        }
+      }),
+      { numRuns: 150 },
+    )
   })
 })

@@ -201,6 +201,39 @@ describe('skips and their propagation', () => {
     expect(result.scenarios[0]!.steps[1]!.mismatches).toEqual([{ path: 'status', message: 'expected 404, got 200' }])
   })
 
+  it('fixtures that fail to load fail the set-up, skip the steps, and still run finally', async () => {
+    const target = await createTarget('emulator')
+    const result = await run(target, [
+      scenarioText('bad fixture', [
+        'vars:',
+        '  name: web',
+        'fixtures:',
+        '  auth:',
+        '    roles:',
+        '      ${{ vars.name }}: { auth_type: ec2 }',
+        'steps:',
+        '  - request: { path: /v1/auth/cloud/role/web }',
+        'finally:',
+        '  - request: { method: DELETE, path: /v1/auth/cloud/role/web }',
+      ]),
+    ])
+    expect(verdicts(result)).toEqual([
+      'fixtures: failed (s0.yaml:8: fixtures.auth.roles.web: at least one bound parameter should be specified on the role)',
+      'GET /v1/auth/cloud/role/web: skipped (not run: the fixtures failed to load)',
+      'DELETE /v1/auth/cloud/role/web: passed',
+    ])
+    expect(result.scenarios[0]!.verdict).toBe('failed')
+  })
+
+  it('vars that do not resolve fail the set-up', async () => {
+    const target = await createTarget('emulator')
+    const result = await run(target, [scenarioText('bad var', ['vars:', '  home: ${{ env.DOPPEL_SURELY_UNSET_VAR }}', 'steps:', '  - reset: true'])])
+    expect(verdicts(result)).toEqual([
+      'vars: failed (vars.home: env.DOPPEL_SURELY_UNSET_VAR is not defined)',
+      'reset: skipped (not run: the vars failed to resolve)',
+    ])
+  })
+
   it('a failing finally step fails a scenario whose steps passed', async () => {
     const target = await createTarget('emulator')
     const result = await run(target, [scenarioText('bad cleanup', ['steps:', ...ROLE('web'), 'finally:', '  - request: { method: DELETE, path: /v1/auth/cloud/role/web }', '    expect: { status: 200 }'])])

@@ -141,6 +141,12 @@ describe('scenario validation: meaning', () => {
     ])
   })
 
+  it('refuses a retry interval it cannot read', () => {
+    expect(problems(`${HEAD}steps:\n  - request: { path: /x }\n    retry: { count: 2, interval: 1h1d }\n`)).toEqual([
+      's.yaml:5: steps[0].retry.interval: must be a duration such as 500ms or 1s (templates are not resolved here)',
+    ])
+  })
+
   it('refuses duplicate ids, two bodies, and bad capture paths', () => {
     const text = [
       HEAD + 'steps:',
@@ -182,9 +188,9 @@ describe('scenario validation: meaning', () => {
     const value = fc.letrec((tie) => ({
       node: fc.oneof(
         { depthSize: 'small' },
-        fc.constantFrom(null, true, 1, -2.5, 'x', '${{ vars.a }}', '${{', '$.a', '1h', 'request', 'GET'),
+        fc.constantFrom(null, true, 1, -2.5, 'x', '${{ vars.a }}', '${{', '$.a', '1h', '1h1d', 'request', 'GET'),
         fc.array(tie('node'), { maxLength: 3 }),
-        fc.dictionary(fc.constantFrom('version', 'name', 'steps', 'request', 'path', 'expect', 'body', 'status', '$eq', '$type', 'id', 'vars', 'capture', 'reset', 'clock.advance', 'fixtures', 'auth'), tie('node'), { maxKeys: 4 }),
+        fc.dictionary(fc.constantFrom('version', 'name', 'steps', 'request', 'path', 'expect', 'body', 'status', '$eq', '$type', 'id', 'vars', 'capture', 'reset', 'clock.advance', 'fixtures', 'auth', 'retry', 'count', 'interval', 'until', 'query', 'json'), tie('node'), { maxKeys: 4 }),
       ),
     })).node
     fc.assert(
@@ -204,6 +210,34 @@ describe('scenario validation: meaning', () => {
   it('turns alias trouble into problems, not crashes', () => {
     expect(problems('*!')).toEqual(['s.yaml:1: Unresolved alias (the anchor must be set before the alias): !'])
     expect(problems('&a [*a]')).toEqual(['s.yaml:1: an alias refers to a collection that contains it (circular data)'])
+  })
+
+  it('never crashes on scenario-shaped documents with random steps', () => {
+    const leaf = fc.constantFrom<unknown>(null, true, 0, 204, -1, 'x', '/v1/x', '${{ vars.a }}', '${{ steps.a.b }}', '${{ target.mount }}', '${{ x', '$.a', '$..a', 'header:X', '1h', '1h1d', 'soon', [], {}, [1], { $type: 'string' }, { $bogus: 1 }, { $regex: '(' }, { $sameAs: 'steps.a.b' })
+    const object = (keys: string[]) => fc.dictionary(fc.constantFrom(...keys), leaf, { maxKeys: 4 })
+    const step = fc.record(
+      {
+        id: fc.constantFrom('a', 'b', 'a-b', '1x'),
+        request: fc.oneof(leaf, object(['method', 'path', 'url', 'json', 'body', 'form', 'headers', 'query', 'token', 'service'])),
+        expect: fc.oneof(leaf, object(['status', 'headers', 'body', 'match'])),
+        capture: fc.oneof(leaf, object(['a', 'b'])),
+        retry: fc.oneof(leaf, object(['count', 'interval', 'until'])),
+        requires: leaf,
+        'clock.advance': leaf,
+      },
+      { requiredKeys: [] },
+    )
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 4 }), fc.array(step, { maxLength: 2 }), fc.option(object(['a', 'b'])), (steps, cleanup, vars) => {
+        const doc = { version: 1, name: 'p', ...(vars && { vars }), steps, finally: cleanup }
+        try {
+          parseScenario(JSON.stringify(doc), 'p.yaml')
+        } catch (error) {
+          expect(error).toBeInstanceOf(ScenarioError)
+        }
+      }),
+      { numRuns: 500 },
+    )
   })
 
   it('never crashes on arbitrary text', () => {

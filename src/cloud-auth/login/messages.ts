@@ -70,8 +70,6 @@ export const LOGIN_MESSAGES = {
   nonceMismatchMigration: 'client nonce mismatch and instance meta-data incorrect',
   olderMetadata: 'instance meta-data is older than the one used for previous login',
   nonceTooLong: 'client nonce exceeding the limit of 128 characters',
-  timeParse: (value: string, reason: string) =>
-    `parsing time ${goQuote(value)} as "2006-01-02T15:04:05Z07:00": ${reason}`,
 
   // Role tag (§4 G)
   missingTag: (key: string) => `missing tag with key ${goQuote(key)} on the instance`,

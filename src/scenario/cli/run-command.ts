@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -24,7 +24,8 @@ export const EXIT = { passed: 0, usage: 1, invalid: 2, unreachable: 3, failed: 4
 
 const OPTIONS_HELP = `Options:
   --target <t>       emulator (default), a server URL, or a name from --targets
-  --targets <file>   A targets.yaml naming several targets (\${VAR} expands from the environment)
+  --targets <file>   A targets.yaml naming several targets (\${VAR} expands from the environment;
+                     doppel conformance reads conformance/targets.yaml when there is one)
   --profile <p>      service (default) or vault, for the emulator and URL targets
   --token <t>        Management token for a URL target (default "root" on doppel serve)
   --seed <n>         Seed of the emulator instances (default 1)
@@ -83,10 +84,19 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
 /** `doppel conformance`: the bundled `conformance/` scenarios, with `run`'s options and exit codes. */
 export async function conformanceCommand(argv: string[], io: CommandIo): Promise<number> {
   const directory = fileURLToPath(new URL('../../../conformance/', import.meta.url))
-  return execute(argv, io, { usage: CONFORMANCE_USAGE, command: 'conformance', paths: [directory] })
+  return execute(argv, io, { usage: CONFORMANCE_USAGE, command: 'conformance', paths: [directory], targets: resolve(directory, 'targets.yaml') })
 }
 
-async function execute(argv: string[], io: CommandIo, mode: { usage: string; command: string; paths?: string[] }): Promise<number> {
+interface Mode {
+  usage: string
+  command: string
+  /** Fixed scenario paths (conformance); otherwise the positional arguments. */
+  paths?: string[]
+  /** A targets file used when --targets is not given and it exists. */
+  targets?: string
+}
+
+async function execute(argv: string[], io: CommandIo, mode: Mode): Promise<number> {
   try {
     return await executeOrThrow(argv, io, mode)
   } catch (error) {
@@ -98,7 +108,7 @@ async function execute(argv: string[], io: CommandIo, mode: { usage: string; com
   }
 }
 
-async function executeOrThrow(argv: string[], io: CommandIo, mode: { usage: string; command: string; paths?: string[] }): Promise<number> {
+async function executeOrThrow(argv: string[], io: CommandIo, mode: Mode): Promise<number> {
   let parsed
   try {
     parsed = parseArgs({ args: argv, options: PARSE_OPTIONS, allowPositionals: true, strict: true })
@@ -162,7 +172,7 @@ async function executeOrThrow(argv: string[], io: CommandIo, mode: { usage: stri
 
   let target
   try {
-    target = await createTarget(targetConfig(values, io))
+    target = await createTarget(targetConfig(values, io, mode.targets))
   } catch (error) {
     if (error instanceof TargetUnreachableError) {
       io.stderr(`doppel ${mode.command}: ${error.message}\n`)
@@ -194,12 +204,14 @@ async function executeOrThrow(argv: string[], io: CommandIo, mode: { usage: stri
   }
 }
 
-function targetConfig(values: { target?: string; targets?: string; profile?: string; token?: string; seed?: string }, io: CommandIo): TargetConfig {
+function targetConfig(values: { target?: string; targets?: string; profile?: string; token?: string; seed?: string }, io: CommandIo, defaultTargets?: string): TargetConfig {
   const name = values.target ?? 'emulator'
   const profile = values.profile as 'service' | 'vault' | undefined
+  const targetsPath = values.targets !== undefined ? resolve(io.cwd, values.targets) : defaultTargets && existsSync(defaultTargets) ? defaultTargets : undefined
+  const file = targetsPath === undefined || /^https?:\/\//.test(name) ? undefined : loadTargetsFile(targetsPath)
   let config: TargetConfig
-  if (values.targets !== undefined) {
-    config = loadTargetsFile(resolve(io.cwd, values.targets)).resolve(name)
+  if (file && (file.names.includes(name) || name !== 'emulator')) {
+    config = file.resolve(name)
   } else if (name === 'emulator') {
     config = { kind: 'emulator' }
   } else if (/^https?:\/\//.test(name)) {

@@ -25,6 +25,7 @@ export const MATCHERS = [
 
 export type MatcherName = (typeof MATCHERS)[number]
 
+/** What `$type` accepts. */
 export const TYPE_NAMES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const
 
 export interface MatchOptions {

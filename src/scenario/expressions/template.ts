@@ -40,6 +40,7 @@ export type Scope = Record<TemplateRoot, unknown>
 const OPEN = '${{'
 const CLOSE = '}}'
 
+/** Whether text holds a `${{` at all (most values do not, and skip parsing). */
 export function hasTemplate(text: string): boolean {
   return text.includes(OPEN)
 }

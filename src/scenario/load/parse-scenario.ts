@@ -133,7 +133,7 @@ function buildStep(raw: RawStep, phase: 'steps' | 'finally', index: number, path
     ...(raw.retry !== undefined && {
       retry: {
         count: raw.retry.count,
-        intervalMs: raw.retry.interval === undefined ? 1000 : parseDuration(raw.retry.interval, { allowFraction: true }) * 1000,
+        intervalMs: raw.retry.interval === undefined ? 1000 : (durationMs(raw.retry.interval) ?? 0),
         ...(raw.retry.until !== undefined && { until: raw.retry.until }),
       },
     }),
@@ -165,6 +165,10 @@ function checkStep(
   if (request) {
     const bodies = ['json', 'body', 'form'].filter((key) => key in request)
     if (bodies.length > 1) issues.push(issue([...path, 'request', bodies[1]!], `give only one of json, body and form (found ${bodies.join(' and ')})`, 'key'))
+  }
+  const interval = raw.retry?.interval
+  if (interval !== undefined && durationMs(interval) === undefined) {
+    issues.push(issue([...path, 'retry', 'interval'], 'must be a duration such as 500ms or 1s (templates are not resolved here)'))
   }
   for (const [name, expression] of Object.entries(raw.capture ?? {})) {
     if (!expression.startsWith('$')) continue
@@ -266,6 +270,14 @@ class ReferenceChecker {
         if (!RUN_FIELDS.includes(String(first))) fail(`${operand.text}: unknown run field (one of ${RUN_FIELDS.join(', ')})`)
         break
     }
+  }
+}
+
+function durationMs(value: string | number): number | undefined {
+  try {
+    return parseDuration(value, { allowFraction: true }) * 1000
+  } catch {
+    return undefined
   }
 }
 

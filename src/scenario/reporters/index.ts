@@ -11,6 +11,7 @@ export { tapReporter, toTap } from './tap-reporter.ts'
 export { summaryLine } from './summary-line.ts'
 export { formatFailure } from './format-failure.ts'
 
+/** The `--reporter` choices. */
 export const REPORTERS = ['pretty', 'junit', 'json', 'tap'] as const
 export type ReporterName = (typeof REPORTERS)[number]
 

@@ -11,6 +11,7 @@ export function jsonReporter(write: (text: string) => void): RunEvents {
   }
 }
 
+/** The run as plain data: what the JSON reporter prints. */
 export function toJsonReport(result: RunResult): unknown {
   return {
     summary: { passed: result.passed, failed: result.failed, skipped: result.skipped, text: summaryLine(result) },

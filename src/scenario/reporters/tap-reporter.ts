@@ -11,6 +11,7 @@ export function tapReporter(write: (text: string) => void): RunEvents {
   }
 }
 
+/** The run as a TAP 14 document. */
 export function toTap(result: RunResult): string {
   const lines = ['TAP version 14', `1..${result.scenarios.length}`]
   result.scenarios.forEach((scenario, i) => {

@@ -34,12 +34,14 @@ export async function performAction(step: Step, args: unknown, context: ActionCo
       const format = (input.format as string | undefined) ?? 'rsa2048'
       const instanceId = input.instance_id as string
       const value = await control.identityDocument(instanceId, format)
+      // Ready for login: signatures without their 76-column line feeds, the document also as base64.
+      const document = format === 'document'
       return ok({
         value,
         format,
         instance_id: instanceId,
-        [format]: value.replace(/\r?\n/g, ''),
-        ...(format === 'document' && { identity: Buffer.from(value).toString('base64') }),
+        [format]: document ? value : value.replace(/\r?\n/g, ''),
+        ...(document && { identity: Buffer.from(value).toString('base64') }),
       })
     }
     case 'cloud.signedCallerIdentity':

@@ -67,17 +67,18 @@ export async function runScenario(scenario: Scenario, options: ScenarioRunOption
   const runner = new StepRunner(scenario, options, session, scope, captures, plan)
   try {
     let blocked: string | undefined
+    let phase: 'vars' | 'fixtures' = 'vars'
     try {
       resolveVars(scenario, options.vars ?? {}, scope)
       if (scenario.fixtures !== undefined) {
+        phase = 'fixtures'
         const setupStarted = performance.now()
         await runner.loadFixtures()
         record(setupResult(scenario, 'passed', undefined, performance.now() - setupStarted))
       }
     } catch (error) {
-      const what = scenario.fixtures !== undefined ? 'fixtures' : 'vars'
-      blocked = `not run: the ${what} failed to ${what === 'fixtures' ? 'load' : 'resolve'}`
-      record(setupResult(scenario, 'failed', errorMessage(error), 0, what))
+      blocked = `not run: the ${phase} failed to ${phase === 'fixtures' ? 'load' : 'resolve'}`
+      record(setupResult(scenario, 'failed', errorMessage(error), 0, phase))
     }
     for (const step of scenario.steps) {
       const result = blocked ? runner.skip(step, blocked) : await runner.run(step)

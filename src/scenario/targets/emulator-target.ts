@@ -1,6 +1,7 @@
 import type { ClockOptions } from '../../core/clock.ts'
 import { getProfile } from '../../core/profile.ts'
 import { createDoppel, type Doppel } from '../../doppel.ts'
+import { getFakeCloud } from '../../fake-cloud/index.ts'
 import { CAPABILITIES, type Capability } from '../glossary.ts'
 import type { FixtureSource } from '../fixtures/index.ts'
 import { TargetError, type Target, type TargetControl, type TargetInfo, type TargetSession } from './target.ts'
@@ -64,7 +65,7 @@ export function createEmulatorTarget(options: EmulatorTargetOptions = {}): Targe
 
 /** The emulator's powers called directly, with the same results the control API gives over HTTP. */
 export function directControl(doppel: Doppel): TargetControl {
-  const cloud = async () => (await import('../../fake-cloud/index.ts')).getFakeCloud(doppel)
+  const cloud = () => getFakeCloud(doppel)
   return {
     now: async () => doppel.clock.now(),
     advanceClock: async (by) => {
@@ -98,17 +99,18 @@ export function directControl(doppel: Doppel): TargetControl {
       const { loadFixtures } = await import('../fixtures/index.ts')
       return loadFixtures(doppel, fixture, file, { ...(locate && { locate }), basePath: ['fixtures'] })
     },
-    identityDocument: async (instanceId, format) => (await cloud()).identityDocument(instanceId, format as never),
-    createInstance: async (input) => (await cloud()).createInstance(input),
+    // Provider errors read as the control API words them, so both targets report the same.
+    identityDocument: async (instanceId, format) => guard(() => cloud().identityDocument(instanceId, format as never)),
+    createInstance: async (input) => guard(() => cloud().createInstance(input)),
     getInstance: async (instanceId) => {
-      const instance = (await cloud()).getInstance(instanceId)
-      if (!instance) throw new TargetError(`InvalidInstanceID.NotFound: The instance ID '${instanceId}' does not exist`)
+      const instance = cloud().getInstance(instanceId)
+      if (!instance) throw new TargetError(`The instance ID '${instanceId}' does not exist`)
       return instance
     },
-    setInstanceState: async (instanceId, state) => (await cloud()).setInstanceState(instanceId, state as never),
-    createPrincipal: async (input) => (await cloud()).createPrincipal(input as never),
+    setInstanceState: async (instanceId, state) => guard(() => cloud().setInstanceState(instanceId, state as never)),
+    createPrincipal: async (input) => guard(() => cloud().createPrincipal(input as never)),
     deletePrincipal: async (arnOrName) => {
-      if (!(await cloud()).deletePrincipal(arnOrName)) throw new TargetError(`NoSuchEntity: no principal ${arnOrName}`)
+      if (!cloud().deletePrincipal(arnOrName)) throw new TargetError(`Failed to delete principal "${arnOrName}": no such principal`)
     },
   }
 }

@@ -26,6 +26,8 @@ export interface Asn1Node {
   /** Content octets of a primitive node; empty for constructed ones. */
   content: Uint8Array
   children: Asn1Node[]
+  /** The element's own bytes when they are already DER (minimal definite lengths throughout). */
+  der: Uint8Array | undefined
 }
 
 const MAX_DEPTH = 64
@@ -58,13 +60,14 @@ function readElement(bytes: Uint8Array, start: number, limit: number, depth: num
     const children: Asn1Node[] = []
     for (;;) {
       if (offset + 1 >= limit) throw new Asn1Error('ber2der: input ended unexpectedly')
-      if (bytes[offset] === 0 && bytes[offset + 1] === 0) return [{ identifier, constructed, content: EMPTY, children }, offset + 2]
+      if (bytes[offset] === 0 && bytes[offset + 1] === 0) return [{ identifier, constructed, content: EMPTY, children, der: undefined }, offset + 2]
       const [child, next] = readElement(bytes, offset, limit, depth + 1)
       children.push(child)
       offset = next
     }
   }
   let length = lengthByte
+  let minimal = true
   if (lengthByte & 0x80) {
     const count = lengthByte & 0x7f
     if (count > 4) throw new Asn1Error('ber2der: BER tag length too long')
@@ -73,24 +76,34 @@ function readElement(bytes: Uint8Array, start: number, limit: number, depth: num
       if (offset >= limit) throw new Asn1Error('ber2der: input ended unexpectedly')
       length = length * 256 + bytes[offset++]!
     }
+    minimal = length >= 0x80 && bytes[offset - count] !== 0
   }
   const end = offset + length
   if (end > limit) throw new Asn1Error('ber2der: BER tag length is more than available data')
-  if (!constructed) return [{ identifier, constructed, content: bytes.subarray(offset, end), children: [] }, end]
+  if (!constructed) {
+    return [{ identifier, constructed, content: bytes.subarray(offset, end), children: [], der: minimal ? bytes.subarray(start, end) : undefined }, end]
+  }
   const children: Asn1Node[] = []
   while (offset < end) {
     const [child, next] = readElement(bytes, offset, end, depth + 1)
     children.push(child)
     offset = next
   }
-  return [{ identifier, constructed, content: EMPTY, children }, end]
+  const der = minimal && children.every((child) => child.der !== undefined) ? bytes.subarray(start, end) : undefined
+  return [{ identifier, constructed, content: EMPTY, children, der }, end]
 }
 
 const EMPTY = new Uint8Array(0)
 
 /** The DER encoding of a node: definite lengths throughout, identifiers and contents kept. */
-export function encodeDer(node: Asn1Node, identifier: Uint8Array = node.identifier): Buffer {
+export function encodeDer(node: Asn1Node): Buffer {
+  if (node.der) return Buffer.from(node.der)
   const body = node.constructed ? Buffer.concat(node.children.map((child) => encodeDer(child))) : Buffer.from(node.content)
+  return encodeTlv(node.identifier, body)
+}
+
+/** One DER element from its identifier and content octets. */
+export function encodeTlv(identifier: Uint8Array, body: Uint8Array): Buffer {
   return Buffer.concat([Buffer.from(identifier), encodeLength(body.length), body])
 }
 
@@ -106,7 +119,7 @@ export function tagOf(node: Asn1Node): number {
   return node.identifier.length === 1 ? node.identifier[0]! : -1
 }
 
-/** The node's children, checking that it has the expected single-octet tag. */
+/** The node itself, checking that it exists and has the expected single-octet tag. */
 export function requireTag(node: Asn1Node | undefined, tag: number, what: string): Asn1Node {
   if (!node || tagOf(node) !== tag) throw new Asn1Error(`asn1: structure error: tags don't match (${what})`)
   return node

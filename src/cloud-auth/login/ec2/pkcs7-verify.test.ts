@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Asn1Error, encodeDer, parseBer } from './der.ts'
+import { Asn1Error, encodeDer, parseBer, type Asn1Node } from './der.ts'
 import { parsePkcs7, Pkcs7Error, verifyPkcs7 } from './pkcs7-verify.ts'
 import { parseTrustedCertificate, type TrustedCertificate } from './trusted-certificate.ts'
 
@@ -47,6 +47,13 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
+/** Forgets the cached encodings, so edits to a parsed tree show in its re-encoding. */
+function edited(node: Asn1Node): Asn1Node {
+  node.der = undefined
+  node.children.forEach(edited)
+  return node
+}
+
 function verify(bytes: Buffer, trusted: TrustedCertificate[], allowSha1 = false): string {
   const data = parsePkcs7(bytes)
   verifyPkcs7(data, { trusted, allowSha1 })
@@ -76,6 +83,13 @@ describe('PKCS#7 verification', () => {
   it('accepts BER with indefinite lengths and a constructed content string', () => {
     expect(signed.rsaBer![1]).toBe(0x80)
     expect(verify(signed.rsaBer!, [rsa])).toBe(DOCUMENT)
+  })
+
+  it('re-encodes BER as the DER the signature covers', () => {
+    const der = encodeDer(parseBer(signed.rsaBer!))
+    expect(der[1]).not.toBe(0x80)
+    expect(encodeDer(edited(parseBer(der))).equals(der)).toBe(true)
+    expect(verify(der, [rsa])).toBe(DOCUMENT)
   })
 
   it('refuses SHA-1 signatures with the x509 error unless SHA-1 is allowed', () => {
@@ -115,7 +129,9 @@ describe('PKCS#7 verification', () => {
     const signerInfo = root.children[1]!.children[0]!.children.at(-1)!.children[0]!
     const attributes = signerInfo.children.find((child) => child.identifier[0] === 0xa0)!
     attributes.children.reverse()
-    expect(verify(encodeDer(root), [rsa])).toBe(DOCUMENT)
+    const reordered = encodeDer(edited(root))
+    expect(reordered.equals(signed.rsa256!)).toBe(false)
+    expect(verify(reordered, [rsa])).toBe(DOCUMENT)
   })
 
   it('refuses a signing time outside the certificate validity', () => {
@@ -124,7 +140,7 @@ describe('PKCS#7 verification', () => {
     const attributes = signerInfo.children.find((child) => child.identifier[0] === 0xa0)!
     const signingTime = attributes.children.find((attribute) => encodeDer(attribute.children[0]!).toString('hex') === '06092a864886f70d010905')!
     signingTime.children[1]!.children[0]!.content = Buffer.from('010101000000Z')
-    expect(refusal(() => verify(encodeDer(root), [rsa]))).toMatch(/^pkcs7: signing time "2001-01-01T00:00:00Z" is outside of certificate validity "\d{4}-.*Z" to "\d{4}-.*Z"$/)
+    expect(refusal(() => verify(encodeDer(edited(root)), [rsa]))).toMatch(/^pkcs7: signing time "2001-01-01T00:00:00Z" is outside of certificate validity "\d{4}-.*Z" to "\d{4}-.*Z"$/)
   })
 
   it('never throws anything but a parse or verify error on random bytes', () => {

@@ -1,7 +1,7 @@
 import { createHash, verify as verifySignature, X509Certificate } from 'node:crypto'
 import { goQuote } from '../../go-format.ts'
 import { LOGIN_MESSAGES } from '../messages.ts'
-import { Asn1Error, encodeDer, parseBer, readIntegerHex, readOid, readTime, requireTag, stringBytes, TAG, tagOf, type Asn1Node } from './der.ts'
+import { Asn1Error, encodeDer, encodeTlv, parseBer, readIntegerHex, readOid, readTime, requireTag, stringBytes, TAG, tagOf, type Asn1Node } from './der.ts'
 import type { TrustedCertificate } from './trusted-certificate.ts'
 
 /**
@@ -202,8 +202,7 @@ function attributeValue(attributes: NonNullable<SignerInfo['signedAttributes']>,
 
 /** The signed attributes as Go re-marshals them: a DER SET OF, members sorted by their encodings. */
 export function sortedAttributeSet(attributes: Buffer[]): Buffer {
-  const body = Buffer.concat([...attributes].sort(Buffer.compare))
-  return encodeDer({ identifier: Uint8Array.of(TAG.SET), constructed: false, content: body, children: [] })
+  return encodeTlv(Uint8Array.of(TAG.SET), Buffer.concat([...attributes].sort(Buffer.compare)))
 }
 
 function checkSigningTime(attributes: NonNullable<SignerInfo['signedAttributes']>, certificate: TrustedCertificate): void {

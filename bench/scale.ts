@@ -1,0 +1,97 @@
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { authState } from '../src/cloud-auth/state.ts'
+import type { Doppel } from '../src/index.ts'
+import { prepare, AUTH, ROOT } from './fixtures.ts'
+import { figure, timeAsync, type Figure } from './lib.ts'
+
+const BIG = 100_000
+
+/** Grows roles, access-list and deny-list entries to `count` each, cloned from a real role. */
+function fill(doppel: Doppel, count: number): void {
+  const state = authState(doppel, 'cloud')
+  const template = state.roles.get('ec2-bench')!
+  const now = doppel.clock.nowMs()
+  for (let i = state.roles.size; i < count; i++) {
+    state.roles.set({ ...template, name: `filler-role-${i}`, role_id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` })
+  }
+  for (let i = state.accessList.size; i < count; i++) {
+    state.accessList.set({
+      instance_id: `i-${i.toString(16).padStart(17, '0')}`,
+      role: 'filler',
+      client_nonce: 'nonce',
+      creation_time: now,
+      last_updated_time: now,
+      expiration_time: now + 3600_000,
+      pending_time: '2024-01-01T00:00:00Z',
+      disallow_reauthentication: false,
+    })
+  }
+  for (let i = state.denyList.size; i < count; i++) {
+    state.denyList.set({ tag: `v1:filler${i}:r=filler:d=false:m=false:hmac`, creation_time: now, expiration_time: now + 3600_000 })
+  }
+}
+
+async function p50s(doppel: Doppel, login: string): Promise<{ login: number; read: number }> {
+  const opts = { warmup: 200, iterations: 2000, batch: 1 }
+  const loginOnce = async () => {
+    const res = await doppel.fetch(`${AUTH}/login`, { method: 'POST', body: login })
+    if (res.status !== 200) throw new Error(`login failed: ${await res.text()}`)
+  }
+  const readOnce = async () => {
+    const res = await doppel.fetch(`${AUTH}/role/filler-role-7`, { headers: ROOT })
+    if (res.status !== 200) throw new Error(`read failed: ${await res.text()}`)
+  }
+  return { login: await timeAsync(loginOnce, opts), read: await timeAsync(readOnce, opts) }
+}
+
+/** Login and role read at 100k stored entries against 10; tidy of 100k expired entries; memory. */
+export async function benchScale(): Promise<Figure[]> {
+  const p = await prepare()
+  fill(p.doppel, 10)
+  const small = await p50s(p.doppel, p.ec2Login)
+  fill(p.doppel, BIG)
+  const big = await p50s(p.doppel, p.ec2Login)
+  const floorLogin = small.login
+  const floorRead = small.read
+
+  const tidyDoppel = (await prepare()).doppel
+  fill(tidyDoppel, BIG)
+  tidyDoppel.clock.advance('800h')
+  const started = performance.now()
+  const res = await tidyDoppel.fetch(`${AUTH}/tidy/identity-accesslist`, { method: 'POST', headers: ROOT, body: '{"safety_buffer":"1h"}' })
+  const tidyMs = performance.now() - started
+  const left = authState(tidyDoppel, 'cloud').accessList.size
+  if (res.status !== 202 || left !== 0) throw new Error(`tidy did not empty the access list (${res.status}, ${left} left)`)
+
+  return [
+    figure('scale: ec2 login p50, 100k roles/access-list/deny-list entries / 10', big.login / floorLogin, 'x', '<= 1.2',
+      `${big.login.toFixed(0)} µs vs ${floorLogin.toFixed(0)} µs`),
+    figure('scale: role read p50, 100k stored / 10', big.read / floorRead, 'x', '<= 1.2', `${big.read.toFixed(1)} µs vs ${floorRead.toFixed(1)} µs`),
+    figure('scale: tidy of 100k expired access-list entries', tidyMs, 'ms', '< 300'),
+    figure('scale: memory for 100k access-list entries', memoryFor100k(), 'MB', '< 150'),
+  ]
+}
+
+const MEMORY_PROBE = `
+const { prepare } = await import('./bench/fixtures.ts')
+const { authState } = await import('./src/cloud-auth/state.ts')
+const p = await prepare()
+const state = authState(p.doppel, 'cloud')
+globalThis.gc(); globalThis.gc()
+const before = process.memoryUsage().heapUsed
+const now = p.doppel.clock.nowMs()
+for (let i = 0; i < ${BIG}; i++) {
+  state.accessList.set({ instance_id: 'i-' + i.toString(16).padStart(17, '0'), role: 'web-role', client_nonce: p.doppel.random.uuid(),
+    creation_time: now, last_updated_time: now, expiration_time: now + 2764800000, pending_time: '2024-03-05T09:41:27Z', disallow_reauthentication: false })
+}
+globalThis.gc(); globalThis.gc()
+process.stdout.write(String((process.memoryUsage().heapUsed - before) / 1e6))
+`
+
+function memoryFor100k(): number {
+  const root = fileURLToPath(new URL('..', import.meta.url))
+  const result = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', MEMORY_PROBE], { cwd: root, encoding: 'utf8' })
+  if (result.status !== 0) throw new Error(`memory probe failed: ${result.stderr}`)
+  return Number(result.stdout)
+}
