@@ -15,7 +15,7 @@ import { runEndpoint } from './routing/run-endpoint.ts'
 import { ServiceError } from './service-error.ts'
 import { authState } from './state.ts'
 import { runPeriodicTidy } from './tidy/tidy.ts'
-import { handleLookupSelf } from './tokens/index.ts'
+import { handleLookupSelf, tokenStore } from './tokens/index.ts'
 
 const LOOKUP_SELF = `auth/${TOKEN_MOUNT}/lookup-self`
 
@@ -51,8 +51,12 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
   const mount = path.startsWith('auth/') ? mountTable(context.emulator).resolve(path.slice('auth/'.length)) : undefined
   if (mount?.relative === 'login') return login(context, mount.mount, operation, data)
 
-  if (!context.emulator.isRootToken(requestToken(request, context.profile))) {
-    return authError(403, MESSAGES.permissionDenied)
+  const token = requestToken(request, context.profile)
+  if (!context.emulator.isRootToken(token)) {
+    // A live login token is known, but its policies grant no management path: an ACL refusal, which the
+    // real service reports as a multierror (reference §1.2).
+    const known = isIssuedTokenForm(token) && tokenStore(context.emulator).lookup(token) !== undefined
+    return authError(403, known ? multiError(MESSAGES.permissionDenied) : MESSAGES.permissionDenied)
   }
   if (mount) {
     const state = authState(context.emulator, mount.mount)
@@ -64,6 +68,11 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
   }
   if (path.startsWith(`auth/${TOKEN_MOUNT}/`)) return authError(404, multiError(MESSAGES.unsupportedPath))
   return authError(404, MESSAGES.noHandler(path))
+}
+
+/** Only tokens of login's forms (`hvs.`, `hvb.`) can be live ones; others never touch the token store. */
+function isIssuedTokenForm(token: string | undefined): token is string {
+  return token !== undefined && /^hv[sb]\./.test(token)
 }
 
 /** `login` is unauthenticated: a token sent with it is ignored. */

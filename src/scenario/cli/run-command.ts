@@ -12,6 +12,7 @@ import { ScenarioError } from '../scenario-error.ts'
 import { createTarget, type TargetConfig } from '../targets/create-target.ts'
 import { TargetError, TargetUnreachableError } from '../targets/target.ts'
 import { loadTargetsFile } from '../targets/targets-file.ts'
+import { startVaultBridge, type VaultBridge } from '../../conformance/vault-bridge.ts'
 
 export interface CommandIo {
   stdout: (s: string) => void
@@ -51,7 +52,14 @@ export const CONFORMANCE_USAGE = `Usage: doppel conformance [options]
 
 Runs the bundled conformance scenarios against the emulator or a server.
 
-${OPTIONS_HELP}`
+${OPTIONS_HELP}
+
+Against a real server:
+  --fake-cloud-listen <host:port>  Serve the fake cloud over HTTP for the target, configure a fresh mount of
+                                   the method to use it (config/client, config/certificate), remove it after
+  --fake-cloud-url <url>           The URL the target reaches the fake cloud at (default: the listen address)
+  --registry-url <url>             Registry base URL (an organisation with the deprecation feature)
+  --registry-token <t>             Registry API token`
 
 const PARSE_OPTIONS = {
   target: { type: 'string' },
@@ -84,7 +92,73 @@ export async function runCommand(argv: string[], io: CommandIo): Promise<number>
 /** `doppel conformance`: the bundled `conformance/` scenarios, with `run`'s options and exit codes. */
 export async function conformanceCommand(argv: string[], io: CommandIo): Promise<number> {
   const directory = fileURLToPath(new URL('../../../conformance/', import.meta.url))
-  return execute(argv, io, { usage: CONFORMANCE_USAGE, command: 'conformance', paths: [directory], targets: resolve(directory, 'targets.yaml') })
+  const mode: Mode = { usage: CONFORMANCE_USAGE, command: 'conformance', paths: [directory], targets: resolve(directory, 'targets.yaml') }
+  let split
+  try {
+    split = splitRealServerFlags(argv)
+  } catch (error) {
+    io.stderr(`doppel conformance: ${(error as Error).message}\nRun "doppel conformance --help" for usage.\n`)
+    return EXIT.usage
+  }
+  const { flags, rest } = split
+  let bridge: VaultBridge | undefined
+  if (flags['fake-cloud-listen'] !== undefined) {
+    const loose = parseArgs({ args: rest, options: PARSE_OPTIONS, allowPositionals: true, strict: false }).values
+    const url = typeof loose.target === 'string' ? loose.target : ''
+    if (!/^https?:\/\//.test(url)) {
+      io.stderr('doppel conformance: --fake-cloud-listen needs --target <url> of the real server\n')
+      return EXIT.usage
+    }
+    try {
+      bridge = await startVaultBridge({
+        vaultUrl: url,
+        token: typeof loose.token === 'string' ? loose.token : 'root',
+        listen: flags['fake-cloud-listen'],
+        ...(flags['fake-cloud-url'] !== undefined && { advertiseUrl: flags['fake-cloud-url'] }),
+      })
+    } catch (error) {
+      io.stderr(`doppel conformance: ${(error as Error).message}\n`)
+      return error instanceof TypeError ? EXIT.unreachable : EXIT.usage
+    }
+    io.stderr(`doppel conformance: fake cloud on ${bridge.cloudUrl}, mount ${bridge.mount}\n`)
+  }
+  const registryUrl = flags['registry-url']
+  const registryToken = flags['registry-token']
+  mode.override = (config) =>
+    config.kind !== 'http'
+      ? config
+      : {
+          ...config,
+          ...(bridge && { mount: bridge.mount, cloudUrl: bridge.controlUrl, capabilities: ['auth', 'fake-cloud'] }),
+          ...(registryUrl !== undefined && { registryUrl }),
+          ...(registryToken !== undefined && { registryToken }),
+        }
+  try {
+    return await execute(rest, io, mode)
+  } finally {
+    await bridge?.close()
+  }
+}
+
+const REAL_SERVER_FLAGS = ['fake-cloud-listen', 'fake-cloud-url', 'registry-url', 'registry-token'] as const
+type RealServerFlag = (typeof REAL_SERVER_FLAGS)[number]
+
+/** Takes the conformance-only flags (`--fake-cloud-listen host:port`, `--registry-url`, …) out of argv. */
+export function splitRealServerFlags(argv: string[]): { flags: Partial<Record<RealServerFlag, string>>; rest: string[] } {
+  const flags: Partial<Record<RealServerFlag, string>> = {}
+  const rest: string[] = []
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    const name = REAL_SERVER_FLAGS.find((flag) => arg === `--${flag}` || arg.startsWith(`--${flag}=`))
+    if (!name) {
+      rest.push(arg)
+      continue
+    }
+    const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i]
+    if (value === undefined || value === '') throw new Error(`--${name} needs a value`)
+    flags[name] = value
+  }
+  return { flags, rest }
 }
 
 interface Mode {
@@ -94,6 +168,8 @@ interface Mode {
   paths?: string[]
   /** A targets file used when --targets is not given and it exists. */
   targets?: string
+  /** Adjusts the target config (conformance against a real server). */
+  override?: (config: TargetConfig) => TargetConfig
 }
 
 async function execute(argv: string[], io: CommandIo, mode: Mode): Promise<number> {
@@ -172,7 +248,8 @@ async function executeOrThrow(argv: string[], io: CommandIo, mode: Mode): Promis
 
   let target
   try {
-    target = await createTarget(targetConfig(values, io, mode.targets))
+    const config = targetConfig(values, io, mode.targets)
+    target = await createTarget(mode.override ? mode.override(config) : config)
   } catch (error) {
     if (error instanceof TargetUnreachableError) {
       io.stderr(`doppel ${mode.command}: ${error.message}\n`)
