@@ -1,9 +1,8 @@
-import { cloudAuth, authFaultResponse } from './cloud-auth/index.ts'
-import { control } from './control/index.ts'
+import { authFaultResponse } from './cloud-auth/envelope.ts'
 import { Emulator, type EmulatorOptions } from './core/emulator.ts'
 import type { RequestContext, Service } from './core/glossary.ts'
 import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from './fake-cloud/index.ts'
-import { registry, registryFaultResponse } from './registry/index.ts'
+import { registryFaultResponse } from './registry/json-api.ts'
 import type { FixtureSource } from './scenario/fixtures/index.ts'
 
 /** Which listener a request arrived on: the main one, or the fake cloud's own (`--cloud-port`). */
@@ -21,11 +20,24 @@ export class DroppedConnection extends Error {
 
 type ServiceName = 'cloud-auth' | 'registry' | 'fake-cloud' | 'control'
 
+/**
+ * A service whose module is imported on its first request: start-up loads only the core and the fake
+ * cloud (which `doppel.cloud` needs at once). The module cache is code loading, not emulator state.
+ */
+function lazyService(load: () => Promise<Service>): Service {
+  let loaded: Service | undefined
+  let loading: Promise<Service> | undefined
+  return async (request, context) => {
+    if (!loaded) loaded = await (loading ??= load())
+    return loaded(request, context)
+  }
+}
+
 const SERVICES: Record<ServiceName, { serve: Service; fault: (status: number) => Response }> = {
-  'cloud-auth': { serve: cloudAuth, fault: authFaultResponse },
-  registry: { serve: registry, fault: registryFaultResponse },
+  'cloud-auth': { serve: lazyService(async () => (await import('./cloud-auth/index.ts')).cloudAuth), fault: authFaultResponse },
+  registry: { serve: lazyService(async () => (await import('./registry/index.ts')).registry), fault: registryFaultResponse },
   'fake-cloud': { serve: fakeCloud, fault: cloudFaultResponse },
-  control: { serve: control, fault: authFaultResponse },
+  control: { serve: lazyService(async () => (await import('./control/index.ts')).control), fault: authFaultResponse },
 }
 
 const CLOUD_HOST = /^(169\.254\.169\.254|\[fd00:ec2::254\]|([a-z0-9-]+\.)*amazonaws\.com(\.cn)?)(:\d+)?$/i
