@@ -3,7 +3,7 @@
  * weakly typed, with its exact error texts. Request data holds JSON numbers as their source text.
  */
 import { decodeStdBase64 } from './go-base64.ts'
-import { GoDurationError, parseGoDurationNs } from './go-duration.ts'
+import { GoDurationError, parseGoDurationNs } from '../core/go-duration.ts'
 import { goQuote, goTypeName, goValue } from './go-format.ts'
 import { parseGoBool, parseGoInt, StrconvError } from './go-strconv.ts'
 import { parseJsonKeepingNumbers } from './request-body.ts'

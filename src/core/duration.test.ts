@@ -22,10 +22,12 @@ describe('parseDuration', () => {
   it.each([
     ['soon', 'time: invalid duration "soon"'],
     ['10', null],
-    ['1x', 'time: invalid duration "1x"'],
+    ['1x', 'time: unknown unit "x" in duration "1x"'],
     ['-5', "cannot provide negative value '-5'"],
     ['-1h', "cannot provide negative value '-3600'"],
-    ['5.5.5h', 'time: invalid duration "5.5.5h"'],
+    ['5.5.5h', 'time: missing unit in duration "5.5.5h"'],
+    ['3000000h', 'time: invalid duration "3000000h"'],
+    ['1h\u00e9', 'time: unknown unit "h\\xc3\\xa9" in duration "1h\\xc3\\xa9"'],
   ])('%j is refused with the service message', (input, message) => {
     if (message === null) return expect(parseDuration(input)).toBe(10)
     expect(() => parseDuration(input)).toThrow(new DurationError(message))

@@ -1,45 +1,12 @@
+import { GoDurationError, parseGoDurationNs } from './go-duration.ts'
+
 /**
  * Go-style durations as the auth service parses them (`TypeDurationSecond`): integer seconds,
- * numeric strings, Go duration strings (`"72h"`, `"1h30m"`, `"500ms"`), or `"<n>d"`; always whole seconds.
+ * numeric strings, Go duration strings (`"72h"`, `"1h30m"`, `"500ms"`, read by the exact Go parser), or
+ * `"<n>d"`; whole seconds unless asked otherwise.
  */
 export class DurationError extends Error {
   override name = 'DurationError'
-}
-
-const UNIT_MS: Record<string, number> = {
-  ns: 1e-6,
-  us: 1e-3,
-  'µs': 1e-3,
-  'μs': 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-}
-
-/** Parses a Go duration string into milliseconds, with Go's error text. */
-export function parseGoDurationMs(input: string): number {
-  const invalid = () => new DurationError(`time: invalid duration ${JSON.stringify(input)}`)
-  let s = input
-  let sign = 1
-  if (s.startsWith('-') || s.startsWith('+')) {
-    if (s[0] === '-') sign = -1
-    s = s.slice(1)
-  }
-  if (s === '0') return 0
-  if (s === '') throw invalid()
-  let total = 0
-  const part = /^(\d*\.?\d*)(ns|us|µs|μs|ms|s|m|h)/
-  while (s.length > 0) {
-    const m = part.exec(s)
-    if (!m || m[1] === '' || m[1] === '.') {
-      if (/^\d*\.?\d*$/.test(s)) throw new DurationError(`time: missing unit in duration ${JSON.stringify(input)}`)
-      throw invalid()
-    }
-    total += Number(m[1]) * UNIT_MS[m[2]!]!
-    s = s.slice(m[0].length)
-  }
-  return sign * total
 }
 
 export interface ParseDurationOptions {
@@ -58,7 +25,7 @@ export function parseDuration(value: unknown, options: ParseDurationOptions = {}
     if (s === '') return 0
     if (/^[-+]?\d+$/.test(s)) seconds = Number(s)
     else if (/^[-+]?\d+d$/.test(s)) seconds = Number(s.slice(0, -1)) * 86400
-    else seconds = parseGoDurationMs(s) / 1000
+    else seconds = goDurationSeconds(s)
   } else if (value === null || value === undefined) {
     return 0
   } else {
@@ -66,6 +33,15 @@ export function parseDuration(value: unknown, options: ParseDurationOptions = {}
   }
   if (seconds < 0) throw new DurationError(`cannot provide negative value '${seconds}'`)
   return options.allowFraction ? seconds : Math.trunc(seconds)
+}
+
+function goDurationSeconds(text: string): number {
+  try {
+    return Number(parseGoDurationNs(text)) / 1e9
+  } catch (error) {
+    if (error instanceof GoDurationError) throw new DurationError(error.message)
+    throw error
+  }
 }
 
 /** Go's `time.Duration.String()` for whole seconds: `768h0m0s`, `2m0s`, `0s`. */

@@ -13,7 +13,8 @@ export interface JournalEntry {
 /** A bounded record of the requests an emulator instance answered, newest last. */
 export class Journal {
   readonly limit: number
-  #entries: JournalEntry[] = []
+  // A ring: once full, each record overwrites the oldest instead of shifting the array.
+  #ring: JournalEntry[] = []
   #next = 1
 
   constructor(limit = 1000) {
@@ -21,14 +22,17 @@ export class Journal {
   }
 
   record(entry: Omit<JournalEntry, 'id'>): JournalEntry {
-    const full = { id: this.#next++, ...entry }
-    this.#entries.push(full)
-    if (this.#entries.length > this.limit) this.#entries.splice(0, this.#entries.length - this.limit)
+    const full = { id: this.#next, ...entry }
+    this.#ring[(this.#next - 1) % this.limit] = full
+    this.#next++
     return full
   }
 
   entries(): JournalEntry[] {
-    return [...this.#entries]
+    const count = this.#ring.length
+    if (count < this.limit) return [...this.#ring]
+    const oldest = (this.#next - 1) % this.limit
+    return [...this.#ring.slice(oldest), ...this.#ring.slice(0, oldest)]
   }
 
   /** How many requests were recorded since the last clear, including those the bound dropped. */
@@ -37,7 +41,7 @@ export class Journal {
   }
 
   clear(): void {
-    this.#entries = []
+    this.#ring = []
     this.#next = 1
   }
 }

@@ -1,5 +1,5 @@
 import type { Emulator } from '../core/emulator.ts'
-import { jsonResponse, readBodyText } from '../core/http.ts'
+import { BodyTooLargeError, jsonResponse, readBodyText } from '../core/http.ts'
 import type { RegistryFixture } from './glossary.ts'
 import { loadRegistryFixture, RegistryFixtureError } from './seed-registry.ts'
 
@@ -19,6 +19,7 @@ export async function registryControl(request: Request, emulator: Emulator, url:
     body = JSON.parse(await readBodyText(request, CONTROL_BODY_LIMIT))
   } catch (error) {
     if (error instanceof SyntaxError) return jsonResponse(400, { errors: ['error parsing JSON'] })
+    if (error instanceof BodyTooLargeError) return jsonResponse(413, { errors: ['request body too large'] })
     throw error
   }
   try {

@@ -19,7 +19,9 @@ export function readTar(bytes: Uint8Array): TarEntry[] {
   const entries: TarEntry[] = []
   let offset = 0
   let longName: string | undefined
-  while (offset + BLOCK <= bytes.length) {
+  while (offset < bytes.length) {
+    // A partial header block is a cut-off archive (Go's archive/tar: unexpected EOF), not an empty one.
+    if (offset + BLOCK > bytes.length) throw new TarError(`Failed to read the archive: the header at byte ${offset} is truncated`)
     const header = bytes.subarray(offset, offset + BLOCK)
     if (header.every((b) => b === 0)) break
     verifyChecksum(header, offset)

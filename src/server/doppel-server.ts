@@ -34,7 +34,8 @@ interface ClientError extends Error {
 export function createDoppelServer(doppel: Doppel, options: ServerOptions = {}): Server {
   const surface = options.surface ?? 'main'
   const server = createHttpServer({ keepAliveTimeout: 5000 }, (req, res) => void answer(req, res))
-  const fallbackHost = () => `127.0.0.1:${(server.address() as AddressInfo | null)?.port ?? 0}`
+  let host: string | undefined
+  const fallbackHost = () => (host ??= `127.0.0.1:${(server.address() as AddressInfo | null)?.port ?? 0}`)
 
   async function respond(request: Request, remoteAddress: string | undefined): Promise<Response> {
     return doppel.handle(request, { remoteAddress: (remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''), surface })

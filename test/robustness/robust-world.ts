@@ -19,6 +19,8 @@ export interface RobustWorld extends LoginWorld {
 }
 
 export const ACCOUNT = '123456789012'
+/** An account with a cross-account role configured (not the instance's: its logins stay direct). */
+export const STS_ACCOUNT = '210987654321'
 
 /** A world with a role, a certificate, an sts role, an access-list entry, a deny-listed tag, modules and a pending upload. */
 export async function robustWorld(): Promise<RobustWorld> {
@@ -40,7 +42,7 @@ export async function robustWorld(): Promise<RobustWorld> {
   await must('deny list', world.api('POST', `roletag-denylist/${encodeURIComponent(deniedTag)}`))
   const certificate = cloud.builtInCertificates().pkcs7[0]!
   await must('certificate', world.api('POST', 'config/certificate/c1', { aws_public_cert: certificate, type: 'pkcs7' }))
-  await must('sts', world.api('POST', `config/sts/${ACCOUNT}`, { sts_role: `arn:aws:iam::${ACCOUNT}:role/assumed` }))
+  await must('sts', world.api('POST', `config/sts/${STS_ACCOUNT}`, { sts_role: `arn:aws:iam::${STS_ACCOUNT}:role/assumed` }))
   await must('identity config', world.api('POST', 'config/identity', { iam_alias: 'unique_id' }))
   await must('tidy config', world.api('POST', 'config/tidy/identity-accesslist', { safety_buffer: '48h' }))
   await must('ec2 login', world.login({ role: 'web-role', pkcs7, nonce: 'set-up-nonce' }))

@@ -159,7 +159,7 @@ describe('scenario validation: meaning', () => {
     ].join('\n')
     expect(problems(text)).toEqual([
       's.yaml:6: steps[1].id: step id "a" is already used',
-      's.yaml:7: steps[1].request.body: give only one of json, body and form (found json and body)',
+      's.yaml:7: steps[1].request.body: give only one of json, body, bodyBase64 and form (found json and body)',
       's.yaml:8: steps[1].capture.v: invalid JSONPath "$..deep": unexpected "." at position 1',
     ])
   })

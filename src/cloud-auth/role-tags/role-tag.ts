@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { RoleEntry } from '../glossary.ts'
 import { goQuote } from '../go-format.ts'
-import { GoDurationError, parseGoDurationNs } from '../go-duration.ts'
+import { GoDurationError, parseGoDurationNs } from '../../core/go-duration.ts'
 import { parseGoBool, StrconvError } from '../go-strconv.ts'
 import type { AuthState } from '../state.ts'
 

@@ -1,6 +1,6 @@
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { children, readNode } from './der.ts'
+import { encodeDer, parseBer, tagOf } from '../../core/asn1.ts'
 
 /**
  * The fake cloud's TEST-ONLY signers from `certs/` (see certs/README.md), read from disk on first use.
@@ -14,9 +14,10 @@ export interface Signer {
   name: SignerName
   key: KeyObject
   certificatePem: string
-  /** The certificate's issuer Name and serialNumber INTEGER, as raw DER copied from the certificate. */
-  issuerDer: Buffer
-  serialDer: Buffer
+  /** The certificate's issuer Name as hex of its raw DER, copied byte for byte from the certificate. */
+  issuerHex: string
+  /** The content octets of the certificate's serialNumber INTEGER, as hex. */
+  serialHex: string
   notBeforeMs: number
   notAfterMs: number
 }
@@ -38,19 +39,15 @@ function loadSigner(name: SignerName): Signer {
   const certificatePem = readFileSync(new URL(`${name}.pem`, CERTS_DIR), 'utf8')
   const key = createPrivateKey(readFileSync(new URL(`${name}.key`, CERTS_DIR)))
   const certificate = new X509Certificate(certificatePem)
-  const der = certificate.raw
   // Certificate ::= SEQUENCE { tbsCertificate SEQUENCE { [0] version, serialNumber, signature, issuer, … } … }
-  const tbs = children(der, readNode(der, 0))[0]!
-  const fields = children(der, tbs)
-  const first = fields[0]!.tag === 0xa0 ? 1 : 0
-  const serial = fields[first]!
-  const issuer = fields[first + 2]!
+  const fields = parseBer(certificate.raw).children[0]!.children
+  const first = tagOf(fields[0]!) === 0xa0 ? 1 : 0
   return {
     name,
     key,
     certificatePem,
-    issuerDer: Buffer.from(der.subarray(issuer.start, issuer.end)),
-    serialDer: Buffer.from(der.subarray(serial.start, serial.end)),
+    issuerHex: encodeDer(fields[first + 2]!).toString('hex'),
+    serialHex: Buffer.from(fields[first]!.content).toString('hex'),
     notBeforeMs: Date.parse(certificate.validFrom),
     notAfterMs: Date.parse(certificate.validTo),
   }

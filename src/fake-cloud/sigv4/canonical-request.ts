@@ -54,11 +54,14 @@ export function decodeQueryPart(text: string): string {
   }
 }
 
+/** Where header values come from: a received `Headers`, or a signer's own table. */
+export type HeaderLookup = Pick<Headers, 'get'>
+
 /**
  * The canonical headers block for the signed header names: `name:value\n` per header, values trimmed with
  * inner whitespace runs collapsed. `host` falls back to the URL's host when the transport dropped it.
  */
-export function canonicalHeaders(signedHeaders: string[], headers: Headers, fallbackHost: string): string {
+export function canonicalHeaders(signedHeaders: string[], headers: HeaderLookup, fallbackHost: string): string {
   let out = ''
   for (const name of signedHeaders) {
     const value = headerValue(headers, name) ?? (name === 'host' ? fallbackHost : '')
@@ -68,7 +71,7 @@ export function canonicalHeaders(signedHeaders: string[], headers: Headers, fall
 }
 
 /** A header's value; a name no header can have (the client listed garbage) has none. */
-function headerValue(headers: Headers, name: string): string | null {
+function headerValue(headers: HeaderLookup, name: string): string | null {
   try {
     return headers.get(name)
   } catch {

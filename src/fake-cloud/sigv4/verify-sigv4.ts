@@ -1,9 +1,10 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { createHash, timingSafeEqual } from 'node:crypto'
 import { cloudErrors } from '../cloud-errors.ts'
 import type { CloudState } from '../cloud-state.ts'
 import { resolveCaller, type Caller } from '../principals.ts'
 import { formatBasicIso, readAuthMaterial, type AuthMaterial } from './auth-material.ts'
 import { canonicalHeaders, canonicalQuery, canonicalUri, pathSegments } from './canonical-request.ts'
+import { computeSignature, deriveSigningKey } from './signature.ts'
 
 /** A received request, with its body already read as bytes (the payload hash needs them raw). */
 export interface SignedRequest {
@@ -57,8 +58,7 @@ export function verifySigV4(state: CloudState, request: SignedRequest, service: 
   const claimed = Buffer.from(material.signature.toLowerCase(), 'utf8')
   for (const uri of candidateUris(request.url.pathname, mount)) {
     const canonical = `${request.method.toUpperCase()}\n${uri}\n${rest}`
-    const stringToSign = `AWS4-HMAC-SHA256\n${material.requestTime}\n${scope}\n${createHash('sha256').update(canonical).digest('hex')}`
-    const computed = Buffer.from(createHmac('sha256', key).update(stringToSign).digest('hex'), 'utf8')
+    const computed = Buffer.from(computeSignature(key, material.requestTime, scope, canonical), 'utf8')
     if (computed.length === claimed.length && timingSafeEqual(computed, claimed)) return { caller, region: material.region, material }
   }
   throw cloudErrors.signatureMismatch()
@@ -90,10 +90,7 @@ function signingKey(state: CloudState, secret: string, material: AuthMaterial): 
   const id = `${secret}\n${material.scopeDate}\n${material.region}\n${material.service}`
   let key = state.signingKeys.get(id)
   if (key === undefined) {
-    const kDate = createHmac('sha256', `AWS4${secret}`).update(material.scopeDate).digest()
-    const kRegion = createHmac('sha256', kDate).update(material.region).digest()
-    const kService = createHmac('sha256', kRegion).update(material.service).digest()
-    key = createHmac('sha256', kService).update('aws4_request').digest()
+    key = deriveSigningKey(secret, material.scopeDate, material.region, material.service)
     if (state.signingKeys.size >= SIGNING_KEY_CACHE_LIMIT) state.signingKeys.clear()
     state.signingKeys.set(id, key)
   }

@@ -163,8 +163,8 @@ function checkStep(
 ): void {
   const request = raw.request as Record<string, unknown> | undefined
   if (request) {
-    const bodies = ['json', 'body', 'form'].filter((key) => key in request)
-    if (bodies.length > 1) issues.push(issue([...path, 'request', bodies[1]!], `give only one of json, body and form (found ${bodies.join(' and ')})`, 'key'))
+    const bodies = ['json', 'body', 'bodyBase64', 'form'].filter((key) => key in request)
+    if (bodies.length > 1) issues.push(issue([...path, 'request', bodies[1]!], `give only one of json, body, bodyBase64 and form (found ${bodies.join(' and ')})`, 'key'))
   }
   const interval = raw.retry?.interval
   if (interval !== undefined && durationMs(interval) === undefined) {

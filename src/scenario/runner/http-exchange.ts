@@ -12,6 +12,8 @@ export interface RequestArgs {
   query?: Record<string, unknown>
   json?: unknown
   body?: string
+  /** A binary body given as base64 (a tarball upload). */
+  bodyBase64?: string
   form?: Record<string, unknown>
   token?: string | false
 }
@@ -39,7 +41,7 @@ export function buildRequest(args: RequestArgs, info: TargetInfo): Request {
       else headers.set(info.tokenHeader, token)
     }
   }
-  let body: string | undefined
+  let body: string | Uint8Array | undefined
   if (args.json !== undefined) {
     body = JSON.stringify(args.json)
     if (!headers.has('content-type')) headers.set('Content-Type', 'application/json')
@@ -52,6 +54,8 @@ export function buildRequest(args: RequestArgs, info: TargetInfo): Request {
     if (!headers.has('content-type')) headers.set('Content-Type', 'application/x-www-form-urlencoded')
   } else if (args.body !== undefined) {
     body = args.body
+  } else if (args.bodyBase64 !== undefined) {
+    body = new Uint8Array(Buffer.from(args.bodyBase64, 'base64'))
   }
   const method = (args.method ?? 'GET').toUpperCase()
   if (body !== undefined && (method === 'GET' || method === 'HEAD')) {

@@ -25,7 +25,8 @@ export async function performAction(step: Step, args: unknown, context: ActionCo
     case 'request': {
       const requestArgs = args as RequestArgs
       const request = buildRequest(requestArgs, context.session.info)
-      const sentBody = request.body ? await request.clone().text() : undefined
+      const sentBody =
+        requestArgs.bodyBase64 !== undefined ? `<${Buffer.from(requestArgs.bodyBase64, 'base64').length} bytes, base64 in the scenario>` : request.body ? await request.clone().text() : undefined
       const summary = summarizeRequest(request, sentBody)
       const response = await context.session.send(request)
       return { observed: await observeResponse(response), request: summary }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Asn1Error, encodeDer, parseBer, type Asn1Node } from './der.ts'
+import { Asn1Error, encodeDer, parseBer, type Asn1Node } from '../../../core/asn1.ts'
 import { parsePkcs7, Pkcs7Error, verifyPkcs7 } from './pkcs7-verify.ts'
 import { parseTrustedCertificate, type TrustedCertificate } from './trusted-certificate.ts'
 

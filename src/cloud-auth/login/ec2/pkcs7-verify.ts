@@ -1,7 +1,7 @@
 import { createHash, verify as verifySignature, X509Certificate } from 'node:crypto'
 import { goQuote } from '../../go-format.ts'
 import { LOGIN_MESSAGES } from '../messages.ts'
-import { Asn1Error, encodeDer, encodeTlv, parseBer, readIntegerHex, readOid, readTime, requireTag, stringBytes, TAG, tagOf, type Asn1Node } from './der.ts'
+import { Asn1Error, encodeDer, encodeTlv, parseBer, readIntegerHex, readOid, readTime, requireTag, stringBytes, TAG, tagOf, type Asn1Node } from '../../../core/asn1.ts'
 import type { TrustedCertificate } from './trusted-certificate.ts'
 
 /**

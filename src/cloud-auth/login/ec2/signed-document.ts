@@ -1,7 +1,7 @@
 import { decodeStdBase64 } from '../../go-base64.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../messages.ts'
-import { Asn1Error } from './der.ts'
+import { Asn1Error } from '../../../core/asn1.ts'
 import { parseIdentityDocument, type IdentityDocument } from './identity-document.ts'
 import { verifyIdentitySignature } from './identity-signature.ts'
 import { parsePkcs7, Pkcs7Error, verifyPkcs7 } from './pkcs7-verify.ts'

@@ -1,5 +1,5 @@
 import { X509Certificate, type KeyObject } from 'node:crypto'
-import { encodeDer, parseBer, readIntegerHex, readOid, readTime, requireTag, TAG, tagOf } from './der.ts'
+import { encodeDer, parseBer, readIntegerHex, readOid, readTime, requireTag, TAG, tagOf } from '../../../core/asn1.ts'
 
 /** What the verifiers need from one trusted certificate, parsed once. */
 export interface TrustedCertificate {

@@ -1,7 +1,8 @@
 /**
- * A small BER/DER reader for the PKCS#7 and X.509 structures the ec2 login checks. BER is accepted
- * (indefinite lengths, constructed strings) and every node can be re-encoded as DER, which is what the
- * signature over signed attributes and the issuer comparison need.
+ * The one BER/DER reader: for the PKCS#7 and X.509 structures the ec2 login checks, and for the fields the
+ * fake cloud copies out of its certificates. BER is accepted (indefinite lengths, constructed strings) and
+ * every node can be re-encoded as DER, which is what the signature over signed attributes and the issuer
+ * comparison need. Hand-written because it sits on the login hot path.
  */
 
 /** A malformed encoding; the message follows the real service's parser where it is known. */
