@@ -1,4 +1,5 @@
-import { createHash, createHmac } from 'node:crypto'
+import { createHash } from 'node:crypto'
+import { canonicalHeaders, canonicalQuery, computeSignature, deriveSigningKey, encodeRfc3986 } from '../../fake-cloud/index.ts'
 
 /** Credentials as the fake cloud's principals carry them (snake_case, as captured). */
 export interface PrincipalCredentials {
@@ -65,16 +66,10 @@ export function signedCallerIdentity(options: CallerIdentityOptions): IamLoginPa
     .sort()
   const signedHeaders = names.join(';')
   if (method === 'GET') query.push(['X-Amz-SignedHeaders', signedHeaders])
-  const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]))
-  const canonicalHeaders = names.map((name) => `${name}:${lower[name]!.trim().replace(/\s+/g, ' ')}\n`).join('')
-  const canonicalQuery = query
-    .map(([name, value]) => [encodeRfc3986(name), encodeRfc3986(value)] as const)
-    .sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0))
-    .map(([name, value]) => `${name}=${value}`)
-    .join('&')
-  const canonicalRequest = [method, '/', canonicalQuery, canonicalHeaders, signedHeaders, sha256(body)].join('\n')
-  const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonicalRequest)].join('\n')
-  const signature = hmac(signingKey(credentials.secret_access_key, amzDate.slice(0, 8), region), stringToSign).toString('hex')
+  const lower = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]))
+  const sortedQuery = canonicalQuery(query.map(([name, value]) => `${encodeRfc3986(name)}=${encodeRfc3986(value)}`).join('&'))
+  const canonicalRequest = [method, '/', sortedQuery, canonicalHeaders(names, { get: (name) => lower.get(name) ?? null }, host), signedHeaders, sha256(body)].join('\n')
+  const signature = computeSignature(deriveSigningKey(credentials.secret_access_key, amzDate.slice(0, 8), region, 'sts'), amzDate, scope, canonicalRequest)
 
   let url = `https://${host}/`
   const sent: Record<string, string[]> = {}
@@ -82,7 +77,7 @@ export function signedCallerIdentity(options: CallerIdentityOptions): IamLoginPa
   if (method === 'POST') {
     sent.Authorization = [`AWS4-HMAC-SHA256 Credential=${credentials.access_key_id}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`]
   } else {
-    url += `?${canonicalQuery}&X-Amz-Signature=${signature}`
+    url += `?${sortedQuery}&X-Amz-Signature=${signature}`
   }
   return {
     iam_http_request_method: method,
@@ -92,18 +87,6 @@ export function signedCallerIdentity(options: CallerIdentityOptions): IamLoginPa
   }
 }
 
-function signingKey(secret: string, date: string, region: string): Buffer {
-  return hmac(hmac(hmac(hmac(`AWS4${secret}`, date), region), 'sts'), 'aws4_request')
-}
-
-function hmac(key: string | Buffer, data: string): Buffer {
-  return createHmac('sha256', key).update(data, 'utf8').digest()
-}
-
 function sha256(data: string): string {
   return createHash('sha256').update(data, 'utf8').digest('hex')
-}
-
-function encodeRfc3986(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
 }

@@ -15,6 +15,8 @@ export interface ClientUrl {
 export function parseClientUrl(text: string): ClientUrl | undefined {
   if (/[\x00-\x1f\x7f]/.test(text) || /%(?![0-9A-Fa-f]{2})/.test(text)) return undefined
   const withoutFragment = text.split('#')[0]!
+  // Without a scheme, a colon in the first segment is an error ("missing protocol scheme" for a leading one).
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(withoutFragment) && /^[^/?]*:/.test(withoutFragment)) return undefined
   const absolute = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(withoutFragment)
   let url: URL
   try {
