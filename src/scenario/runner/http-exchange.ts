@@ -41,7 +41,7 @@ export function buildRequest(args: RequestArgs, info: TargetInfo): Request {
       else headers.set(info.tokenHeader, token)
     }
   }
-  let body: string | Uint8Array | undefined
+  let body: string | Uint8Array<ArrayBuffer> | undefined
   if (args.json !== undefined) {
     body = JSON.stringify(args.json)
     if (!headers.has('content-type')) headers.set('Content-Type', 'application/json')
