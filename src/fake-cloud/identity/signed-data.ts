@@ -25,7 +25,7 @@ const DIGEST_OID: Record<SignedDataDigest, string> = { sha256: '2.16.840.1.101.3
 const OID_RSA_ENCRYPTION = '1.2.840.113549.1.1.1'
 const OID_DSA_WITH_SHA1 = '1.2.840.10040.4.3'
 
-// A code-loading cache, not emulator state: a `require` per signing would cost more than the structure itself.
+// A code-loading cache, not emulator state: it spares each signing a `require` lookup (about 10 µs).
 let loadedAsn1: Asn1 | undefined
 
 /** jsrsasign's ASN.1 classes, loaded on first signing so that importing doppel stays cheap. */

@@ -1,8 +1,9 @@
 /**
  * `${{ … }}` templates. An expression is a path over the scope (`vars.x`, `steps.login.token`,
  * `target.mount`, `run.id`, `env.HOME`, with `.name`, `.0` or `[0]` / `['a b']` segments), optionally
- * followed by `|| fallback` alternatives (another path or a literal). A value that is exactly one
- * expression keeps the type of its result; expressions inside longer text are stringified.
+ * followed by `|| fallback` alternatives (another path or a literal), then optionally `| filter`s
+ * (`base64`, `urlencode`) applied in order. A value that is exactly one expression keeps the type of its
+ * result; expressions inside longer text are stringified.
  */
 
 export const TEMPLATE_ROOTS = ['vars', 'steps', 'target', 'run', 'env'] as const
@@ -22,9 +23,16 @@ export interface LiteralOperand {
 
 export type Operand = PathOperand | LiteralOperand
 
+/** Filters transform an expression's value: the spec lets a role tag travel base64-encoded, for one. */
+export const FILTERS: Record<string, (value: string) => string> = {
+  base64: (value) => Buffer.from(value, 'utf8').toString('base64'),
+  urlencode: (value) => encodeURIComponent(value),
+}
+
 export interface Expression {
   source: string
   alternatives: Operand[]
+  filters: string[]
 }
 
 export type TemplatePart = string | Expression
@@ -102,15 +110,23 @@ export function parseExpression(source: string): Expression {
     } else {
       fail(`unexpected "${String(token!.value)}"`)
     }
-    if (i >= tokens.length) break
+    if (i >= tokens.length || tokens[i]!.type === 'pipe') break
     if (tokens[i]!.type !== 'or') fail(`unexpected "${String(tokens[i]!.value)}"`)
     i++
   }
-  return { source, alternatives }
+  const filters: string[] = []
+  while (i < tokens.length) {
+    const name = tokens[i + 1]
+    if (tokens[i]!.type !== 'pipe' || name?.type !== 'name') fail(`expected "| <filter>" (filters: ${Object.keys(FILTERS).join(', ')})`)
+    if (!(name!.value as string in FILTERS)) fail(`unknown filter "${String(name!.value)}" (filters: ${Object.keys(FILTERS).join(', ')})`)
+    filters.push(name!.value as string)
+    i += 2
+  }
+  return { source, alternatives, filters }
 }
 
 interface Token {
-  type: 'name' | 'index' | 'dot' | 'bracket' | 'or' | 'literal' | 'other'
+  type: 'name' | 'index' | 'dot' | 'bracket' | 'or' | 'pipe' | 'literal' | 'other'
   value: unknown
 }
 
@@ -125,6 +141,9 @@ function tokenize(source: string): Token[] {
     } else if (rest.startsWith('||')) {
       tokens.push({ type: 'or', value: '||' })
       i += 2
+    } else if (rest[0] === '|') {
+      tokens.push({ type: 'pipe', value: '|' })
+      i++
     } else if (rest[0] === '.') {
       tokens.push({ type: 'dot', value: '.' })
       i++
@@ -215,8 +234,13 @@ function renderString(text: string, scope: Scope): unknown {
   return parts.map((part) => (typeof part === 'string' ? part : stringify(evaluate(part, scope)))).join('')
 }
 
-/** The value of an expression: the first alternative that is defined, not null and not empty. */
+/** The value of an expression: the first alternative that is defined, not null and not empty; filtered. */
 export function evaluate(expression: Expression, scope: Scope): unknown {
+  const value = firstDefined(expression, scope)
+  return expression.filters.reduce<unknown>((current, filter) => FILTERS[filter]!(stringify(current)), value)
+}
+
+function firstDefined(expression: Expression, scope: Scope): unknown {
   let last: unknown
   for (const operand of expression.alternatives) {
     last = operand.kind === 'literal' ? operand.value : lookup(operand, scope)
