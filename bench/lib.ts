@@ -68,3 +68,27 @@ export function figure(name: string, value: number, unit: string, target: string
   const met = op === '<=' ? value <= limit : op === '<' ? value < limit : op === '>=' ? value >= limit : value > limit
   return { name, value: Math.round(value * 1000) / 1000, unit, target, met, ...(detail && { detail }) }
 }
+
+/**
+ * Interleaves single calls of the subject and the floor `iterations` times after a warm-up and compares
+ * their medians: drift in machine load and garbage collection hits both sides alike.
+ */
+export async function interleaved(subject: () => Promise<unknown>, floor: () => Promise<unknown>, { warmup = 200, iterations = 3000 } = {}): Promise<{ ratio: number; subject: number; floor: number }> {
+  for (let i = 0; i < warmup; i++) {
+    await floor()
+    await subject()
+  }
+  const subjects: number[] = []
+  const floors: number[] = []
+  for (let i = 0; i < iterations; i++) {
+    let start = process.hrtime.bigint()
+    await floor()
+    floors.push(Number(process.hrtime.bigint() - start) / 1000)
+    start = process.hrtime.bigint()
+    await subject()
+    subjects.push(Number(process.hrtime.bigint() - start) / 1000)
+  }
+  const s = median(subjects)
+  const f = median(floors)
+  return { ratio: s / f, subject: s, floor: f }
+}

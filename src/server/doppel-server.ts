@@ -45,7 +45,7 @@ export function createDoppelServer(doppel: Doppel, options: ServerOptions = {}):
     const started = performance.now()
     let status = 0
     try {
-      const response = await respond(toFetchRequest(req, fallbackHost()), req.socket.remoteAddress)
+      const response = await respond(await toFetchRequest(req, fallbackHost()), req.socket.remoteAddress)
       status = response.status
       await writeFetchResponse(res, response)
     } catch (error) {

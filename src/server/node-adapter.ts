@@ -4,19 +4,24 @@ import type { Socket } from 'node:net'
 import { Readable } from 'node:stream'
 import type { RawRequest } from './raw-requests.ts'
 
+/** Bodies up to this size are read into memory first (cheaper than a stream); larger ones stream. */
+const BUFFERED_BODY_LIMIT = 1024 * 1024
+
 /** Turns a Node request into a Fetch `Request`, keeping repeated headers and the Host as received. */
-export function toFetchRequest(req: IncomingMessage, fallbackHost: string): Request {
+export async function toFetchRequest(req: IncomingMessage, fallbackHost: string): Promise<Request> {
   const headers = new Headers()
   const raw = req.rawHeaders
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!)
   const method = req.method ?? 'GET'
   const url = `http://${req.headers.host ?? fallbackHost}${req.url ?? '/'}`
-  const hasBody = method !== 'GET' && method !== 'HEAD'
-  return new Request(url, {
-    method,
-    headers,
-    ...(hasBody && { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' }),
-  } as RequestInit)
+  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers })
+  const declared = Number(req.headers['content-length'])
+  if (Number.isInteger(declared) && declared <= BUFFERED_BODY_LIMIT) {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    return new Request(url, { method, headers, body: new Uint8Array(Buffer.concat(chunks)) })
+  }
+  return new Request(url, { method, headers, body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } as RequestInit)
 }
 
 /** A Fetch `Request` from a request read off the socket by hand (methods Node's parser refuses). */

@@ -1,4 +1,5 @@
 /** `config/client` (reference §3.1): the provider credentials and endpoints, written without validation. */
+import { copyRecord } from '../../core/copy-record.ts'
 import { canonicalHeaderKey } from '../fields.ts'
 import type { ClientConfig } from '../glossary.ts'
 import type { Endpoint, OperationInput } from '../routing/endpoint.ts'
@@ -27,7 +28,7 @@ const CREATE_DEFAULTS: ClientConfig = {
 }
 
 function write({ state, fields }: OperationInput): undefined {
-  const config: ClientConfig = structuredClone(state.clientConfig ?? CREATE_DEFAULTS)
+  const config: ClientConfig = copyRecord(state.clientConfig ?? CREATE_DEFAULTS)
   for (const name of STRING_FIELDS) {
     const value = fields.string(name)
     if (value !== undefined) config[name] = value

@@ -1,4 +1,5 @@
 /** `config/identity` (reference §3.3): alias choices and metadata selections; read always answers. */
+import { copyRecord } from '../../core/copy-record.ts'
 import type { Fields } from '../fields.ts'
 import type { Ec2Alias, IamAlias, IdentityConfig } from '../glossary.ts'
 import { MESSAGES } from '../messages.ts'
@@ -47,7 +48,7 @@ function metadata(fields: Fields, name: string, allowed: readonly string[]): str
 }
 
 function write({ state, fields }: OperationInput): undefined {
-  const config: IdentityConfig = structuredClone(effectiveIdentityConfig(state))
+  const config: IdentityConfig = copyRecord(effectiveIdentityConfig(state))
   const iamAlias = alias(fields, 'iam_alias', IAM_ALIASES)
   if (iamAlias !== undefined) config.iam_alias = iamAlias
   const ec2Alias = alias(fields, 'ec2_alias', EC2_ALIASES)

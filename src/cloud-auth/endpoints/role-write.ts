@@ -2,6 +2,7 @@
  * Role create and update (reference §3.7): every rule in the real service's order, the first failure
  * wins, and the role is stored only when all passed (the work happens on a copy).
  */
+import { copyRecord } from '../../core/copy-record.ts'
 import type { Fields } from '../fields.ts'
 import type { AuthType, RoleEntry } from '../glossary.ts'
 import { MOUNT_MAX_TTL, ROLE_TAG_KEY_LIMIT } from '../limits.ts'
@@ -101,7 +102,7 @@ export function writeRole({ context, state, fields, params, operation }: Operati
   const name = params.role!.toLowerCase()
   if (name === '') throw new ServiceError(MESSAGES.missingRole)
   const stored = state.roles.get(name)
-  const role: RoleEntry = stored ? structuredClone(stored) : newRole(name, context.emulator.random.uuid())
+  const role: RoleEntry = stored ? copyRecord(stored) : newRole(name, context.emulator.random.uuid())
 
   // 3
   replaceLists(role, fields, ['bound_ami_id', 'bound_account_id', 'bound_region', 'bound_vpc_id', 'bound_subnet_id'])

@@ -16,9 +16,9 @@ export async function startImdsListener(state: CloudState, instanceId: string): 
   if (listener === undefined) {
     const { emulator } = state
     const server = createServer((req, res) => {
-      const request = toFetchRequest(req, '169.254.169.254')
-      const response = serveImds(cloudState(emulator), instanceId, request, new URL(request.url).pathname)
-      writeFetchResponse(res, response).catch(() => res.destroy())
+      toFetchRequest(req, '169.254.169.254')
+        .then((request) => writeFetchResponse(res, serveImds(cloudState(emulator), instanceId, request, new URL(request.url).pathname)))
+        .catch(() => res.destroy())
     })
     const endpoint = new Promise<string>((resolve, reject) => {
       server.once('error', reject)

@@ -1,0 +1,18 @@
+import fc from 'fast-check'
+import { expect, it } from 'vitest'
+import { copyRecord } from './copy-record.ts'
+
+it('copies plain data deeply: equal, but sharing nothing mutable', () => {
+  fc.assert(
+    fc.property(fc.jsonValue(), (value) => {
+      const copy = copyRecord(value)
+      expect(copy).toEqual(value)
+      if (typeof value === 'object' && value !== null) expect(copy).not.toBe(value)
+    }),
+  )
+  const role = { name: 'web', bound_ami_id: ['ami-1'], nested: { list: [{ a: 1 }] }, nothing: null }
+  const copy = copyRecord(role)
+  copy.bound_ami_id.push('ami-2')
+  copy.nested.list[0]!.a = 2
+  expect(role).toEqual({ name: 'web', bound_ami_id: ['ami-1'], nested: { list: [{ a: 1 }] }, nothing: null })
+})
