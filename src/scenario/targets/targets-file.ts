@@ -1,24 +1,16 @@
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import type { Capability } from '../glossary.ts'
 import { formatPath } from '../load/parse-scenario.ts'
 import { SCHEMAS } from '../load/schemas.ts'
 import { validateAgainstSchema } from '../load/schema-validator.ts'
 import { parseYamlSource } from '../load/yaml-source.ts'
 import { ScenarioError } from '../scenario-error.ts'
 import type { TargetConfig } from './create-target.ts'
+import type { HttpTargetOptions } from './http-target.ts'
 
-interface RawTarget {
+/** A target as written in the file: the http options plus the emulator's. */
+interface RawTarget extends Omit<HttpTargetOptions, 'name' | 'fetch'> {
   kind?: 'emulator' | 'http'
-  url?: string
-  registryUrl?: string
-  cloudUrl?: string
-  token?: string
-  registryToken?: string
-  profile?: 'service' | 'vault'
-  mount?: string
-  capabilities?: Capability[]
-  maxRealWait?: string | number
   seed?: string | number
   allowSha1?: boolean
   frozenClock?: boolean
