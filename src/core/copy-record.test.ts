@@ -16,3 +16,12 @@ it('copies plain data deeply: equal, but sharing nothing mutable', () => {
   copy.nested.list[0]!.a = 2
   expect(role).toEqual({ name: 'web', bound_ami_id: ['ami-1'], nested: { list: [{ a: 1 }] }, nothing: null })
 })
+
+it('keeps an own "__proto__" key a key, never the prototype', () => {
+  const parsed = JSON.parse('{"__proto__":{"polluted":true},"a":1}') as Record<string, unknown>
+  const copy = copyRecord(parsed)
+  expect(Object.getPrototypeOf(copy)).toBe(Object.prototype)
+  expect((copy as { polluted?: boolean }).polluted).toBeUndefined()
+  expect(Object.keys(copy)).toEqual(['__proto__', 'a'])
+  expect(copy).toEqual(parsed)
+})
