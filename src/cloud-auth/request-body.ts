@@ -1,13 +1,9 @@
 import { BodyTooLargeError, readBodyBytes } from '../core/http.ts'
+import { ServiceError } from './service-error.ts'
 
 /** A request body the service cannot read: 400 `error parsing JSON`, or 413 when over the size limit. */
-export class RequestDataError extends Error {
+export class RequestDataError extends ServiceError {
   override name = 'RequestDataError'
-  readonly status: number
-  constructor(message: string, status = 400) {
-    super(message)
-    this.status = status
-  }
 }
 
 const JSON_ERROR = 'error parsing JSON'

@@ -1,3 +1,5 @@
+import { ServiceError } from '../service-error.ts'
+
 /**
  * A refused login: the message the client sees and the status. Every refusal is a value of this class,
  * thrown from the step that decides it and turned into `{"errors":[message]}` once, at the edge.
@@ -5,11 +7,6 @@
  * @note Where the real service answers bad input with a 500 (reference §11), doppel answers 400 with the
  * same message, so there is no 5xx here.
  */
-export class LoginError extends Error {
+export class LoginError extends ServiceError {
   override name = 'LoginError'
-  readonly status: number
-  constructor(message: string, status = 400) {
-    super(message)
-    this.status = status
-  }
 }
