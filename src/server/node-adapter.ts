@@ -41,7 +41,7 @@ async function collect(response: Response): Promise<{ headers: Record<string, st
   const cookies = response.headers.getSetCookie()
   if (cookies.length > 0) headers['set-cookie'] = cookies
   const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined
-  if (body && response.status !== 204 && response.status !== 304) headers['content-length'] = String(body.length)
+  if (response.status !== 204 && response.status !== 304 && response.status >= 200) headers['content-length'] = String(body?.length ?? 0)
   return { headers, body }
 }
 
@@ -57,7 +57,6 @@ export async function writeRawResponse(socket: Socket, response: Response, close
   const { headers, body } = await collect(response)
   headers['date'] = new Date().toUTCString()
   headers['connection'] = close ? 'close' : 'keep-alive'
-  if (!headers['content-length'] && response.status !== 204 && response.status !== 304) headers['content-length'] = '0'
   let head = `HTTP/1.1 ${response.status} ${response.statusText || STATUS_CODES[response.status] || ''}\r\n`
   for (const [name, value] of Object.entries(headers)) {
     for (const v of [value].flat()) head += `${name}: ${v}\r\n`
