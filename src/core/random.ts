@@ -44,19 +44,34 @@ export class Random {
     return out
   }
 
+  #pool = Buffer.alloc(0)
+  #poolAt = 0
+
+  /** One uniform 32-bit value; the same as `bytes(4)` read little-endian, without the allocation. */
+  #u32(): number {
+    if (this.#state) return this.#next()
+    if (this.#poolAt + 4 > this.#pool.length) {
+      this.#pool = randomBytes(4096)
+      this.#poolAt = 0
+    }
+    const v = this.#pool.readUInt32LE(this.#poolAt)
+    this.#poolAt += 4
+    return v
+  }
+
   /** A uniform integer in [0, max). */
   int(max: number): number {
     if (max <= 0) return 0
     const limit = Math.floor(0x100000000 / max) * max
     for (;;) {
-      const v = this.bytes(4).readUInt32LE(0)
+      const v = this.#u32()
       if (v < limit) return v % max
     }
   }
 
   /** A float in [0, 1). */
   float(): number {
-    return this.bytes(4).readUInt32LE(0) / 0x100000000
+    return this.#u32() / 0x100000000
   }
 
   pick<T>(items: readonly T[]): T {
@@ -84,7 +99,7 @@ export class Random {
 
   /** A 32-bit seed derived from this source, for seeding another generator (faker). */
   childSeed(): number {
-    return this.bytes(4).readUInt32LE(0)
+    return this.#u32()
   }
 }
 
