@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto'
 import type { Server } from 'node:http'
 import type { Emulator } from '../core/emulator.ts'
 import type { KeyedCollection } from '../core/store.ts'
@@ -76,7 +77,7 @@ export interface CloudState {
   selectedInstance: string | undefined
   lastInstance: string | undefined
   /** SigV4 signing keys by (secret, date, region, service). */
-  signingKeys: Map<string, Buffer>
+  signingKeys: Map<string, KeyObject>
   documents: Map<string, SignedDocuments>
   /** HMAC key of IMDSv2 tokens, drawn on first use. */
   imdsSecret: Buffer | undefined

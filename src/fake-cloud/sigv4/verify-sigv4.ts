@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto'
 import { cloudErrors } from '../cloud-errors.ts'
 import type { CloudState } from '../cloud-state.ts'
 import { resolveCaller, type Caller } from '../principals.ts'
@@ -86,7 +86,7 @@ function candidateUris(rawPath: string, mount: string[]): string[] {
 }
 
 /** kSigning of (secret, date, region, service), cached: the HMAC chain is most of a verification's cost. */
-function signingKey(state: CloudState, secret: string, material: AuthMaterial): Buffer {
+function signingKey(state: CloudState, secret: string, material: AuthMaterial): KeyObject {
   const id = `${secret}\n${material.scopeDate}\n${material.region}\n${material.service}`
   let key = state.signingKeys.get(id)
   if (key === undefined) {
