@@ -1,6 +1,6 @@
 /**
  * The cloud auth service: every path under `/v1/auth/<mount>/` of each mount, `sys/auth` for mounts,
- * and `auth/token/lookup-self`. Request → operation and data → token check → route → handler → shape.
+ * and the token store's `lookup-self`, `renew-self` and `revoke-self`. Request → operation and data → token check → route → handler → shape.
  */
 import type { RequestContext } from '../core/glossary.ts'
 import { authError, multiError } from './envelope.ts'
@@ -15,9 +15,9 @@ import { runEndpoint } from './routing/run-endpoint.ts'
 import { ServiceError } from './service-error.ts'
 import { authState } from './state.ts'
 import { runPeriodicTidy } from './tidy/tidy.ts'
-import { handleLookupSelf, tokenStore } from './tokens/index.ts'
+import { SELF_ROUTES, tokenStore } from './tokens/index.ts'
 
-const LOOKUP_SELF = `auth/${TOKEN_MOUNT}/lookup-self`
+const TOKEN_PREFIX = `auth/${TOKEN_MOUNT}/`
 
 /** The cloud auth service under `/v1/`. */
 export async function cloudAuth(request: Request, context: RequestContext): Promise<Response> {
@@ -37,10 +37,11 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
   } catch {
     return authError(400, MESSAGES.invalidUrlEscape)
   }
-  if (path === LOOKUP_SELF) {
-    // PUT is POST to the real service.
-    if (['GET', 'POST', 'PUT'].includes(request.method)) return handleLookupSelf(request, context)
-    return ['LIST', 'DELETE'].includes(request.method) ? unsupportedOperation(false) : authError(405)
+  const selfName = path.startsWith(TOKEN_PREFIX) ? path.slice(TOKEN_PREFIX.length) : ''
+  const self = Object.hasOwn(SELF_ROUTES, selfName) ? SELF_ROUTES[selfName] : undefined
+  if (self) {
+    if (self.methods.includes(request.method)) return self.handle(request, context)
+    return ['GET', 'LIST', 'DELETE'].includes(request.method) ? unsupportedOperation(false) : authError(405)
   }
 
   const parsed = await httpOperation(request, url)
@@ -66,7 +67,7 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
   if (path === 'sys/auth' || path.startsWith('sys/auth/')) {
     return handleSysAuth(context, operation, path.slice('sys/auth'.length).replace(/^\/+|\/+$/g, ''), data)
   }
-  if (path.startsWith(`auth/${TOKEN_MOUNT}/`)) return authError(404, multiError(MESSAGES.unsupportedPath))
+  if (path.startsWith(TOKEN_PREFIX)) return authError(404, multiError(MESSAGES.unsupportedPath))
   return authError(404, MESSAGES.noHandler(path))
 }
 

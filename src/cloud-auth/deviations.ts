@@ -72,6 +72,19 @@ export const DEVIATIONS: readonly Deviation[] = [
       note: 'provider errors, e.g. the IAM user already has two access keys',
     }),
   ),
+  ...[
+    'failed to renew entry: <re-check failure>',
+    'past the max TTL, cannot renew',
+  ].map(
+    (message): Deviation => ({
+      kind: 'bad-input-5xx',
+      path: 'auth/token/renew-self',
+      message,
+      realStatus: 500,
+      doppelStatus: 400,
+      note: "a token whose instance, access-list entry, role or principal binding no longer holds, or past its max TTL",
+    }),
+  ),
   {
     kind: 'spec',
     path: 'config/tidy/roletag-denylist',

@@ -21,6 +21,8 @@ export interface AuthRequest {
   displayName: string
   aliasName: string
   aliasMetadata: Record<string, string>
+  /** What renewal re-checks (the real service's internal data, never shown to the client). */
+  internalData: Record<string, string>
 }
 
 /** A token ready to be issued: its `auth` object and warnings, stored only by `commit`. */
@@ -68,6 +70,7 @@ export function prepareAuth(context: RequestContext, request: AuthRequest): Prep
     num_uses: role.token_num_uses,
     renewable: type === 'service',
     bound_cidrs: [...role.token_bound_cidrs],
+    internal_data: { ...request.internalData },
   }
   const auth: Record<string, unknown> = {
     client_token: id,

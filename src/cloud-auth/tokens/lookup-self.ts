@@ -2,6 +2,7 @@ import type { RequestContext } from '../../core/glossary.ts'
 import { authError } from '../envelope.ts'
 import { formatRfc3339Nano } from '../time-format.ts'
 import { addressIsAllowed } from './bound-cidrs.ts'
+import { TOKEN_MESSAGES } from './token-messages.ts'
 import { tokenStore, type IssuedToken } from './token-store.ts'
 
 const JSON_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }
@@ -23,12 +24,12 @@ export function requestToken(request: Request, context: RequestContext): string 
  */
 export async function handleLookupSelf(request: Request, context: RequestContext): Promise<Response> {
   const id = requestToken(request, context)
-  if (!id) return authError(403, 'permission denied')
+  if (!id) return authError(403, TOKEN_MESSAGES.permissionDenied)
   const { emulator } = context
   if (emulator.isRootToken(id)) return envelope(context, rootTokenData(id, emulator.clock.nowMs()))
   const store = tokenStore(emulator)
   const token = store.lookup(id)
-  if (!token || !addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return authError(403, 'permission denied')
+  if (!token || !addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return authError(403, TOKEN_MESSAGES.permissionDenied)
   const usesLeft = store.use(token)
   return envelope(context, tokenData(token, usesLeft, emulator.clock.nowMs()))
 }

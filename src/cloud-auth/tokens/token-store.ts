@@ -28,6 +28,12 @@ export interface IssuedToken {
   renewable: boolean
   /** Addresses and CIDR blocks the token may be used from (empty: anywhere). */
   bound_cidrs: string[]
+  /**
+   * What renewal re-checks, as the login recorded it: `auth_type` always; ec2: `instance_id`, `region`,
+   * `account_id`; iam: `role_name`, `role_id`, `canonical_arn`, `client_user_id`, `inferred_entity_id`,
+   * `inferred_aws_region`, `account_id`.
+   */
+  internal_data: Record<string, string>
 }
 
 /** The identity entity behind an alias: one per (mount, alias name), created at first login. */

@@ -92,6 +92,7 @@ export function ec2Login(context: RequestContext, state: AuthState, input: Login
     displayName: '',
     aliasName,
     aliasMetadata: selected,
+    internalData: { auth_type: 'ec2', instance_id: document.instanceId, region: document.region, account_id: document.accountId },
   })
   state.accessList.set(entry)
   prepared.commit()

@@ -67,6 +67,16 @@ export async function iamLogin(context: RequestContext, state: AuthState, input:
     displayName: entity.type === 'assumed-role' ? `${entity.friendlyName}/${entity.sessionInfo}` : entity.friendlyName,
     aliasName,
     aliasMetadata: selected,
+    internalData: {
+      auth_type: 'iam',
+      role_name: roleName,
+      role_id: role.role_id,
+      canonical_arn: canonicalArn(entity),
+      client_user_id: callerUniqueId,
+      inferred_entity_id: inferredEntityId,
+      inferred_aws_region: role.inferred_aws_region,
+      account_id: entity.accountId,
+    },
   })
   prepared.commit()
   return { auth: prepared.auth, warnings: prepared.warnings }

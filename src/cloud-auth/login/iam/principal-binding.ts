@@ -51,7 +51,8 @@ export function globMatches(pattern: string, value: string): boolean {
   return value === pattern
 }
 
-function cachedFullArn(context: RequestContext, state: AuthState, entity: IamEntity, roleName: string, uniqueId: string): string {
+/** The entity's full ARN (with path), from the per-mount cache by unique id or else through IAM. */
+export function cachedFullArn(context: RequestContext, state: AuthState, entity: IamEntity, roleName: string, uniqueId: string): string {
   let cache = state.caches.get(CACHE_KEY) as Map<string, { arn: string; expiresMs: number }> | undefined
   if (!cache) state.caches.set(CACHE_KEY, (cache = new Map()))
   const now = context.emulator.clock.nowMs()
