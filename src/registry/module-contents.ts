@@ -25,18 +25,14 @@ export function moduleContentsFromFiles(files: ReadonlyMap<string, string>): Mod
   }
 }
 
+/** A directory with no Terraform in it (also what a version with no parsed contents shows). */
+export function emptyModuleSource(path = '', readme = ''): ModuleSource {
+  return { path, readme, empty: true, inputs: [], outputs: [], dependencies: [], providerDependencies: [], resources: [] }
+}
+
 /** One directory: `.tf` files scanned in name order, plus its README. */
 function sourceOf(path: string, files: ReadonlyMap<string, string>): ModuleSource {
-  const source: ModuleSource = {
-    path,
-    readme: README_NAMES.map((n) => files.get(n)).find((t) => t !== undefined) ?? '',
-    empty: true,
-    inputs: [],
-    outputs: [],
-    dependencies: [],
-    providerDependencies: [],
-    resources: [],
-  }
+  const source = emptyModuleSource(path, README_NAMES.map((n) => files.get(n)).find((t) => t !== undefined) ?? '')
   const explicit: ProviderDependency[] = []
   const implied = new Set<string>()
   for (const name of [...files.keys()].filter((n) => n.endsWith('.tf')).sort()) {

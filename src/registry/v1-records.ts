@@ -1,5 +1,6 @@
 import type { ModuleSource, ModuleVersion, RegistryModule } from './glossary.ts'
 import { coordinates, versionsOf, type RegistryState } from './registry-state.ts'
+import { emptyModuleSource } from './module-contents.ts'
 
 /** Versions the registry protocol shows: only those whose upload was ingested (reference §2.2). */
 export function publishedVersions(state: RegistryState, module: RegistryModule): ModuleVersion[] {
@@ -45,16 +46,6 @@ function directory(source: ModuleSource, name: string): Record<string, unknown> 
   }
 }
 
-const EMPTY_SOURCE: ModuleSource = {
-  path: '',
-  readme: '',
-  empty: true,
-  inputs: [],
-  outputs: [],
-  dependencies: [],
-  providerDependencies: [],
-  resources: [],
-}
 
 /** `GET …/:provider/:version`: the full record of reference §2.3, `deprecation` an object or null. */
 export function versionRecord(state: RegistryState, module: RegistryModule, version: ModuleVersion): Record<string, unknown> {
@@ -75,7 +66,7 @@ export function versionRecord(state: RegistryState, module: RegistryModule, vers
     published_at: version.publishedAt ?? version.createdAt,
     downloads: module.downloads,
     verified: false,
-    root: directory(contents?.root ?? EMPTY_SOURCE, module.name),
+    root: directory(contents?.root ?? emptyModuleSource(), module.name),
     submodules: (contents?.submodules ?? []).map((s) => directory(s, basename(s.path))),
     examples: (contents?.examples ?? []).map((s) => directory(s, basename(s.path))),
     providers: siblings.map((m) => m.provider).sort(),
