@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util'
 import { createDoppel } from '../doppel.ts'
 import { createDoppelServer, listen, type RunningServer } from '../server/doppel-server.ts'
+import { TenantRegistry } from '../tenants/index.ts'
+import { tenantFlags } from './tenant-flags.ts'
 import { UsageError, type CliIo } from './usage-error.ts'
 
 export const SERVE_USAGE = `Usage: doppel serve [options]
@@ -18,6 +20,8 @@ Options:
   --cloud-port <n>      Also serve STS/EC2/IAM/IMDS at the root of their own listener
   --clock-start <time>  Start the emulator clock at this RFC 3339 time
   --frozen-clock        Move time only through the control API
+  --max-tenants <n>     Tenants under /t/<name>/ at most (default 100; 0 serves none)
+  --tenant-idle-timeout <d>  Drop a tenant unused this long on the wall clock (default 30m)
   --quiet               Do not log requests to stderr
   -h, --help            Show this help
 
@@ -48,6 +52,8 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
         'cloud-port': { type: 'string' },
         'clock-start': { type: 'string' },
         'frozen-clock': { type: 'boolean', default: false },
+        'max-tenants': { type: 'string', default: '100' },
+        'tenant-idle-timeout': { type: 'string', default: '30m' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -79,11 +85,12 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     ? undefined
     : (line: { method: string; path: string; status: number; ms: number }) =>
         io.stderr(`${line.method} ${line.path} ${line.status} ${line.ms.toFixed(1)}ms\n`)
-  const main = await listen(createDoppelServer(doppel, { onRequest: log }), port, values.host)
+  const tenants = new TenantRegistry(doppel, tenantFlags(values['max-tenants'], values['tenant-idle-timeout']))
+  const main = await listen(createDoppelServer(doppel, { onRequest: log, tenants }), port, values.host)
   let cloud: RunningServer | undefined
   if (values['cloud-port'] !== undefined) {
     const cloudPort = parsePort(values['cloud-port'], '--cloud-port')
-    cloud = await listen(createDoppelServer(doppel, { surface: 'cloud', onRequest: log }), cloudPort, values.host)
+    cloud = await listen(createDoppelServer(doppel, { surface: 'cloud', onRequest: log, tenants }), cloudPort, values.host)
     io.stderr(`doppel fake cloud on ${cloud.url}\n`)
   }
   io.stdout(`doppel listening on ${main.url}\n`)
