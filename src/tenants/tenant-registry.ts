@@ -76,7 +76,10 @@ export class TenantRegistry implements TenantDirectory {
   }
 
   drop(id: string): boolean {
-    return this.#tenants.delete(checkTenantName(id))
+    const tenant = this.#tenants.get(checkTenantName(id))
+    if (tenant === undefined) return false
+    this.#retire(id, tenant)
+    return true
   }
 
   /** The tenant's instance (tests and the bench reach its in-process face through it); undefined if none. */
@@ -105,8 +108,14 @@ export class TenantRegistry implements TenantDirectory {
     this.#nextSweepAt = now + Math.min(SWEEP_INTERVAL_MS, this.idleTimeoutMs)
     for (const [id, tenant] of this.#tenants) {
       if (now - tenant.lastUsedAt < this.idleTimeoutMs) break
-      this.#tenants.delete(id)
+      this.#retire(id, tenant)
     }
+  }
+
+  /** Forgets a tenant; the sockets its fake cloud opened (per-instance IMDS listeners) close with it. */
+  #retire(id: string, tenant: Tenant): void {
+    this.#tenants.delete(id)
+    void tenant.doppel.cloud.close()
   }
 }
 
