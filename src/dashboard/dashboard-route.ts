@@ -8,6 +8,7 @@ const ASSETS: Record<string, string> = {
   'index.html': 'text/html; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
   'app.css': 'text/css; charset=utf-8',
+  'icon.svg': 'image/svg+xml',
 }
 
 const HEADERS = {

@@ -5,6 +5,7 @@
 const CONTROL = new URL('../', location.href)
 const MAX_ROWS = 200
 const MAX_TEXT = 160
+const tenant = /\/t\/([a-z0-9-]+)\/_doppel\/ui\/$/.exec(location.pathname)
 const STATUS_WORDS = { 0: 'dropped', 2: 'success', 3: 'redirect', 4: 'client error', 5: 'server error' }
 
 const $ = (id) => document.getElementById(id)
@@ -209,6 +210,8 @@ async function refresh() {
 }
 
 async function refreshTenants() {
+  // Tenants are listed by the root instance only; a tenant's page does not ask (a 404 is a console error).
+  if (tenant) return
   try {
     renderTenants(await api('tenants'))
   } catch (error) {
@@ -281,7 +284,6 @@ $('auto-refresh').addEventListener('change', (event) => {
   if (event.currentTarget.checked) timer = setInterval(refresh, 2000)
 })
 
-const tenant = /\/t\/([a-z0-9-]+)\/_doppel\/ui\/$/.exec(location.pathname)
 $('where').textContent = tenant ? `tenant ${tenant[1]}` : '(root)'
 document.title = tenant ? `doppel: tenant ${tenant[1]}` : 'doppel dashboard'
 void refresh()
