@@ -22,7 +22,7 @@ describe.skipIf(!present)('dashboard in headless chromium through doppel serve',
   let url: string
   let browser: Browser
   let page: Page
-  let problems: string[]
+  let problems: string[] = []
 
   beforeAll(async () => {
     child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet', '--seed', SEED, '--random-seed', '1', '--clock-start', START, '--frozen-clock'], {
@@ -31,6 +31,12 @@ describe.skipIf(!present)('dashboard in headless chromium through doppel serve',
     const [line] = (await once(child.stdout!, 'data')) as [Buffer]
     url = /^doppel listening on (http:\/\/\S+)\n$/.exec(line.toString())![1]!
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+    // One page for the file: each test navigates afresh, which is all the isolation a read-mostly page needs.
+    page = await (await browser.newContext()).newPage()
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`)
+    })
     mkdirSync(SHOTS, { recursive: true })
   })
   afterAll(async () => {
@@ -40,14 +46,8 @@ describe.skipIf(!present)('dashboard in headless chromium through doppel serve',
   beforeEach(async () => {
     await api('POST', '/_doppel/reset')
     problems = []
-    page = await (await browser.newContext()).newPage()
-    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console: ${message.text()}`)
-    })
   })
-  afterEach(async () => {
-    await page.context().close()
+  afterEach(() => {
     expect(problems).toEqual([])
   })
 
