@@ -44,7 +44,10 @@ export class TenantRegistry implements TenantDirectory {
    * the root instance. A bad name is 400 and a new tenant beyond the cap 429, in the control API's envelope.
    */
   async handle(request: Request, options: HandleOptions = {}): Promise<Response> {
-    const url = new URL(request.url)
+    // Most requests carry no prefix: tell by the string, without parsing the URL a second time.
+    const raw = request.url
+    if (!raw.startsWith('/t', raw.indexOf('/', raw.indexOf('//') + 2))) return this.#root.handle(request, { ...options, tenants: this })
+    const url = new URL(raw)
     let split
     try {
       split = splitTenantPath(url.pathname)

@@ -136,6 +136,33 @@ describe('tenants: isolation per service', () => {
     expect(await roleNames('/t/b')).toEqual(['keep'])
   })
 
+  it('every service: faults and resets in one tenant leave the others alone', async () => {
+    const reads: [string, string, Record<string, string>][] = [
+      ['cloud-auth', '/v1/auth/cloud/role/web', TOKEN],
+      ['registry', '/api/v2/organizations/acme/registry-modules/private/acme/vpc/aws', { Authorization: 'Bearer root' }],
+      ['fake cloud', '/_doppel/cloud/instances/i-0a1b2c3d4e5f60718', {}],
+    ]
+    for (const prefix of ['', '/t/a', '/t/b']) {
+      await call('POST', `${prefix}/v1/auth/cloud/role/web`, { headers: TOKEN, body: { auth_type: 'ec2', bound_ami_id: 'ami-1' } })
+      await call('POST', `${prefix}/_doppel/fixtures`, { body: { registry: { organizations: ['acme'], modules: [{ organization: 'acme', name: 'vpc', provider: 'aws', versions: ['1.0.0'] }] } } })
+      await call('POST', `${prefix}/_doppel/cloud/instances`, { body: { instance_id: 'i-0a1b2c3d4e5f60718' } })
+    }
+    const statuses = async (prefix: string) => Promise.all(reads.map(async ([, path, headers]) => (await call('GET', `${prefix}${path}`, { headers })).status))
+    for (const [service, path] of reads) {
+      const fault = await call('POST', '/t/a/_doppel/faults', { body: { path, status: 502, times: 1 } })
+      expect(fault.status, service).toBe(201)
+    }
+    expect(await statuses('/t/b')).toEqual([200, 200, 200])
+    expect(await statuses('')).toEqual([200, 200, 200])
+    expect(await statuses('/t/a')).toEqual([502, 502, 502])
+    expect(await statuses('/t/a')).toEqual([200, 200, 200])
+
+    expect((await call('POST', '/t/a/_doppel/reset')).status).toBe(204)
+    expect(await statuses('/t/a')).toEqual([404, 404, 404])
+    expect(await statuses('/t/b')).toEqual([200, 200, 200])
+    expect(await statuses('')).toEqual([200, 200, 200])
+  })
+
   it('a tenant is created like the root: same seed, clock start and fixtures, its own dashboard', async () => {
     const seeded = createDoppel({ seed: 5, fixtures: { registry: { organizations: ['seeded'] } } })
     await seeded.ready()
