@@ -23,11 +23,13 @@ describe.skipIf(!present)('dashboard in headless chromium through doppel serve',
   let browser: Browser
   let page: Page
   let problems: string[] = []
+  let exited: string | undefined
 
   beforeAll(async () => {
     child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet', '--seed', SEED, '--random-seed', '1', '--clock-start', START, '--frozen-clock'], {
       stdio: ['ignore', 'pipe', 'inherit'],
     })
+    child.on('exit', (code, signal) => (exited = `doppel serve exited early (code ${code}, signal ${signal})`))
     const [line] = (await once(child.stdout!, 'data')) as [Buffer]
     url = /^doppel listening on (http:\/\/\S+)\n$/.exec(line.toString())![1]!
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
@@ -52,6 +54,7 @@ describe.skipIf(!present)('dashboard in headless chromium through doppel serve',
   })
 
   async function api(method: string, path: string, body?: unknown): Promise<any> {
+    if (exited) throw new Error(exited)
     const response = await fetch(`${url}${path}`, {
       method,
       headers: { 'X-Service-Token': 'root', ...(body !== undefined && { 'Content-Type': 'application/json' }) },
@@ -70,7 +73,12 @@ describe.skipIf(!present)('dashboard in headless chromium through doppel serve',
   /** Waits until an element under `selector` shows `text` (Playwright's own waiting, on a busy machine too). */
   const shown = (selector: string, text: string | RegExp) => page.locator(selector).filter({ hasText: text }).first().waitFor({ timeout: 10_000 })
 
-  const shot = (name: string, selector: string) => page.locator(selector).screenshot({ path: `${SHOTS}dashboard-${name}.png` })
+  /** A screenshot of one view, cut at 1600 px: the records view alone can be several screens long. */
+  async function shot(name: string, selector: string) {
+    await page.evaluate(() => window.scrollTo(0, 0)) // so that the box is in page coordinates
+    const box = (await page.locator(selector).boundingBox())!
+    await page.screenshot({ path: `${SHOTS}dashboard-${name}.png`, fullPage: true, clip: { ...box, height: Math.min(box.height, 1600) } })
+  }
 
   it('renders stored records by service, the clock and a journal entry after a request', async () => {
     await api('GET', '/v1/auth/cloud/role/web')

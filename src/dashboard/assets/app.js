@@ -76,16 +76,18 @@ function recordsTable(name, records) {
       for (const key of Object.keys(record)) if (!columns.includes(key)) columns.push(key)
     }
   }
-  const head = el('tr', {}, el('th', { scope: 'col', text: 'key' }), ...columns.map((c) => el('th', { scope: 'col', text: c })))
+  const head = el('tr', {}, el('th', { scope: 'col', text: 'record key' }), ...columns.map((c) => el('th', { scope: 'col', text: c })))
   const rows = entries.slice(0, MAX_ROWS).map(([key, record]) => {
     const cells = columns.length === 0
       ? [el('td', { text: shortText(record) })]
       : columns.map((c) => el('td', { text: shortText(record?.[c]) }))
     return el('tr', {}, el('th', { scope: 'row', text: key }), ...cells)
   })
-  const table = el('table', {}, el('caption', { className: 'visually-hidden', text: name }), el('thead', {}, head), el('tbody', {}, ...rows))
+  const table = el('table', { className: 'records' }, el('caption', { className: 'visually-hidden', text: name }), el('thead', {}, head), el('tbody', {}, ...rows))
+  // Wide collections scroll sideways in their own box, which the keyboard can reach and scroll too.
+  const box = el('div', { className: 'scroll', tabindex: '0', role: 'region', 'aria-label': `${name}, scrollable` }, table)
   const more = entries.length > MAX_ROWS ? [el('p', { className: 'empty', text: `${entries.length - MAX_ROWS} more not shown` })] : []
-  return [el('h4', { text: `${name} (${entries.length})` }), table, ...more]
+  return [el('h4', { text: `${name} (${entries.length})` }), box, ...more]
 }
 
 function renderRecords(state) {
