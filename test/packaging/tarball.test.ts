@@ -79,6 +79,12 @@ describe('the tarball', () => {
     expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toMatch(/^Mozilla Public License Version 2\.0/)
   })
 
+  it('passes publint (package.json against what is packed), strictly', async () => {
+    const publint = join(root, 'node_modules', 'publint', 'src', 'cli.js')
+    const { stdout } = await exec(process.execPath, [publint, '--pack', 'false', '--strict'], { cwd: root, timeout: 60_000 })
+    expect(stdout).toContain('All good!')
+  })
+
   it('states the Node versions it is tested on', () => {
     expect(manifest.engines.node).toBe('^22.12.0 || ^24.0.0')
   })
