@@ -4,7 +4,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { delimiter, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { readmeQuickstart } from '../support/readme-blocks.ts'
@@ -94,6 +94,13 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
   const node = () => binaries[name]!
   const run = (args: string[], options: { timeout?: number } = {}) =>
     exec(node(), args, { cwd: project, timeout: options.timeout ?? 60_000, maxBuffer: 16 * 1024 * 1024 })
+  /** `npx …` with this Node first on PATH, as a user's shell runs it. */
+  const npx = (args: string[]) =>
+    exec('npx', ['--no-install', ...args], {
+      cwd: project,
+      timeout: 60_000,
+      env: { ...process.env, PATH: `${dirname(node())}${delimiter}${process.env.PATH ?? ''}` },
+    })
 
   it('runs on the Node it claims', async () => {
     const { stdout } = await run(['-p', 'process.versions.node'])
@@ -127,14 +134,15 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
     expect(where.status).toBe(404)
   })
 
-  it('answers doppel --help and --version', async () => {
-    const bin = join(project, 'node_modules', 'doppel', 'bin', 'doppel.js')
-    const help = await run([bin, '--help'])
+  it('answers npx doppel --help and --version', async () => {
+    const help = await npx(['doppel', '--help'])
     expect(help.stdout).toContain('Usage: doppel <command>')
-    expect((await run([bin, '--version'])).stdout).toBe(`${manifest.version}\n`)
+    expect((await npx(['doppel', '--version'])).stdout).toBe(`${manifest.version}\n`)
+    // What npx's scripts see as `node` is the Node under test.
+    expect((await npx(['-c', 'node -p process.version'])).stdout.trim()).toBe((await run(['-p', 'process.version'])).stdout.trim())
   })
 
-  it('serves with doppel serve --port 0, as npx runs it', async () => {
+  it('serves with doppel serve --port 0 and passes conformance over HTTP', async () => {
     const server = await startServer(node(), ['serve', '--port', '0'])
     try {
       const health = await fetch(`${server.url}/_doppel/health`)
