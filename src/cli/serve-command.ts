@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util'
 import { createDoppel } from '../doppel.ts'
+import type { Server } from 'node:http'
 import { createDoppelServer, listen, type RunningServer } from '../server/doppel-server.ts'
 import { TenantRegistry } from '../tenants/index.ts'
+import { describeParseError } from './describe-parse-error.ts'
 import { tenantFlags } from './tenant-flags.ts'
-import { UsageError, type CliIo } from './usage-error.ts'
+import { StartupError, UsageError, type CliIo } from './usage-error.ts'
 
 export const SERVE_USAGE = `Usage: doppel serve [options]
 
@@ -59,7 +61,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
       },
     }))
   } catch (error) {
-    throw new UsageError(`doppel serve: ${(error as Error).message}`)
+    throw new UsageError(`doppel serve: ${describeParseError(error, SERVE_USAGE)}`)
   }
   if (values.help) {
     io.stdout(SERVE_USAGE + '\n')
@@ -79,18 +81,23 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
   })
   if (values.seed && values.seed.length > 0) {
     doppel.useFixtures(values.seed)
-    await doppel.ready()
+    try {
+      await doppel.ready()
+    } catch (error) {
+      const lines = typeof (error as { lines?: unknown }).lines === 'function' ? (error as { lines(): string[] }).lines() : [(error as Error).message]
+      throw new StartupError(`doppel serve: cannot load --seed fixtures: ${lines.join('; ')}`)
+    }
   }
   const log = values.quiet
     ? undefined
     : (line: { method: string; path: string; status: number; ms: number }) =>
         io.stderr(`${line.method} ${line.path} ${line.status} ${line.ms.toFixed(1)}ms\n`)
   const tenants = new TenantRegistry(doppel, tenantFlags(values['max-tenants'], values['tenant-idle-timeout']))
-  const main = await listen(createDoppelServer(doppel, { onRequest: log, tenants }), port, values.host)
+  const main = await listenOrExplain(createDoppelServer(doppel, { onRequest: log, tenants }), port, values.host, '--port')
   let cloud: RunningServer | undefined
   if (values['cloud-port'] !== undefined) {
     const cloudPort = parsePort(values['cloud-port'], '--cloud-port')
-    cloud = await listen(createDoppelServer(doppel, { surface: 'cloud', onRequest: log, tenants }), cloudPort, values.host)
+    cloud = await listenOrExplain(createDoppelServer(doppel, { surface: 'cloud', onRequest: log, tenants }), cloudPort, values.host, '--cloud-port')
     io.stderr(`doppel fake cloud on ${cloud.url}\n`)
   }
   io.stdout(`doppel listening on ${main.url}\n`)
@@ -100,6 +107,19 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     close: async () => {
       await Promise.all([main.close(), cloud?.close()])
     },
+  }
+}
+
+/** Listens, turning the usual start-up failures into one-line usage errors. */
+async function listenOrExplain(server: Server, port: number, host: string, flag: string): Promise<RunningServer> {
+  try {
+    return await listen(server, port, host)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EADDRINUSE') throw new StartupError(`doppel serve: port ${port} is in use; ${flag} 0 picks a free one`)
+    if (code === 'EACCES') throw new StartupError(`doppel serve: no permission to listen on port ${port}; choose a port above 1023`)
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new StartupError(`doppel serve: cannot listen on --host ${host}: no such local address`)
+    throw error
   }
 }
 
