@@ -7,6 +7,9 @@ Commands:
   serve         Serve both services, the fake cloud and the control API over HTTP
   run           Run YAML scenarios against the emulator or a server
   conformance   Run the bundled conformance suite against the emulator or a server
+  record        Proxy a server and write the exchanges as YAML scenarios
+  compare       Proxy a server and report where doppel answers differently
+  openapi       Print the OpenAPI 3.1 document of both services
 
 Run "doppel <command> --help" for a command's options.`
 
@@ -38,6 +41,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       case 'conformance': {
         const { conformanceCommand } = await import('../scenario/cli/run-command.ts')
         return await conformanceCommand(rest, io)
+      }
+      case 'openapi': {
+        const { openApiCommand } = await import('./openapi-command.ts')
+        return openApiCommand(rest, io)
+      }
+      case 'record':
+      case 'compare': {
+        const { proxyCommand } = await import('../record/proxy-command.ts')
+        return await proxyCommand(command, rest, io)
       }
       default:
         io.stderr(`doppel: unknown command "${command}"\n\n${USAGE}\n`)
