@@ -6,7 +6,7 @@
 import { formatJsonPath, type JsonPath } from '../scenario/expressions/json-path.ts'
 import { header, isText, jsonBody, type Exchange } from './exchange.ts'
 import type { Refs } from './refs.ts'
-import { TIME_MATCHER, volatility } from './volatile.ts'
+import { isTimeKey, TIME_MATCHER, volatility } from './volatile.ts'
 
 export interface RecordedExpectation {
   expect: Record<string, unknown>
@@ -32,7 +32,10 @@ export function expectationOf(exchange: Exchange, stepId: string, refs: Refs): R
   if (json !== undefined) {
     const walk = (value: unknown, path: JsonPath): unknown => {
       if (typeof value === 'string') {
+        if (volatility(undefined, value) === 'time') return TIME_MATCHER
         const ref = refs.get(value)
+        // A value repeated within this answer cannot refer to this step's own capture yet.
+        if (ref?.sameAs?.startsWith(`steps.${stepId}.`)) return GENERATED_MATCHER
         if (ref) return ref.sameAs ? { $sameAs: ref.sameAs } : ref.template
         const kind = volatility(path.at(-1), value)
         if (kind === 'time') return TIME_MATCHER
@@ -44,6 +47,9 @@ export function expectationOf(exchange: Exchange, stepId: string, refs: Refs): R
         }
         return refs.template(value)
       }
+      if (typeof value === 'number' && isTimeKey(path.at(-1))) return { $type: 'number' }
+      // A token's remaining life counts down between the recording and a replay.
+      if (typeof value === 'number' && path.at(-1) === 'ttl') return { $gte: 0, $lte: value }
       if (Array.isArray(value)) return value.map((item, index) => walk(item, [...path, index]))
       if (value && typeof value === 'object') {
         return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item, [...path, key])]))

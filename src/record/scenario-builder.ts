@@ -9,7 +9,7 @@ import { expectationOf } from './expectation.ts'
 import { isText, jsonBody, type Exchange } from './exchange.ts'
 import { IAM_FIELDS, iamSigning } from './iam-login.ts'
 import { Refs } from './refs.ts'
-import { SECRET_KEYS, TOKEN_HEADERS, TRANSPORT_HEADERS } from './volatile.ts'
+import { SECRET_KEYS, TOKEN_HEADERS, TRANSPORT_HEADERS, volatility } from './volatile.ts'
 
 export interface ScenarioDocument {
   version: 1
@@ -103,7 +103,7 @@ class Builder {
     const created = (jsonBody(exchange.responseBody) ?? {}) as Json
     const capture: Record<string, string> = {}
     for (const [key, value] of Object.entries(created)) {
-      if (typeof value !== 'string' || Object.hasOwn(body, key) || !isIdLike(value)) continue
+      if (typeof value !== 'string' || Object.hasOwn(body, key) || !isIdLike(value) || volatility(key, value) === 'time') continue
       capture[key] = `$.${key}`
       this.refs.add(value, { template: `\${{ steps.${id}.${key} }}`, sameAs: `steps.${id}.${key}` })
     }
@@ -161,6 +161,9 @@ class Builder {
     const [rawPath, query] = splitTarget(exchange.target)
     const id = this.stepId()
     const json = jsonBody(exchange.requestBody)
+    const mount = /^\/v1\/auth\/([^/]+)/.exec(rawPath)?.[1]
+    // The mount's name shows in answers too (`display_name`, `path`); replays run on their own mount.
+    if (mount !== undefined && mount !== 'token') this.refs.add(decodeURIComponent(mount), { template: '${{ target.mount }}' })
     const path = this.refs.template(templateMount(rawPath))
     const request: Json = { method: exchange.method, path }
     if (query !== undefined) request.path = `${path}?${this.refs.template(query)}`

@@ -16,6 +16,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** The matcher of any RFC 3339 time. */
 export const TIME_MATCHER = { $regex: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}' }
 
+export function isTimeKey(key: string | number | undefined): boolean {
+  return typeof key === 'string' && TIME_KEYS.test(key)
+}
+
 export type Volatility = 'stable' | 'time' | 'generated'
 
 /** How a response string at `key` varies; `id`s that spell a path (`org/name/provider/1.0.0`) are stable. */
@@ -48,4 +52,7 @@ export const TRANSPORT_HEADERS = new Set([
   'te',
   'upgrade',
   'proxy-connection',
+  // What fetch (undici) adds to every request on its own.
+  'accept-language',
+  'sec-fetch-mode',
 ])

@@ -36,7 +36,7 @@ export async function writeScenarios(exchanges: readonly Exchange[], options: Wr
     if (!group.some((exchange) => !exchange.target.startsWith('/_doppel/'))) continue
     const scenario = buildScenario(group, { name, labels: ['recorded'] })
     const file = join(options.out, `${name}.yaml`)
-    await writeFile(file, stringify(scenario, { lineWidth: 0 }))
+    await writeFile(file, stringify(scenario, { lineWidth: 0, aliasDuplicateObjects: false }))
     files.push(file)
   }
   return files
