@@ -7,6 +7,8 @@ export interface SessionOptions {
   ec2Format?: 'rsa2048' | 'pkcs7' | 'identity+signature'
   /** Leave out the registry part. */
   authOnly?: boolean
+  /** Leave out the calls that use the ec2 login's token and access-list entry. */
+  skipLoginFollowUps?: boolean
 }
 
 export async function runClientSession(base: string, options: SessionOptions = {}): Promise<Record<string, number>> {
@@ -36,7 +38,7 @@ export async function runClientSession(base: string, options: SessionOptions = {
     login = { role: 'web', pkcs7: String(document.value).replace(/\n/g, '') }
   }
   const ec2 = await call('ec2-login', 'POST', '/v1/auth/cloud/login', login, { 'X-Service-Token': '' })
-  if (ec2.auth) {
+  if (ec2.auth && !options.skipLoginFollowUps) {
     await call('lookup-self', 'GET', '/v1/auth/token/lookup-self', undefined, { 'X-Service-Token': ec2.auth.client_token })
     await call('access-list', 'GET', `/v1/auth/cloud/identity-accesslist/${instance.instance_id}`)
   }

@@ -7,7 +7,7 @@ import { Refs } from '../refs.ts'
 
 export class Translation {
   readonly refs = new Refs()
-  /** Emulator-side principal credentials by access key id, to sign an iam login afresh. */
+  /** Emulator-side principal credentials by the upstream's access key id, to sign an iam login afresh. */
   readonly credentials = new Map<string, { access_key_id: string; secret_access_key: string; session_token?: string }>()
 
   learn(upstream: unknown, emulator: unknown): void {
@@ -21,8 +21,8 @@ export class Translation {
     }
     if (isObject(upstream) && isObject(emulator)) {
       for (const [key, value] of Object.entries(upstream)) if (Object.hasOwn(emulator, key)) this.learn(value, emulator[key])
-      if (typeof emulator.access_key_id === 'string' && typeof emulator.secret_access_key === 'string') {
-        this.credentials.set(emulator.access_key_id, emulator as never)
+      if (typeof upstream.access_key_id === 'string' && typeof emulator.access_key_id === 'string' && typeof emulator.secret_access_key === 'string') {
+        this.credentials.set(upstream.access_key_id, emulator as never)
       }
     }
   }
