@@ -230,6 +230,8 @@ class Builder {
       if (SECRET_KEYS.test(key) && typeof item === 'string' && item !== '' && !item.startsWith('${{')) {
         this.vars[key] = `\${{ env.${secretEnvName(key)} || '' }}`
         out[key] = `\${{ vars.${key} }}`
+        // An answer that echoes it (an access key read back) must not write it either.
+        this.refs.add(item, { template: out[key] as string })
       } else out[key] = this.secrets(item)
     }
     return out

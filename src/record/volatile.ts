@@ -36,8 +36,11 @@ export function volatility(key: string | number | undefined, value: string): Vol
 /** Request headers that carry credentials: never written to a scenario. */
 export const TOKEN_HEADERS = new Set(['x-service-token', 'x-vault-token', 'authorization'])
 
-/** Request body keys whose values are secrets. */
-export const SECRET_KEYS = /^(secret_key|secret_access_key|access_key|password|client_secret|session_token|token)$/i
+/**
+ * Request body keys whose values are secrets, or signed login payloads that cannot be replayed (when the
+ * session did not show how they were made, they are not templated by then).
+ */
+export const SECRET_KEYS = /^(secret_key|secret_access_key|access_key|password|client_secret|session_token|token|pkcs7|identity|signature|iam_request_headers|iam_request_body|iam_request_url)$/i
 
 /** Headers the transport owns, or that say nothing about the service's behaviour. */
 export const TRANSPORT_HEADERS = new Set([

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 import { serve, type ServeHandle } from '../../src/cli/serve-command.ts'
 import { main } from '../../src/cli/main.ts'
 import { startProxyCommand } from '../../src/record/proxy-command.ts'

@@ -78,3 +78,53 @@ describe('doppel record against doppel serve', () => {
     }
   })
 })
+
+describe('doppel record as a process', () => {
+  test('one listening line; SIGINT writes one scenario per service; secrets stay out of the files', async () => {
+    const { spawn } = await import('node:child_process')
+    const { once } = await import('node:events')
+    const { readdirSync } = await import('node:fs')
+    const out = mkdtempSync(join(tmpdir(), 'doppel-record-cli-'))
+    const bin = new URL('../../bin/doppel.js', import.meta.url).pathname
+    const child = spawn(process.execPath, [bin, 'record', '--upstream', upstream.main.url, '--port', '0', '--out', out, '--split-by', 'service', '--name', 'cli', '--quiet'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const [first] = (await once(child.stdout!, 'data')) as [Buffer]
+    expect(first.toString()).toMatch(/^doppel recording on http:\/\/127\.0\.0\.1:\d+\n$/)
+    const base = /on (\S+)/.exec(first.toString())![1]!
+    const secret = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'
+    const mount = '/v1/auth/cloud'
+    const headers = { 'X-Service-Token': 'root', 'Content-Type': 'application/json' }
+    expect((await fetch(`${base}${mount}/config/client`, { method: 'POST', headers, body: JSON.stringify({ access_key: 'AKIAIOSFODNN7EXAMPLE', secret_key: secret }) })).status).toBe(204)
+    expect((await fetch(`${base}${mount}/config/client`, { headers })).status).toBe(200)
+    expect((await fetch(`${base}/api/v2/ping`)).status).toBe(200)
+    expect((await fetch(`${base}/_doppel/record/stop`)).status).toBe(405)
+    child.kill('SIGINT')
+    const [code] = (await once(child, 'exit')) as [number]
+    expect(code).toBe(0)
+    expect(readdirSync(out).sort()).toEqual(['cli-auth.yaml', 'cli-registry.yaml'])
+    expect(stderr).toContain(`wrote ${join(out, 'cli-auth.yaml')}`)
+    const auth = readFileSync(join(out, 'cli-auth.yaml'), 'utf8')
+    expect(auth).not.toContain(secret)
+    expect(auth).not.toContain('AKIAIOSFODNN7EXAMPLE')
+    expect(auth).toContain('secret_key: ${{ vars.secret_key }}')
+    expect(auth).toContain("${{ env.DOPPEL_SECRET_SECRET_KEY || '' }}")
+    expect(readFileSync(join(out, 'cli-registry.yaml'), 'utf8')).toContain('/api/v2/ping')
+    for (const file of ['cli-auth.yaml', 'cli-registry.yaml']) {
+      const console = quiet()
+      expect(await runCommand([join(out, file), '--target', 'emulator'], console.io), console.out()).toBe(0)
+    }
+  }, 30_000)
+
+  test('an unreachable upstream is a 502 in the service error style, and the proxy keeps going', async () => {
+    const console = quiet()
+    const out = mkdtempSync(join(tmpdir(), 'doppel-record-'))
+    const session = (await startProxyCommand('record', ['--upstream', 'http://127.0.0.1:9', '--port', '0', '--out', out, '--quiet'], console.io))!
+    const response = await fetch(`${session.url}/v1/auth/cloud/role/x`)
+    expect(response.status).toBe(502)
+    expect(((await response.json()) as { errors: string[] }).errors[0]).toMatch(/^doppel: upstream http:\/\/127\.0\.0\.1:9 did not answer/)
+    expect(await session.stop()).toBe(0)
+  })
+})
