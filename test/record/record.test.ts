@@ -1,4 +1,6 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -81,9 +83,6 @@ describe('doppel record against doppel serve', () => {
 
 describe('doppel record as a process', () => {
   test('one listening line; SIGINT writes one scenario per service; secrets stay out of the files', async () => {
-    const { spawn } = await import('node:child_process')
-    const { once } = await import('node:events')
-    const { readdirSync } = await import('node:fs')
     const out = mkdtempSync(join(tmpdir(), 'doppel-record-cli-'))
     const bin = new URL('../../bin/doppel.js', import.meta.url).pathname
     const child = spawn(process.execPath, [bin, 'record', '--upstream', upstream.main.url, '--port', '0', '--out', out, '--split-by', 'service', '--name', 'cli', '--quiet'], {
