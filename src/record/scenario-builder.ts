@@ -8,6 +8,7 @@ import { parse as parseYaml } from 'yaml'
 import { expectationOf } from './expectation.ts'
 import { isText, jsonBody, type Exchange } from './exchange.ts'
 import { IAM_FIELDS, iamSigning } from './iam-login.ts'
+import { documentInPkcs7 } from './signed-document.ts'
 import { Refs } from './refs.ts'
 import { SECRET_KEYS, TOKEN_HEADERS, TRANSPORT_HEADERS, volatility } from './volatile.ts'
 
@@ -191,6 +192,7 @@ class Builder {
 
     if (json !== undefined && exchange.requestBody.length > 0) {
       const isLogin = /\/login$/.test(rawPath) && json && typeof json === 'object' && !Array.isArray(json)
+      if (isLogin && typeof (json as Json).pkcs7 === 'string') this.unseenInstance((json as Json).pkcs7 as string)
       const body = isLogin && 'iam_request_headers' in (json as Json) ? this.iamLogin(json as Json) : (json as Json)
       request.json = this.secrets(this.refs.templateJson(body))
     } else if (exchange.requestBody.length > 0) {
@@ -220,6 +222,24 @@ class Builder {
     const out: Json = { ...body }
     for (const field of IAM_FIELDS) if (field in out) out[field] = `\${{ steps.${id}.iam.${field} }}`
     return out
+  }
+
+  /**
+   * A `pkcs7` the session did not fetch (a real instance's): a fake-cloud instance with its document's
+   * image, account and region, and a fresh RSA-2048 document of it, stand in for the instance on replay.
+   */
+  unseenInstance(pkcs7: string): void {
+    if (this.refs.get(pkcs7)) return
+    const document = documentInPkcs7(pkcs7)
+    if (!document) return
+    this.usesCloud = true
+    const instance = this.stepId()
+    const args: Json = { ami_id: document.imageId, ...(document.accountId && { account_id: document.accountId }), ...(document.region && { region: document.region }) }
+    this.steps.push({ id: instance, 'cloud.createInstance': args, capture: { instance_id: '$.instance_id' } })
+    this.refs.add(document.instanceId, { template: `\${{ steps.${instance}.instance_id }}`, sameAs: `steps.${instance}.instance_id` })
+    const signed = this.stepId()
+    this.steps.push({ id: signed, 'cloud.identityDocument': { instance_id: `\${{ steps.${instance}.instance_id }}`, format: 'rsa2048' }, capture: { signed: '$.rsa2048' } })
+    this.refs.add(pkcs7, { template: `\${{ steps.${signed}.signed }}` })
   }
 
   /** Secret request fields become vars read from the environment at replay; the value is never written. */

@@ -98,6 +98,7 @@ describe('doppel record as a process', () => {
     const headers = { 'X-Service-Token': 'root', 'Content-Type': 'application/json' }
     expect((await fetch(`${base}${mount}/config/client`, { method: 'POST', headers, body: JSON.stringify({ access_key: 'AKIAIOSFODNN7EXAMPLE', secret_key: secret }) })).status).toBe(204)
     expect((await fetch(`${base}${mount}/config/client`, { headers })).status).toBe(200)
+    expect((await fetch(`${base}${mount}/config/client`, { method: 'DELETE', headers })).status).toBe(204)
     expect((await fetch(`${base}/api/v2/ping`)).status).toBe(200)
     expect((await fetch(`${base}/_doppel/record/stop`)).status).toBe(405)
     child.kill('SIGINT')
@@ -125,5 +126,28 @@ describe('doppel record as a process', () => {
     expect(response.status).toBe(502)
     expect(((await response.json()) as { errors: string[] }).errors[0]).toMatch(/^doppel: upstream http:\/\/127\.0\.0\.1:9 did not answer/)
     expect(await session.stop()).toBe(0)
+  })
+})
+
+describe('an ec2 login whose document the session did not fetch (a real instance)', () => {
+  test('becomes a fake-cloud instance with the document’s image, account and region, and replays green', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'doppel-record-'))
+    const console = quiet()
+    const session = (await startProxyCommand('record', ['--upstream', upstream.main.url, '--port', '0', '--out', out, '--name', 'real', '--quiet'], console.io))!
+    const admin = { 'X-Service-Token': 'root', 'Content-Type': 'application/json' }
+    // Straight to the upstream, not through the proxy: as a real instance gets its document from IMDS.
+    const instance = (await (await fetch(`${upstream.main.url}/_doppel/cloud/instances`, { method: 'POST', headers: admin, body: JSON.stringify({ ami_id: 'ami-0def5678' }) })).json()) as { instance_id: string }
+    const document = (await (await fetch(`${upstream.main.url}/_doppel/cloud/identity-document`, { method: 'POST', headers: admin, body: JSON.stringify({ instance_id: instance.instance_id, format: 'rsa2048' }) })).json()) as { value: string }
+    await fetch(`${session.url}/v1/auth/cloud/role/real`, { method: 'POST', headers: admin, body: JSON.stringify({ auth_type: 'ec2', bound_ami_id: 'ami-0def5678' }) })
+    const login = await fetch(`${session.url}/v1/auth/cloud/login`, { method: 'POST', body: JSON.stringify({ role: 'real', pkcs7: document.value.replace(/\n/g, '') }) })
+    expect(login.status, await login.text()).toBe(200)
+    expect(await session.stop()).toBe(0)
+    const yaml = readFileSync(join(out, 'real.yaml'), 'utf8')
+    expect(yaml).toContain('cloud.createInstance')
+    expect(yaml).toContain('ami_id: ami-0def5678')
+    expect(yaml).not.toContain(instance.instance_id)
+    expect(yaml).not.toContain(document.value.slice(0, 40))
+    const replay = quiet()
+    expect(await runCommand([join(out, 'real.yaml'), '--target', 'emulator'], replay.io), replay.out()).toBe(0)
   })
 })
