@@ -15,6 +15,8 @@ interface OperationDoc {
   /** Success responses. */
   responses: Record<string, Schema>
   requestBody?: Schema
+  /** Query parameters the handler reads. */
+  query?: string[]
   /** The operation needs no token (archivist objects, ping). */
   public?: boolean
 }
@@ -45,7 +47,11 @@ const LINK = { type: 'string', format: 'uri' }
 
 const MANAGEMENT: Record<Operation<typeof MANAGEMENT_ROUTES>, OperationDoc> = {
   ping: { summary: 'API ping: version headers', responses: { '200': { description: 'Empty; TFP-API-Version and X-TFE-Version headers' } }, public: true },
-  listModules: { summary: 'List an organisation’s registry modules (q, filter[provider], page[number], page[size])', responses: { '200': jsonApi('A page of modules') } },
+  listModules: {
+    summary: 'List an organisation’s registry modules',
+    query: ['q', 'filter[provider]', 'filter[registry_name]', 'filter[organization_name]', 'page[number]', 'page[size]'],
+    responses: { '200': jsonApi('A page of modules') },
+  },
   createModule: {
     summary: 'Create a private module (no VCS)',
     requestBody: jsonApiBody('registry-modules', { name: STRING, provider: STRING, 'registry-name': { enum: ['private'] }, 'no-code': { type: 'boolean' } }, ['name', 'provider']),
@@ -61,7 +67,7 @@ const MANAGEMENT: Record<Operation<typeof MANAGEMENT_ROUTES>, OperationDoc> = {
   deleteVersion: { summary: 'Delete one version', responses: { '204': { description: 'Deleted' } } },
   deleteProvider: { summary: 'Delete a module’s provider and its versions', responses: { '204': { description: 'Deleted' } } },
   deleteModule: { summary: 'Delete a module', responses: { '204': { description: 'Deleted' } } },
-  showVersion: { summary: 'Show a version (?version_name=…)', responses: { '200': jsonApi('The version') } },
+  showVersion: { summary: 'Show a version', query: ['module_version'], responses: { '200': jsonApi('The version') } },
   patchVersion: {
     summary: 'Deprecate or undeprecate (deprecation) or revoke (revocation) a version',
     requestBody: {
@@ -161,6 +167,7 @@ function addTable<O extends string>(
     item[method] = {
       operationId: uniqueId(ids, `${group}.${route.operation}`),
       summary: doc.summary,
+      ...(doc.query && { parameters: doc.query.map((name) => ({ name, in: 'query', required: false, schema: STRING })) }),
       ...(doc.public ? { security: [] } : { security: [{ registryToken: [] }] }),
       ...(doc.requestBody && { requestBody: doc.requestBody }),
       responses: { ...doc.responses, ...(doc.public ? { '404': errors['404'] } : errors) },

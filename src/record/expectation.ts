@@ -52,6 +52,8 @@ export function expectationOf(exchange: Exchange, stepId: string, refs: Refs): R
       if (typeof value === 'number' && path.at(-1) === 'ttl') return { $type: 'number', $gte: 0 }
       if (Array.isArray(value)) return value.map((item, index) => walk(item, [...path, index]))
       if (value && typeof value === 'object') {
+        // `$` keys would read as matchers: such an object is compared literally.
+        if (Object.keys(value).some((key) => key.startsWith('$'))) return { $eq: value }
         return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item, [...path, key])]))
       }
       return value
