@@ -48,7 +48,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       }
       case 'record':
       case 'compare': {
-        const { proxyCommand } = await import('../record/proxy-command.ts')
+        const { proxyCommand } = await import('../record/index.ts')
         return await proxyCommand(command, rest, io)
       }
       default:

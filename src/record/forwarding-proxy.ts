@@ -12,7 +12,7 @@ export const STOP_PATH = '/_doppel/record/stop'
 const BODY_LIMIT = 64 * 1024 * 1024
 
 /** Hop-by-hop headers, and those fetch sets itself for the upstream connection. */
-const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'te', 'upgrade', 'proxy-connection', 'accept-encoding'])
+export const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'te', 'upgrade', 'proxy-connection', 'accept-encoding'])
 
 /** fetch has already decoded the body, so these would describe bytes the client never gets. */
 const DECODED_RESPONSE = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'])

@@ -117,6 +117,9 @@ export async function startProxyCommand(command: 'record' | 'compare', argv: str
   for (const flag of command === 'record' ? compareOnly : recordOnly) {
     if (values[flag] !== undefined && !(flag === 'split-by' && values[flag] === 'session')) throw new ProxyUsageError(`--${flag} is not an option of doppel ${command}`)
   }
+  if (command === 'record' && (values['allow-sha1'] || values.profile !== 'service')) {
+    throw new ProxyUsageError(`--${values['allow-sha1'] ? 'allow-sha1' : 'profile'} is not an option of doppel record`)
+  }
   if (command === 'record' && values.out === undefined) throw new ProxyUsageError('--out <dir> is required')
   const splitBy = values['split-by'] as SplitRule
   if (!SPLIT_RULES.includes(splitBy)) throw new ProxyUsageError(`--split-by must be one of ${SPLIT_RULES.join(', ')}, not "${splitBy}"`)
@@ -134,7 +137,7 @@ export async function startProxyCommand(command: 'record' | 'compare', argv: str
       return 0
     }
   } else {
-    const { startComparison } = await import('./compare/comparison.ts')
+    const { startComparison } = await import('./compare/index.ts')
     const comparison = startComparison({
       profile: values.profile,
       rootTokens: values['root-token'] ?? ['root'],

@@ -5,6 +5,7 @@
 import { createDoppel } from '../../doppel.ts'
 import { signedCallerIdentity } from '../../scenario/targets/caller-identity.ts'
 import { jsonBody, type Exchange } from '../exchange.ts'
+import { HOP_BY_HOP } from '../forwarding-proxy.ts'
 import { IAM_FIELDS, iamSigning } from '../iam-login.ts'
 import { differences, type Answer, type Difference } from './differences.ts'
 import { formatReport, type ComparedExchange, type Report } from './report.ts'
@@ -61,7 +62,7 @@ function answerOf(status: number, body: Buffer): Answer {
 function emulatorRequest(exchange: Exchange, translation: Translation, now: Date): Request {
   const headers = new Headers()
   for (const [name, value] of exchange.requestHeaders) {
-    if (name.toLowerCase() === 'host' || name.toLowerCase() === 'content-length') continue
+    if (HOP_BY_HOP.has(name.toLowerCase())) continue
     headers.append(name, translation.text(value))
   }
   let body: Uint8Array<ArrayBuffer> | undefined
