@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -63,6 +65,25 @@ describe('doppel compare', () => {
     expect(lines[0]).toMatch(/^DIFF #\d+ POST \/v1\/auth\/cloud\/login: status 200 ≠ 400; \$\.errors — ≠ \["failed to verify the signature/)
     expect(result.stdout).toMatch(/status\s+200\s+400/)
   }, 60_000)
+})
+
+describe('doppel compare as a process', () => {
+  test('one listening line; SIGTERM prints the table and exits 4 when an exchange differed', async () => {
+    const bin = new URL('../../bin/doppel.js', import.meta.url).pathname
+    const child = spawn(process.execPath, [bin, 'compare', '--upstream', await upstream('--allow-sha1'), '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const [first] = (await once(child.stdout!, 'data')) as [Buffer]
+    expect(first.toString()).toMatch(/^doppel comparing on http:\/\/127\.0\.0\.1:\d+\n$/)
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    await runClientSession(/on (\S+)/.exec(first.toString())![1]!, { ec2Format: 'pkcs7', skipLoginFollowUps: true, authOnly: true })
+    child.kill('SIGTERM')
+    const [code] = (await once(child, 'exit')) as [number]
+    expect(stderr.trim().split('\n')).toHaveLength(1)
+    expect(stdout.trim().split('\n').at(-1)).toMatch(/^\d+ exchanges, 1 differ$/)
+    expect(code).toBe(4)
+  }, 30_000)
 })
 
 describe('usage errors', () => {
