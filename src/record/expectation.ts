@@ -6,7 +6,7 @@
 import { formatJsonPath, type JsonPath } from '../scenario/expressions/json-path.ts'
 import { header, isText, jsonBody, type Exchange } from './exchange.ts'
 import type { Refs } from './refs.ts'
-import { isTimeKey, TIME_MATCHER, volatility } from './volatile.ts'
+import { isClockNumber, TIME_MATCHER, volatility } from './volatile.ts'
 
 export interface RecordedExpectation {
   expect: Record<string, unknown>
@@ -47,9 +47,8 @@ export function expectationOf(exchange: Exchange, stepId: string, refs: Refs): R
         }
         return refs.template(value)
       }
-      if (typeof value === 'number' && isTimeKey(path.at(-1))) return { $type: 'number' }
-      // A token's remaining life counts down between the recording and a replay.
-      if (typeof value === 'number' && path.at(-1) === 'ttl') return { $type: 'number', $gte: 0 }
+      // Epoch times, and a token's remaining life, which counts down between the recording and a replay.
+      if (typeof value === 'number' && isClockNumber(path.at(-1))) return { $type: 'number', $gte: 0 }
       if (Array.isArray(value)) return value.map((item, index) => walk(item, [...path, index]))
       if (value && typeof value === 'object') {
         // `$` keys would read as matchers: such an object is compared literally.

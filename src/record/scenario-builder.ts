@@ -5,6 +5,7 @@
  * `clock.advance`, `fixtures`), so signed login payloads are made afresh on every replay.
  */
 import { parse as parseYaml } from 'yaml'
+import { formatJsonPath } from '../scenario/expressions/json-path.ts'
 import { expectationOf } from './expectation.ts'
 import { isText, jsonBody, type Exchange } from './exchange.ts'
 import { IAM_FIELDS, iamSigning } from './iam-login.ts'
@@ -78,8 +79,18 @@ class Builder {
     if (!path.startsWith('/_doppel/')) return this.requestStep(exchange)
     const body = (jsonBody(exchange.requestBody) ?? {}) as Json
     const ok = exchange.status < 300
-    if (path === '/_doppel/cloud/instances' && exchange.method === 'POST' && ok) return this.cloudCreate('cloud.createInstance', exchange, body, 'instance_id')
-    if (path === '/_doppel/cloud/principals' && exchange.method === 'POST' && ok) return this.cloudCreate('cloud.createPrincipal', exchange, body, 'name')
+    if (path === '/_doppel/cloud/instances' && exchange.method === 'POST' && ok) return this.cloudCreate('cloud.createInstance', exchange, body)
+    if (path === '/_doppel/cloud/principals' && exchange.method === 'POST' && ok) return this.cloudCreate('cloud.createPrincipal', exchange, body)
+    const state = /^\/_doppel\/cloud\/instances\/([^/]+)\/state$/.exec(path)
+    if (state && exchange.method === 'POST' && ok) {
+      this.steps.push({ 'cloud.setInstanceState': { instance_id: this.refs.template(decodeSegment(state[1]!)), state: body.state } })
+      return
+    }
+    const principal = /^\/_doppel\/cloud\/principals\/(.+)$/.exec(path)
+    if (principal && exchange.method === 'DELETE' && ok) {
+      this.steps.push({ 'cloud.deletePrincipal': this.refs.template(decodeSegment(principal[1]!)) })
+      return
+    }
     if (path === '/_doppel/cloud/identity-document' && exchange.method === 'POST' && ok) return this.identityDocument(exchange, body)
     if (path === '/_doppel/fixtures' && exchange.method === 'POST' && ok) return this.addFixtures(exchange.requestBody.toString('utf8'))
     if (path === '/_doppel/clock' && exchange.method === 'POST' && ok && body.advance !== undefined) {
@@ -90,7 +101,7 @@ class Builder {
   }
 
   /** An instance or principal of the fake cloud: created afresh, its generated fields captured. */
-  cloudCreate(action: string, exchange: Exchange, body: Json, unique: string): void {
+  cloudCreate(action: 'cloud.createInstance' | 'cloud.createPrincipal', exchange: Exchange, body: Json): void {
     this.usesCloud = true
     const id = this.stepId()
     const args: Json = { ...body }
@@ -100,12 +111,12 @@ class Builder {
       this.refs.add(args.name, { template: renamed })
       args.name = renamed
     }
-    if (unique === 'instance_id') delete args.instance_id
+    if (action === 'cloud.createInstance') delete args.instance_id
     const created = (jsonBody(exchange.responseBody) ?? {}) as Json
     const capture: Record<string, string> = {}
     for (const [key, value] of Object.entries(created)) {
       if (typeof value !== 'string' || Object.hasOwn(body, key) || !isIdLike(value) || volatility(key, value) === 'time') continue
-      capture[key] = `$.${key}`
+      capture[key] = formatJsonPath([key])
       this.refs.add(value, { template: `\${{ steps.${id}.${key} }}`, sameAs: `steps.${id}.${key}` })
     }
     if (action === 'cloud.createPrincipal') {
@@ -164,7 +175,7 @@ class Builder {
     const json = jsonBody(exchange.requestBody)
     const mount = /^\/v1\/auth\/([^/]+)/.exec(rawPath)?.[1]
     // The mount's name shows in answers too (`display_name`, `path`); replays run on their own mount.
-    if (mount !== undefined && mount !== 'token') this.refs.add(decodeURIComponent(mount), { template: '${{ target.mount }}' })
+    if (mount !== undefined && mount !== 'token') this.refs.add(decodeSegment(mount), { template: '${{ target.mount }}' })
     const path = this.refs.template(templateMount(rawPath))
     const request: Json = { method: exchange.method, path }
     if (query !== undefined) request.path = `${path}?${this.refs.template(query)}`
@@ -255,6 +266,15 @@ class Builder {
       } else out[key] = this.secrets(item)
     }
     return out
+  }
+}
+
+/** A path segment decoded; one with a broken escape is kept as sent. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
   }
 }
 

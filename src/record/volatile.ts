@@ -20,6 +20,11 @@ export function isTimeKey(key: string | number | undefined): boolean {
   return typeof key === 'string' && TIME_KEYS.test(key)
 }
 
+/** A number that depends on when it was read: epoch times, and a token's remaining `ttl`. */
+export function isClockNumber(key: string | number | undefined): boolean {
+  return isTimeKey(key) || key === 'ttl'
+}
+
 export type Volatility = 'stable' | 'time' | 'generated'
 
 /** How a response string at `key` varies; `id`s that spell a path (`org/name/provider/1.0.0`) are stable. */

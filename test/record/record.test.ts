@@ -50,6 +50,9 @@ describe('doppel record against doppel serve', () => {
       'lookup-self': 200,
       'iam-login': 200,
       tidy: 202,
+      'instance-state': 200,
+      'ec2-login-stopped': 400,
+      'principal-gone': 204,
       deprecate: 200,
       'read-version': 200,
     })
@@ -63,6 +66,8 @@ describe('doppel record against doppel serve', () => {
     expect(yaml).not.toMatch(/X-Service-Token: root/)
     expect(yaml).toContain('cloud.signedCallerIdentity')
     expect(yaml).toContain('cloud.identityDocument')
+    expect(yaml).toContain('cloud.setInstanceState')
+    expect(yaml).toContain('cloud.deletePrincipal')
   })
 
   test('the scenario replays green on the emulator', async () => {

@@ -48,6 +48,11 @@ export async function runClientSession(base: string, options: SessionOptions = {
   const iam = signedCallerIdentity({ credentials: user as never, now: new Date(clock.now), serverIdHeader: 'X-Service-Cloud-IAM-Server-ID' })
   await call('iam-login', 'POST', '/v1/auth/cloud/login', { role: 'deployer', ...iam }, { 'X-Service-Token': '' })
   await call('tidy', 'POST', '/v1/auth/cloud/tidy/identity-accesslist', { safety_buffer: '1h' })
+  if (!options.skipLoginFollowUps) {
+    await call('instance-state', 'POST', `/_doppel/cloud/instances/${instance.instance_id}/state`, { state: 'stopped' })
+    await call('ec2-login-stopped', 'POST', '/v1/auth/cloud/login', login, { 'X-Service-Token': '' })
+  }
+  await call('principal-gone', 'DELETE', '/_doppel/cloud/principals/deployer')
   if (options.authOnly) return statuses
   await call('fixtures', 'POST', '/_doppel/fixtures', {
     version: 1,

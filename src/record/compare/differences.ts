@@ -3,7 +3,7 @@
  * vary per run (ids, tokens, times) are normalised first; values the translation maps are equal.
  */
 import { formatJsonPath, type JsonPath } from '../../scenario/expressions/json-path.ts'
-import { volatility } from '../volatile.ts'
+import { isClockNumber, volatility } from '../volatile.ts'
 
 export type DifferenceKind = 'status' | 'errors' | 'missing-field' | 'extra-field' | 'value' | 'body'
 
@@ -49,7 +49,8 @@ export function differences(upstream: Answer, doppel: Answer, sameValue: (upstre
       const key = path.at(-1)
       const kind = volatility(key, a)
       if (kind !== 'stable' && kind === volatility(key, b)) return
-    } else if (JSON.stringify(a) === JSON.stringify(b)) return
+    } else if (typeof a === 'number' && typeof b === 'number' && isClockNumber(path.at(-1))) return
+    else if (JSON.stringify(a) === JSON.stringify(b)) return
     found.push({ kind: path.length === 0 ? 'body' : 'value', path: formatJsonPath(path), upstream: a, doppel: b })
   }
   walk(upstream.body, doppel.body, [])
