@@ -3,7 +3,7 @@ import { didYouMean } from './did-you-mean.ts'
 import { serve } from './serve-command.ts'
 import { StartupError, UsageError, type CliIo } from './usage-error.ts'
 
-const COMMANDS = ['serve', 'run', 'conformance', 'conformance-vault', 'help', '--help', '--version'] as const
+const COMMANDS = ['serve', 'run', 'conformance', 'conformance-vault', 'record', 'compare', 'openapi', 'help', '--help', '--version'] as const
 
 const USAGE = `Usage: doppel <command> [options]
 
@@ -12,6 +12,9 @@ Commands:
   run                 Run YAML scenarios against the emulator or a server
   conformance         Run the bundled conformance suite against the emulator or a server
   conformance-vault   Run the conformance suite against a real Vault in a container (testcontainers)
+  record              Proxy a server and write the exchanges as YAML scenarios
+  compare             Proxy a server and report where doppel answers differently
+  openapi             Print the OpenAPI 3.1 document of both services
 
 Options:
   -h, --help          Show this help
@@ -61,6 +64,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       case 'conformance-vault': {
         const { vaultContainerCommand } = await import('../conformance/vault-container.ts')
         return await vaultContainerCommand(rest, io)
+      }
+      case 'openapi': {
+        const { openApiCommand } = await import('./openapi-command.ts')
+        return openApiCommand(rest, io)
+      }
+      case 'record':
+      case 'compare': {
+        const { proxyCommand } = await import('../record/index.ts')
+        return await proxyCommand(command, rest, io)
       }
       default: {
         const suggestion = didYouMean(command, COMMANDS)

@@ -16,6 +16,7 @@ import { ServiceError } from './service-error.ts'
 import { authState } from './state.ts'
 import { runPeriodicTidy } from './tidy/tidy.ts'
 import { SELF_ROUTES, tokenStore } from './tokens/index.ts'
+import { VAULT_OPENAPI_PATH, vaultOpenApi } from './vault-openapi.ts'
 
 const TOKEN_PREFIX = `auth/${TOKEN_MOUNT}/`
 
@@ -36,6 +37,10 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
     path = decodeURIComponent(url.pathname).replace(/^\/v1\//, '')
   } catch {
     return authError(400, MESSAGES.invalidUrlEscape)
+  }
+  if (path === VAULT_OPENAPI_PATH) {
+    const answer = await vaultOpenApi(request, url, context)
+    if (answer) return answer
   }
   const selfName = path.startsWith(TOKEN_PREFIX) ? path.slice(TOKEN_PREFIX.length) : ''
   const self = Object.hasOwn(SELF_ROUTES, selfName) ? SELF_ROUTES[selfName] : undefined

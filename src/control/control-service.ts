@@ -4,6 +4,7 @@ import { jsonResponse, readBodyText, BodyTooLargeError } from '../core/http.ts'
 import { DurationError } from '../core/duration.ts'
 import { dashboard } from '../dashboard/dashboard-route.ts'
 import { tenantsControl } from '../tenants/tenants-control.ts'
+import { OPENAPI_PATH, openApiRoute } from './openapi-route.ts'
 
 const CONTROL_BODY_LIMIT = 8 * 1024 * 1024
 
@@ -51,6 +52,7 @@ export async function control(request: Request, context: RequestContext): Promis
     }
     if (path === '/_doppel/ui' || path.startsWith('/_doppel/ui/')) return await dashboard(request)
     if (path === '/_doppel/tenants' || path.startsWith('/_doppel/tenants/')) return tenantsControl(request, context, path)
+    if (path === OPENAPI_PATH) return await openApiRoute(request, context)
     if (path === '/_doppel/state' && method === 'GET') return jsonResponse(200, emulator.store.snapshot())
     if (path === '/_doppel/fixtures' && method === 'POST') return await loadFixturesRoute(request, context)
     if (path === '/_doppel/faults') {

@@ -8,7 +8,7 @@ import { syntheticArchive } from './synthetic-archive.ts'
 /** Tarball uploads above this are refused with a 413. */
 export const ARCHIVE_LIMIT = 50 * 1024 * 1024
 
-const ROUTES = compileRoutes([
+export const ROUTES = compileRoutes([
   ['PUT', '/_archivist/v1/object/:object', 'upload'],
   ['GET', '/_archivist/v1/object/:object', 'download'],
 ] as const)

@@ -31,7 +31,7 @@ const PRIVATE = `${ORG}/private/:namespace`
 const LEGACY = '/api/v2/registry-modules'
 
 /** Every `/api/v2` route; deprecated aliases map to the same operations (reference §3). */
-const ROUTES = compileRoutes([
+export const ROUTES = compileRoutes([
   ['GET', '/api/v2/ping', 'ping'],
   ['GET', ORG, 'listModules'],
   ['POST', ORG, 'createModule'],

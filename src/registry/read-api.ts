@@ -11,7 +11,7 @@ import { publishedVersions, versionRecord, versionsDocument } from './v1-records
 const MODULE = '/api/registry/v1/modules/:namespace/:name/:provider'
 
 /** Registry protocol reads (reference §2); `versions` and `download` win over a version literally so named. */
-const ROUTES = compileRoutes([
+export const ROUTES = compileRoutes([
   ['GET', `${MODULE}/versions`, 'versions'],
   ['GET', `${MODULE}/download`, 'downloadLatest'],
   ['GET', `${MODULE}/:version/download`, 'download'],

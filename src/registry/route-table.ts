@@ -7,6 +7,8 @@ export interface RouteMatch<Operation extends string> {
 
 interface CompiledRoute<Operation extends string> {
   method: string
+  /** The row's pattern as written (`/api/v2/organizations/:org/…`), for the OpenAPI document. */
+  pattern: string
   regex: RegExp
   names: string[]
   operation: Operation
@@ -26,7 +28,7 @@ export function compileRoutes<Operation extends string>(rows: readonly (readonly
         return '([^/]+)'
       })
       .join('/')
-    return { method, regex: new RegExp(`^${source}/?$`), names, operation }
+    return { method, pattern, regex: new RegExp(`^${source}/?$`), names, operation }
   })
 }
 

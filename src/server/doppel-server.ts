@@ -34,7 +34,7 @@ interface ClientError extends Error {
  * every connection down by rewriting its bytes, such a packet is read by hand from the parser's error
  * (pipelined requests after it included), answered, and the connection closed, as HTTP allows.
  */
-export function createDoppelServer(doppel: Doppel, options: ServerOptions = {}): Server {
+export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: ServerOptions = {}): Server {
   const surface = options.surface ?? 'main'
   const server = createHttpServer({ keepAliveTimeout: 5000 }, (req, res) => void answer(req, res))
   let host: string | undefined

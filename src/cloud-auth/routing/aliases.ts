@@ -2,7 +2,7 @@
  * The deprecated path names (reference §3, spec Versioning): `whitelist` for `accesslist`, `blacklist`
  * for `denylist`. They map onto the current paths, so they share code and storage.
  */
-const ALIASES: readonly [deprecated: string, current: string][] = [
+export const ALIASES: readonly [deprecated: string, current: string][] = [
   ['roletag-blacklist', 'roletag-denylist'],
   ['identity-whitelist', 'identity-accesslist'],
   ['tidy/roletag-blacklist', 'tidy/roletag-denylist'],

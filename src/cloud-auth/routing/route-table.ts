@@ -16,7 +16,7 @@ import { tidyAccessListEndpoint, tidyDenyListEndpoint } from '../endpoints/tidy.
 import { currentPath } from './aliases.ts'
 import type { Endpoint } from './endpoint.ts'
 
-const ROUTES: readonly Endpoint[] = [
+export const ROUTES: readonly Endpoint[] = [
   listRole,
   listRolesPlural,
   role,

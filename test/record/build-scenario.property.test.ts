@@ -1,0 +1,34 @@
+import fc from 'fast-check'
+import { expect, test } from 'vitest'
+import { stringify } from 'yaml'
+import { buildScenario } from '../../src/record/scenario-builder.ts'
+import type { Exchange } from '../../src/record/exchange.ts'
+import { parseScenario } from '../../src/scenario/index.ts'
+
+const segment = fc.stringMatching(/^[A-Za-z0-9_.-]{1,12}$/)
+const json = fc.jsonValue({ maxDepth: 3 })
+const volatileish = fc.constantFrom('request_id', 'client_token', 'accessor', 'id', 'nonce', 'created-at', 'expire_time', 'ttl', 'errors', 'a b', "it's", 'x.y')
+const body = fc.oneof(json, fc.dictionary(fc.oneof(volatileish, fc.string({ maxLength: 8 })), json, { maxKeys: 6 }))
+
+const exchange: fc.Arbitrary<Exchange> = fc.record({
+  method: fc.constantFrom('GET', 'POST', 'LIST', 'DELETE', 'PATCH', 'PUT'),
+  target: fc.tuple(fc.constantFrom('/v1/auth/cloud', '/v1/auth/token', '/api/v2', '/api/registry/v1', '/_doppel/cloud', '/_doppel'), fc.array(segment, { maxLength: 3 })).map(([base, rest]) => [base, ...rest].join('/')),
+  requestHeaders: fc.array(fc.tuple(fc.constantFrom('X-Service-Token', 'Authorization', 'Content-Type', 'X-Custom'), fc.string({ maxLength: 20 })), { maxLength: 3 }),
+  requestBody: fc.option(body, { nil: undefined }).map((value) => Buffer.from(value === undefined ? '' : JSON.stringify(value))),
+  status: fc.integer({ min: 200, max: 599 }),
+  responseHeaders: fc.constant([['content-type', 'application/json']] as [string, string][]),
+  responseBody: fc.option(body, { nil: undefined }).map((value) => Buffer.from(value === undefined ? '' : JSON.stringify(value))),
+})
+
+test('any recorded session becomes a scenario the engine accepts', () => {
+  fc.assert(
+    fc.property(fc.array(exchange, { maxLength: 8 }), (exchanges) => {
+      // A session of control calls only is not written (write-scenarios.ts).
+      fc.pre(exchanges.some((e) => !e.target.startsWith('/_doppel/')))
+      const scenario = buildScenario(exchanges, { name: 'property' })
+      const text = stringify(scenario, { lineWidth: 0, aliasDuplicateObjects: false })
+      expect(() => parseScenario(text, 'property.yaml')).not.toThrow()
+    }),
+    { numRuns: 200 },
+  )
+}, 30_000)
