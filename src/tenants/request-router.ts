@@ -1,4 +1,4 @@
-import type { Doppel, HandleOptions } from '../doppel.ts'
+import { Doppel, type HandleOptions } from '../doppel.ts'
 import type { TenantOptions } from './glossary.ts'
 import { TenantRegistry } from './tenant-registry.ts'
 
@@ -10,7 +10,9 @@ export interface RequestRouter {
  * What a server hands each request to: the root instance alone, or a tenant registry in front of it
  * (given, to share one between listeners, or created from options).
  */
-export function requestRouter(root: Doppel, tenants?: TenantRegistry | TenantOptions): RequestRouter {
+export function requestRouter(root: RequestRouter, tenants?: TenantRegistry | TenantOptions): RequestRouter {
   if (tenants === undefined) return root
-  return tenants instanceof TenantRegistry ? tenants : new TenantRegistry(root, tenants)
+  if (tenants instanceof TenantRegistry) return tenants
+  if (!(root instanceof Doppel)) throw new TypeError('Failed to serve tenants: they are copies of a Doppel instance, and the server was given another handler')
+  return new TenantRegistry(root, tenants)
 }
