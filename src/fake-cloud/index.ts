@@ -10,6 +10,7 @@ export { getFakeCloud } from './fake-cloud-api.ts'
 export { seedCloud } from './seed-cloud.ts'
 export { accountOfKeyId, DEFAULT_ACCOUNT, DEFAULT_REGION } from './ids.ts'
 export { CloudError } from './glossary.ts'
+export { regionalStsEndpoint } from './regions.ts'
 // SigV4 building blocks, shared with the scenario runner's request signer.
 export { canonicalHeaders, canonicalQuery, encodeRfc3986 } from './sigv4/canonical-request.ts'
 export { computeSignature, deriveSigningKey } from './sigv4/signature.ts'

@@ -17,6 +17,8 @@ export interface CallerIdentityOptions {
   serverId?: string
   /** Signs for `sts.<region>.amazonaws.com`; the global endpoint and us-east-1 otherwise. */
   region?: string
+  /** The host the request names (and signs); default the endpoint of `region`. */
+  host?: string
   method?: 'POST' | 'GET'
   headers?: Record<string, string>
 }
@@ -42,7 +44,7 @@ export function signedCallerIdentity(options: CallerIdentityOptions): IamLoginPa
   }
   const method = options.method ?? 'POST'
   const region = options.region ?? 'us-east-1'
-  const host = options.region ? `sts.${options.region}.amazonaws.com` : 'sts.amazonaws.com'
+  const host = options.host ?? (options.region ? `sts.${options.region}.amazonaws.com` : 'sts.amazonaws.com')
   const amzDate = options.now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
   const scope = `${amzDate.slice(0, 8)}/${region}/sts/aws4_request`
   const headers: Record<string, string> = { Host: host }
