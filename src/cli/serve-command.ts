@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { createDoppel } from '../doppel.ts'
+import { registerCloudListener } from '../fake-cloud/index.ts'
 import { createDoppelServer, listen, type RunningServer } from '../server/doppel-server.ts'
 import { UsageError, type CliIo } from './usage-error.ts'
 
@@ -84,6 +85,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
   if (values['cloud-port'] !== undefined) {
     const cloudPort = parsePort(values['cloud-port'], '--cloud-port')
     cloud = await listen(createDoppelServer(doppel, { surface: 'cloud', onRequest: log }), cloudPort, values.host)
+    registerCloudListener(doppel, cloud.url)
     io.stderr(`doppel fake cloud on ${cloud.url}\n`)
   }
   io.stdout(`doppel listening on ${main.url}\n`)

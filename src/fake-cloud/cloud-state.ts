@@ -85,6 +85,8 @@ export interface CloudState {
   listeners: Map<string, { server: Server; endpoint: Promise<string> }>
   /** Whether a reset hook closing this state's listeners is registered. */
   closeListenersOnReset: boolean
+  /** Origins of this emulator's own fake-cloud listeners (`registerCloudListener`). */
+  ownOrigins: Set<string>
   /** While set, inserts are recorded so a failed fixture load can be undone. */
   recording: (() => void)[] | undefined
 }
@@ -133,6 +135,7 @@ function createCloudState(emulator: Emulator): CloudState {
     imdsSecret: undefined,
     listeners: new Map(),
     closeListenersOnReset: false,
+    ownOrigins: new Set(),
     recording: undefined,
   }
 }

@@ -54,6 +54,7 @@ export async function performAction(step: Step, args: unknown, context: ActionCo
           ...(input.serverId !== undefined && { serverId: String(input.serverId) }),
           ...(input.region !== undefined && { region: String(input.region) }),
           ...(input.host !== undefined && { host: String(input.host) }),
+          ...(input.service !== undefined && { service: String(input.service) }),
           ...(input.method !== undefined && { method: input.method as 'POST' | 'GET' }),
           ...(input.headers !== undefined && { headers: input.headers as Record<string, string> }),
         }),
