@@ -207,3 +207,19 @@ describe('iam_endpoint: principal resolution and rotate-root', () => {
     expect(failed.body.errors[0]).toBe(`error calling GetUser: RequestError: send request failed\ncaused by: Post "${dead}/": dial tcp ${dead.slice(7)}: connect: connection refused`)
   })
 })
+
+describe('who may point the service somewhere', () => {
+  it('only a management token writes config/client: a login token is refused and nothing is stored', async () => {
+    const world = loginWorld()
+    const alice = world.cloud.createPrincipal({ type: 'user', name: 'alice' })
+    await world.api('POST', 'role/alice', { auth_type: 'iam', bound_iam_principal_arn: alice.arn, token_policies: 'admin' })
+    const token = (await world.login({ role: 'alice', ...aws4LoginData(world, alice) })).body.auth.client_token as string
+    const response = await world.doppel.fetch('http://doppel.test/v1/auth/cloud/config/client', {
+      method: 'POST',
+      headers: { 'X-Service-Token': token, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ sts_endpoint: 'http://127.0.0.1:1' }),
+    })
+    expect(response.status).toBe(403)
+    expect((await world.api('GET', 'config/client')).status).toBe(404)
+  })
+})
