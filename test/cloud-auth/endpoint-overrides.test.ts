@@ -10,7 +10,7 @@ import { aws4LoginData, createEc2Role, loginWorld, type LoginWorld } from './log
 
 interface Stub {
   url: string
-  calls: { method: string; path: string; host: string; body: string }[]
+  calls: { method: string; path: string; host: string; body: string; authorization: string }[]
   close(): Promise<void>
 }
 
@@ -31,7 +31,7 @@ async function stub(answer: Answer): Promise<Stub> {
       const chunks: Buffer[] = []
       req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
     })
-    calls.push({ method: req.method!, path: req.url!, host: req.headers.host!, body })
+    calls.push({ method: req.method!, path: req.url!, host: req.headers.host!, body, authorization: req.headers.authorization ?? '' })
     const out = await answer({ method: req.method!, path: req.url!, body, raw: req })
     res.writeHead(out.status, { 'Content-Type': out.type ?? 'text/xml' })
     res.end(out.body)
@@ -221,5 +221,26 @@ describe('who may point the service somewhere', () => {
     })
     expect(response.status).toBe(403)
     expect((await world.api('GET', 'config/client')).status).toBe(404)
+  })
+})
+
+describe("sts_endpoint: the service's own STS calls (default account, config/sts)", () => {
+  it('GetCallerIdentity and AssumeRole go there, signed for sts_region', async () => {
+    const world = loginWorld()
+    const partner = world.cloud.createPrincipal({ type: 'role', name: 'partner', account_id: '210987654321' })
+    const instance = world.cloud.createInstance({ ami_id: 'ami-0abc1234', account_id: '210987654321' })
+    const home = world.cloud.createInstance({ ami_id: 'ami-0abc1234' })
+    await createEc2Role(world, 'web', instance)
+    const listener = await cloudListener(world)
+    await world.api('POST', 'config/client', { sts_endpoint: listener.url, sts_region: 'eu-west-1' })
+    await world.api('POST', 'config/sts/210987654321', { sts_role: partner.arn, external_id: 'x-1' })
+    const login = (id: string) => world.login({ role: 'web', pkcs7: world.cloud.identityDocument(id, 'rsa2048').replace(/\n/g, ''), nonce: 'n' })
+    expect((await login(instance.instance_id)).status).toBe(200)
+    expect((await login(home.instance_id)).status).toBe(200)
+    const actions = listener.calls.map((c) => new URLSearchParams(c.body))
+    expect(actions.map((a) => a.get('Action'))).toEqual(['AssumeRole', 'GetCallerIdentity'])
+    expect(actions[0]!.get('ExternalId')).toBe('x-1')
+    expect(actions[0]!.get('RoleArn')).toBe(partner.arn)
+    for (const call of listener.calls) expect(call.authorization).toMatch(/Credential=[A-Z0-9]+\/\d{8}\/eu-west-1\/sts\/aws4_request/)
   })
 })
