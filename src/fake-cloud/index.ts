@@ -29,6 +29,7 @@ export type {
   Instance,
   InstanceInput,
   InstanceState,
+  PolicyDocument,
   Principal,
   PrincipalInput,
   SeededCloud,

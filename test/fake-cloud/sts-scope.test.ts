@@ -48,6 +48,7 @@ describe('STS credential scope', () => {
     const alice = cloud.createPrincipal({ type: 'user', name: 'alice' })
     const client = new STSClient({ region: 'us-east-1', useGlobalEndpoint: true, credentials: keys(alice), maxAttempts: 1 } as never)
     expect((await client.send(new GetCallerIdentityCommand({}))).Account).toBe(alice.account_id)
+    expect(doppel.journal.entries().at(-1)?.url).toBe('https://sts.amazonaws.com/')
   })
 
   it('a eu-west-1 scope sent to the global endpoint is SignatureDoesNotMatch, apostrophes written as they are', async () => {
