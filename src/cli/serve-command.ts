@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { createDoppel } from '../doppel.ts'
 import type { Server } from 'node:http'
+import { registerCloudListener } from '../fake-cloud/index.ts'
 import { createDoppelServer, listen, type RunningServer } from '../server/doppel-server.ts'
 import { TenantRegistry } from '../tenants/index.ts'
 import { describeParseError } from './describe-parse-error.ts'
@@ -98,6 +99,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
   if (values['cloud-port'] !== undefined) {
     const cloudPort = parsePort(values['cloud-port'], '--cloud-port')
     cloud = await listenOrExplain(createDoppelServer(doppel, { surface: 'cloud', onRequest: log, tenants }), cloudPort, values.host, '--cloud-port')
+    registerCloudListener(doppel, cloud.url)
     io.stderr(`doppel fake cloud on ${cloud.url}\n`)
   }
   io.stdout(`doppel listening on ${main.url}\n`)

@@ -7,6 +7,7 @@ import type { RequestContext } from '../core/glossary.ts'
 import { getFakeCloud } from '../fake-cloud/index.ts'
 import { CloudError, type AssumedRoleCredentials, type AwsCredentials } from '../fake-cloud/glossary.ts'
 import { goQuote } from './go-format.ts'
+import { providerCalls } from './provider/index.ts'
 import type { AuthState } from './state.ts'
 
 /** The service cannot get credentials for a provider call; the message is the real service's. */
@@ -47,9 +48,9 @@ export function serviceCredentials(context: RequestContext, state: AuthState): A
  * the base credentials; otherwise the base credentials serve only their own account (learned once per
  * mount through GetCallerIdentity, until config/client changes).
  */
-export function credentialsForAccount(context: RequestContext, state: AuthState, accountId: string): AwsCredentials {
+export async function credentialsForAccount(context: RequestContext, state: AuthState, accountId: string): Promise<AwsCredentials> {
   const base = serviceCredentials(context, state)
-  const cloud = getFakeCloud(context.emulator)
+  const provider = providerCalls(context, state)
   const sts = state.stsRoles.get(accountId)
   if (sts) {
     // Like the real service's cached clients, an assumed session is reused until it expires.
@@ -59,7 +60,7 @@ export function credentialsForAccount(context: RequestContext, state: AuthState,
     const now = context.emulator.clock.nowMs()
     if (cached && Date.parse(cached.expiration) > now) return cached
     try {
-      const session = cloud.assumeRole(base, {
+      const session = await provider.assumeRole(base, {
         roleArn: sts.sts_role,
         sessionName: String(BigInt(now) * 1_000_000n),
         durationSeconds: ASSUME_ROLE_SECONDS,
@@ -73,7 +74,7 @@ export function credentialsForAccount(context: RequestContext, state: AuthState,
   }
   if (state.defaultAccountId === undefined) {
     try {
-      state.defaultAccountId = cloud.getCallerIdentity(base).account
+      state.defaultAccountId = (await provider.getCallerIdentity(base)).account
     } catch (error) {
       throw new ProviderClientError(`unable to fetch current caller: ${cloudErrorText(context.emulator, error)}`)
     }

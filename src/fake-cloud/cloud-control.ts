@@ -6,6 +6,8 @@ import { CloudError, type IdentityFormat } from './glossary.ts'
 import { IDENTITY_FORMATS, identityDocument } from './identity/identity-document.ts'
 import { startImdsListener } from './imds/imds-listener.ts'
 import { serveImds } from './imds/imds-service.ts'
+import { consistencySettings, setConsistency } from './iam/key-propagation.ts'
+import { listInstances, listPrincipals } from './inventory-listing.ts'
 import { createInstance, createPrincipal, deletePrincipal, setInstanceState, toInstance } from './inventory.ts'
 import { serveQueryApi } from './query-api.ts'
 
@@ -21,6 +23,10 @@ const CONTROL_BODY_LIMIT = 1024 * 1024
 type Route = (state: CloudState, request: Request, params: string[]) => Promise<Response>
 
 const ROUTES: { method: string; pattern: RegExp; run: Route }[] = [
+  { method: 'GET', pattern: /^instances$/, run: async (state) => ok({ instances: listInstances(state) }) },
+  { method: 'GET', pattern: /^principals$/, run: async (state) => ok({ principals: listPrincipals(state) }) },
+  { method: 'GET', pattern: /^consistency$/, run: async (state) => ok(consistencySettings(state)) },
+  { method: 'POST', pattern: /^consistency$/, run: async (state, request) => ok(setConsistency(state, await readJson(request))) },
   { method: 'POST', pattern: /^instances$/, run: async (state, request) => created(toInstance(createInstance(state, await readJson(request)))) },
   { method: 'GET', pattern: /^instances\/([^/]+)$/, run: async (state, _request, [id]) => ok(toInstance(instanceOrThrow(state, id!))) },
   {

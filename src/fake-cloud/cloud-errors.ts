@@ -53,6 +53,18 @@ export const cloudErrors = {
   // STS.
   assumeRoleDenied: (callerArn: string, roleArn: string) =>
     new CloudError('AccessDenied', `User: ${callerArn} is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`, 403),
+  notAuthorized: (callerArn: string, action: string, resource: string, explicit: boolean) =>
+    new CloudError(
+      'AccessDenied',
+      `User: ${callerArn} is not authorized to perform: ${action} on resource: ${resource}${explicit ? ' with an explicit deny in an identity-based policy' : ''}`,
+      403,
+    ),
+  unauthorizedOperation: (callerArn: string, action: string, explicit: boolean) =>
+    new CloudError(
+      'UnauthorizedOperation',
+      `You are not authorized to perform this operation. User: ${callerArn} is not authorized to perform: ${action}${explicit ? ' with an explicit deny in an identity-based policy' : ''}`,
+      403,
+    ),
   invalidRoleArn: (arn: string) => new CloudError('ValidationError', `${arn} is invalid`, 400),
   durationAboveRoleMaximum: () =>
     new CloudError('ValidationError', 'The requested DurationSeconds exceeds the MaxSessionDuration set for this role.', 400),

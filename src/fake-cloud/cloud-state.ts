@@ -3,6 +3,7 @@ import type { Server } from 'node:http'
 import type { Emulator } from '../core/emulator.ts'
 import type { KeyedCollection } from '../core/store.ts'
 import type { HttpTokens, Instance } from './glossary.ts'
+import type { PolicyDocument } from './iam/policy-document.ts'
 import { createIds, type Ids } from './ids.ts'
 
 /** An instance as stored: the public shape plus what DescribeInstances and the IMDS also serve. */
@@ -27,6 +28,10 @@ export interface PrincipalRecord {
   create_date: string
   /** Roles only: the longest session AssumeRole may give. */
   max_session_duration: number | null
+  /** Identity policies; absent or null: allowed everything (the default). */
+  policies?: PolicyDocument[] | null
+  /** Roles only: who may assume it; absent or null: anyone. */
+  trust_policy?: PolicyDocument | null
 }
 
 export interface InstanceProfileRecord {
@@ -53,6 +58,8 @@ export interface AccessKeyRecord {
   expires_ms: number | null
   /** Sessions: issued by role chaining (caps DurationSeconds at 3600). */
   chained: boolean
+  /** Keys made by CreateAccessKey while a propagation delay is set: unusable before this time. */
+  usable_from_ms?: number
 }
 
 export interface AccountRecord {
@@ -85,6 +92,10 @@ export interface CloudState {
   listeners: Map<string, { server: Server; endpoint: Promise<string> }>
   /** Whether a reset hook closing this state's listeners is registered. */
   closeListenersOnReset: boolean
+  /** Seconds a key made by CreateAccessKey stays unusable (eventual consistency, opt-in; 0 = off). */
+  keyPropagationSeconds: number
+  /** Origins of this emulator's own fake-cloud listeners (`registerCloudListener`). */
+  ownOrigins: Set<string>
   /** While set, inserts are recorded so a failed fixture load can be undone. */
   recording: (() => void)[] | undefined
 }
@@ -133,6 +144,8 @@ function createCloudState(emulator: Emulator): CloudState {
     imdsSecret: undefined,
     listeners: new Map(),
     closeListenersOnReset: false,
+    keyPropagationSeconds: 0,
+    ownOrigins: new Set(),
     recording: undefined,
   }
 }

@@ -6,6 +6,7 @@ import { INSTANCE_STATE_CODES } from './ec2/instance-state-codes.ts'
 import { CloudError, type AwsCredentials, type DescribedInstance, type FakeCloudApi, type IamEntity, type IdentityFormat } from './glossary.ts'
 import { createAccessKey, deleteAccessKey, getInstanceProfile, getRole, getUser } from './iam/iam-operations.ts'
 import { builtInCertificates, IDENTITY_FORMATS, identityDocument } from './identity/identity-document.ts'
+import { consistencySettings, setConsistency } from './iam/key-propagation.ts'
 import { closeListeners, startImdsListener } from './imds/imds-listener.ts'
 import { createInstance, createPrincipal, deletePrincipal, setInstanceState, toInstance } from './inventory.ts'
 import { authenticate, defaultServiceKey } from './principals.ts'
@@ -88,6 +89,8 @@ export function getFakeCloud(emulator: Emulator): FakeCloudApi {
     deleteAccessKey: (credentials: AwsCredentials, accessKeyId: string, userName?: string) =>
       deleteAccessKey(state(), authenticate(state(), credentials), accessKeyId, userName),
 
+    consistency: () => consistencySettings(state()),
+    setConsistency: (settings) => setConsistency(state(), settings),
     forwardSts: (request) => serveQueryApi(state(), 'sts', request, STS_MOUNT),
     startImdsListener: (instanceId) => startImdsListener(state(), instanceId),
     close: () => closeListeners(state()),

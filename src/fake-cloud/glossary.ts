@@ -4,6 +4,10 @@
  * way the real provider would (unknown key, expired session, no such entity...).
  */
 
+import type { PolicyDocument } from './iam/policy-document.ts'
+
+export type { PolicyDocument } from './iam/policy-document.ts'
+
 export interface AwsCredentials {
   accessKeyId: string
   secretAccessKey: string
@@ -75,6 +79,10 @@ export interface PrincipalInput {
   session_name?: string
   /** Roles: MaxSessionDuration in seconds (3600..43200). Default 3600, as AWS. */
   max_session_duration?: number
+  /** Identity policies (opt-in): without them the principal may do anything. */
+  policies?: PolicyDocument[]
+  /** Roles: a trust policy (opt-in): without it any principal may assume the role. */
+  trust_policy?: PolicyDocument
 }
 
 export interface Principal {
@@ -154,6 +162,11 @@ export interface FakeCloudApi {
   getRole(credentials: AwsCredentials, name: string): IamEntity
   createAccessKey(credentials: AwsCredentials, userName?: string): { accessKeyId: string; secretAccessKey: string; userName: string }
   deleteAccessKey(credentials: AwsCredentials, accessKeyId: string, userName?: string): void
+
+  /** Provider eventual consistency (opt-in, emulator-defined): how long a key from CreateAccessKey stays unusable. */
+  consistency(): { key_propagation_seconds: number }
+  /** Sets it (0 to 3600 seconds on the emulator clock; 0, the default, turns it off). A reset turns it off. */
+  setConsistency(settings: { key_propagation_seconds: number }): { key_propagation_seconds: number }
 
   /**
    * A client's signed STS request replayed by the auth service (iam login): SigV4-verified exactly as the

@@ -10,6 +10,9 @@ export { getFakeCloud } from './fake-cloud-api.ts'
 export { seedCloud } from './seed-cloud.ts'
 export { accountOfKeyId, DEFAULT_ACCOUNT, DEFAULT_REGION } from './ids.ts'
 export { CloudError } from './glossary.ts'
+export { regionalStsEndpoint } from './regions.ts'
+export { isInProcessEndpoint, registerCloudListener } from './own-origins.ts'
+export { signedFormHeaders } from './sigv4/sign-request.ts'
 // SigV4 building blocks, shared with the scenario runner's request signer.
 export { canonicalHeaders, canonicalQuery, encodeRfc3986 } from './sigv4/canonical-request.ts'
 export { computeSignature, deriveSigningKey } from './sigv4/signature.ts'
@@ -26,6 +29,7 @@ export type {
   Instance,
   InstanceInput,
   InstanceState,
+  PolicyDocument,
   Principal,
   PrincipalInput,
   SeededCloud,

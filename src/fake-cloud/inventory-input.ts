@@ -1,5 +1,6 @@
 import { cloudErrors } from './cloud-errors.ts'
 import type { InstanceInput, InstanceState, PrincipalInput } from './glossary.ts'
+import { policyDocumentProblem, policyListProblem } from './iam/policy-document.ts'
 
 /**
  * Validation of doppel's own inventory inputs (control API bodies, fixtures, direct face), in one table per
@@ -45,6 +46,11 @@ const PRINCIPAL_RULES: Record<keyof PrincipalInput, FieldRule> = {
     test: (v) => Number.isInteger(v) && (v as number) >= 3600 && (v as number) <= 43200,
     expected: 'an integer number of seconds from 3600 to 43200',
   },
+  policies: { test: (v) => policyListProblem(v) === undefined, expected: 'a list of policy documents ({"Statement": [{Effect, Action, Resource}]})' },
+  trust_policy: {
+    test: (v) => policyDocumentProblem(v, true) === undefined,
+    expected: 'a trust policy ({"Statement": [{Effect, Action, Principal, Condition?}]})',
+  },
 }
 
 /** A checked InstanceInput; the region follows the availability zone when only the zone is given. */
@@ -60,6 +66,7 @@ export function parseInstanceInput(value: unknown): InstanceInput {
 export function parsePrincipalInput(value: unknown): PrincipalInput {
   const input = checkObject<PrincipalInput>(value, PRINCIPAL_RULES, 'Failed to create a principal')
   if (input.type === undefined) throw cloudErrors.badInput('Failed to create a principal: "type" must be one of user, role')
+  if (input.type === 'user' && input.trust_policy !== undefined) throw cloudErrors.badInput('Failed to create a principal: "trust_policy" is for roles only')
   return input
 }
 

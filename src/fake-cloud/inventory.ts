@@ -131,7 +131,15 @@ export function createPrincipal(state: CloudState, raw: unknown): Principal {
   if (findPrincipal(state, account, input.type, name) !== undefined) {
     throw input.type === 'user' ? cloudErrors.userExists(name) : cloudErrors.roleExists(name)
   }
-  const principal = addPrincipal(state, { type: input.type, name, account, path, maxSessionDuration: input.max_session_duration })
+  const principal = addPrincipal(state, {
+    type: input.type,
+    name,
+    account,
+    path,
+    maxSessionDuration: input.max_session_duration,
+    policies: input.policies,
+    trustPolicy: input.trust_policy,
+  })
   if (!state.accounts.has(account)) insert(state, state.accounts, { account_id: account }, account)
   const key =
     input.type === 'user'

@@ -11,7 +11,8 @@ import {
   type InstanceProfileRecord,
   type PrincipalRecord,
 } from './cloud-state.ts'
-import type { AwsCredentials, CallerIdentity } from './glossary.ts'
+import type { AwsCredentials, CallerIdentity, PolicyDocument } from './glossary.ts'
+import { checkPropagated } from './iam/key-propagation.ts'
 import { createIds, DEFAULT_ACCOUNT } from './ids.ts'
 
 /** Who signed a request: the key, the principal it belongs to, and how STS names it. */
@@ -43,7 +44,15 @@ export function findInstanceProfile(state: CloudState, account: string, name: st
 /** A new IAM user or role; the caller has checked the name is free. */
 export function addPrincipal(
   state: CloudState,
-  input: { type: 'user' | 'role'; name: string; account: string; path: string; maxSessionDuration?: number },
+  input: {
+    type: 'user' | 'role'
+    name: string
+    account: string
+    path: string
+    maxSessionDuration?: number
+    policies?: PolicyDocument[]
+    trustPolicy?: PolicyDocument
+  },
   ids = state.ids,
 ): PrincipalRecord {
   const { type, name, account, path } = input
@@ -57,6 +66,8 @@ export function addPrincipal(
     unique_id: ids.uniqueId(type === 'user' ? 'AIDA' : 'AROA', account),
     create_date: isoSeconds(state.emulator.clock.nowMs()),
     max_session_duration: type === 'role' ? (input.maxSessionDuration ?? DEFAULT_ROLE_MAX_SESSION) : null,
+    ...(input.policies !== undefined && { policies: input.policies }),
+    ...(input.trustPolicy !== undefined && { trust_policy: input.trustPolicy }),
   }
   return insert(state, state.principals, record, arn)
 }
@@ -149,6 +160,7 @@ export function resolveCaller(state: CloudState, accessKeyId: string, sessionTok
   } else if (sessionToken !== undefined && sessionToken !== '') {
     throw cloudErrors.invalidClientTokenId()
   }
+  checkPropagated(state, key)
   const principal = state.principals.get(key.owner_arn)
   if (principal === undefined) throw cloudErrors.invalidClientTokenId()
   return { key, principal, account: principal.account_id, identity: callerIdentity(key, principal) }

@@ -19,8 +19,9 @@ export interface ResponseMeta {
   date: Date
 }
 
+/** Text content as AWS writes it: only `&`, `<` and `>` escaped (apostrophes and quotes stay as they are). */
 function escapeXml(text: string): string {
-  return text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!)
+  return text.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!)
 }
 
 /** An element holding already-built XML children; `<name/>` when empty. */

@@ -72,6 +72,8 @@ export interface SignOptions {
   /** Sign as of this time (default: the emulator clock). */
   date?: Date
   host?: string
+  /** The credential scope's region (default us-east-1). */
+  region?: string
   secret?: string
 }
 
@@ -84,7 +86,7 @@ export function aws4LoginData(world: LoginWorld, principal: Principal, options: 
     path: '/',
     method: 'POST',
     service: 'sts',
-    region: 'us-east-1',
+    region: options.region ?? 'us-east-1',
     body: GET_CALLER_IDENTITY,
     headers: {
       'Content-Type': 'application/x-www-form-urlencoded; charset=utf-8',

@@ -64,7 +64,7 @@ describe('paths', () => {
     expect(top).toEqual(expect.arrayContaining(['ami-id', 'instance-id', 'iam/', 'placement/', 'network/', 'local-ipv4', 'tags/']))
     expect((await getText('/latest/meta-data')).body).toBe(top.join('\n'))
     expect((await getText('/latest/meta-data/nope')).status).toBe(404)
-    expect((await getText('/latest/meta-data/instance-id/')).status).toBe(404)
+    expect((await getText('/latest/meta-data/instance-id/')).body).toBe(web.instance_id)
     expect((await getText('/latest/dynamic/instance-identity/')).body.split('\n').sort()).toEqual(['document', 'pkcs7', 'rsa2048', 'signature'])
   })
 

@@ -1,25 +1,25 @@
 /**
  * `config/rotate-root` (reference §3.2): replaces config/client's access key with a new one of the same
- * IAM user, through the fake cloud, acting as the stored keys.
+ * IAM user, through the provider's IAM (`iam_endpoint`), acting as the stored keys.
  */
-import { getFakeCloud } from '../../fake-cloud/index.ts'
 import { MESSAGES } from '../messages.ts'
 import { cloudErrorText } from '../provider-client.ts'
+import { providerCalls } from '../provider/index.ts'
 import type { Endpoint, OperationInput, OperationResult } from '../routing/endpoint.ts'
 import { ServiceError } from '../service-error.ts'
 
-function rotate({ context, state }: OperationInput): OperationResult {
+async function rotate({ context, state }: OperationInput): Promise<OperationResult> {
   const config = state.clientConfig
   if (!config) throw new ServiceError(MESSAGES.rotateClientUnset)
   if (config.access_key === '') throw new ServiceError(MESSAGES.rotateAccessKeyUnset)
   if (config.secret_key === '') throw new ServiceError(MESSAGES.rotateSecretKeyUnset)
-  const cloud = getFakeCloud(context.emulator)
+  const provider = providerCalls(context, state)
   const oldCredentials = { accessKeyId: config.access_key, secretAccessKey: config.secret_key }
   const providerError = (error: unknown) => cloudErrorText(context.emulator, error)
 
   let userName: string
   try {
-    userName = cloud.getUser(oldCredentials).name
+    userName = (await provider.getUser(oldCredentials)).name
   } catch (error) {
     throw new ServiceError(MESSAGES.rotateGetUser(providerError(error)))
   }
@@ -27,7 +27,7 @@ function rotate({ context, state }: OperationInput): OperationResult {
 
   let created: { accessKeyId: string; secretAccessKey: string }
   try {
-    created = cloud.createAccessKey(oldCredentials, userName)
+    created = await provider.createAccessKey(oldCredentials, userName)
   } catch (error) {
     throw new ServiceError(MESSAGES.rotateCreateAccessKey(providerError(error)))
   }
@@ -35,7 +35,7 @@ function rotate({ context, state }: OperationInput): OperationResult {
 
   // @note As in the real service, the new key stays stored when deleting the old one fails.
   try {
-    cloud.deleteAccessKey(oldCredentials, config.access_key, userName)
+    await provider.deleteAccessKey(oldCredentials, config.access_key, userName)
   } catch (error) {
     throw new ServiceError(MESSAGES.rotateDeleteOldKey(config.access_key, providerError(error)))
   }

@@ -96,7 +96,7 @@ const DEPRECATED_DURATIONS = [
 ] as const
 
 /** Creates or updates `role/:role` (reference §3.7, steps 1-21). */
-export function writeRole({ context, state, fields, params, operation }: OperationInput): OperationResult | undefined {
+export async function writeRole({ context, state, fields, params, operation }: OperationInput): Promise<OperationResult | undefined> {
   const create = operation === 'create'
   // 1-2: the name is lower-cased; a new role gets its role_id now.
   const name = params.role!.toLowerCase()
@@ -131,7 +131,7 @@ export function writeRole({ context, state, fields, params, operation }: Operati
     for (const arn of role.bound_iam_principal_arn) {
       if (arn.endsWith('*')) continue
       try {
-        role.bound_iam_principal_id.push(resolvePrincipalId(context, state, arn))
+        role.bound_iam_principal_id.push(await resolvePrincipalId(context, state, arn))
       } catch (error) {
         throw new ServiceError(MESSAGES.unresolvableArn(arn, (error as Error).message))
       }

@@ -43,7 +43,7 @@ export async function handleRenewSelf(request: Request, context: RequestContext)
 
   let check
   try {
-    check = renewalCheck(context, token)
+    check = await renewalCheck(context, token)
   } catch (error) {
     if (error instanceof RenewError) throw new ServiceError(TOKEN_MESSAGES.renewFailed(error.message))
     throw error

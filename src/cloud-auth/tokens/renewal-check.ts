@@ -22,19 +22,19 @@ export interface RenewalCheck {
  * The login method's re-check of a token at renewal (reference §7), by the token's auth type (`ec2` when
  * unrecorded, as for old tokens): the identity behind the token must still satisfy its role.
  */
-export function renewalCheck(context: RequestContext, token: IssuedToken): RenewalCheck {
+export async function renewalCheck(context: RequestContext, token: IssuedToken): Promise<RenewalCheck> {
   const state = authState(context.emulator, token.mount)
   const authType = token.internal_data.auth_type ?? token.metadata.auth_type ?? 'ec2'
   return authType === 'iam' ? iamRenewal(context, state, token) : ec2Renewal(context, state, token)
 }
 
 /** ec2: instance still running, access-list entry present, its role present; the entry is refreshed. */
-function ec2Renewal(context: RequestContext, state: AuthState, token: IssuedToken): RenewalCheck {
+async function ec2Renewal(context: RequestContext, state: AuthState, token: IssuedToken): Promise<RenewalCheck> {
   const { instance_id: instanceId, region, account_id: accountId = '' } = token.internal_data
   if (!instanceId) throw new RenewError(TOKEN_MESSAGES.missingInstanceId)
   if (region === undefined) throw new RenewError(TOKEN_MESSAGES.missingRegion)
   try {
-    describeRunningInstance(context, state, instanceId, region, accountId)
+    await describeRunningInstance(context, state, instanceId, region, accountId)
   } catch (error) {
     throw new RenewError(TOKEN_MESSAGES.verifyInstance(instanceId, renewReason(error)))
   }
@@ -70,7 +70,7 @@ function roleTagMaxTtl(text: string): number {
 }
 
 /** iam: role present, the inferred instance still valid if the role infers, the principal still bound. */
-function iamRenewal(context: RequestContext, state: AuthState, token: IssuedToken): RenewalCheck {
+async function iamRenewal(context: RequestContext, state: AuthState, token: IssuedToken): Promise<RenewalCheck> {
   const data = token.internal_data
   const canonicalArn = data.canonical_arn ?? token.metadata.canonical_arn ?? ''
   if (canonicalArn === '') throw new RenewError(TOKEN_MESSAGES.missingCanonicalArn)
@@ -78,8 +78,8 @@ function iamRenewal(context: RequestContext, state: AuthState, token: IssuedToke
   if (!roleName) throw new RenewError(TOKEN_MESSAGES.missingRoleName)
   const role = state.roles.get(roleName.toLowerCase())
   if (!role) throw new RenewError(TOKEN_MESSAGES.roleNotFound)
-  if (role.inferred_entity_type === 'ec2_instance') checkInferredInstance(context, state, token, role, roleName)
-  if (!principalStillBound(context, state, role, roleName, canonicalArn, data.client_user_id ?? '')) {
+  if (role.inferred_entity_type === 'ec2_instance') await checkInferredInstance(context, state, token, role, roleName)
+  if (!(await principalStillBound(context, state, role, roleName, canonicalArn, data.client_user_id ?? ''))) {
     throw new RenewError(TOKEN_MESSAGES.noLongerBound(roleName, canonicalArn))
   }
   return { bounds: { ttl: role.token_ttl, maxTtl: role.token_max_ttl, period: role.token_period }, commit() {} }
@@ -89,15 +89,15 @@ function iamRenewal(context: RequestContext, state: AuthState, token: IssuedToke
  * A role that infers now re-validates the instance recorded at login; a token from before inferencing
  * was turned on has none recorded, so it can no longer renew.
  */
-function checkInferredInstance(context: RequestContext, state: AuthState, token: IssuedToken, role: RoleEntry, roleName: string): void {
+async function checkInferredInstance(context: RequestContext, state: AuthState, token: IssuedToken, role: RoleEntry, roleName: string): Promise<void> {
   const instanceId = token.internal_data.inferred_entity_id ?? ''
   if (instanceId === '') throw new RenewError(TOKEN_MESSAGES.missingInferredId)
   const region = token.internal_data.inferred_aws_region ?? ''
   if (region === '') throw new RenewError(TOKEN_MESSAGES.missingInferredRegion)
   const accountId = token.internal_data.account_id ?? ''
   try {
-    const instance = describeRunningInstance(context, state, instanceId, region, accountId)
-    const failure = instanceBoundFailure(context, state, instance, role, roleName, { accountId, region })
+    const instance = await describeRunningInstance(context, state, instanceId, region, accountId)
+    const failure = await instanceBoundFailure(context, state, instance, role, roleName, { accountId, region })
     if (failure !== undefined) throw new RenewError(failure)
   } catch (error) {
     throw new RenewError(TOKEN_MESSAGES.verifyInstance(instanceId, renewReason(error)))
@@ -108,7 +108,7 @@ function checkInferredInstance(context: RequestContext, state: AuthState, token:
  * The principal binding with what the login recorded: the unique id among the resolved ids; or, without
  * resolution, the canonical ARN bound exactly; or a wildcard bind matching the full ARN.
  */
-function principalStillBound(context: RequestContext, state: AuthState, role: RoleEntry, roleName: string, canonicalArn: string, uniqueId: string): boolean {
+async function principalStillBound(context: RequestContext, state: AuthState, role: RoleEntry, roleName: string, canonicalArn: string, uniqueId: string): Promise<boolean> {
   const bound = role.bound_iam_principal_arn
   if (bound.length === 0) return true
   if (uniqueId !== '' && role.bound_iam_principal_id.includes(uniqueId)) return true
@@ -123,7 +123,7 @@ function principalStillBound(context: RequestContext, state: AuthState, role: Ro
   }
   let fullArn: string
   try {
-    fullArn = cachedFullArn(context, state, entity, roleName, uniqueId)
+    fullArn = await cachedFullArn(context, state, entity, roleName, uniqueId)
   } catch (error) {
     throw new RenewError(renewReason(error))
   }

@@ -1,5 +1,6 @@
 import { cloudErrors } from '../cloud-errors.ts'
 import { placeKey, type CloudState, type InstanceRecord } from '../cloud-state.ts'
+import { authorize } from '../iam/authorize.ts'
 import type { Caller } from '../principals.ts'
 import { INSTANCE_STATE_CODES } from './instance-state-codes.ts'
 
@@ -46,6 +47,7 @@ export function describeInstances(state: CloudState, caller: Caller, region: str
   for (const id of input.instanceIds) if (!INSTANCE_ID.test(id)) throw cloudErrors.instanceIdMalformed(id)
   const matchers = input.filters.map(compileFilter)
   const maxResults = pageSize(input)
+  authorize(caller, 'ec2:DescribeInstances', '*', 'ec2')
   if (input.dryRun) throw cloudErrors.dryRun()
 
   const visible = (instance: InstanceRecord | undefined): instance is InstanceRecord =>

@@ -5,7 +5,8 @@ import { metadataTree, type MetadataDirectory } from './metadata-tree.ts'
 /**
  * One instance's metadata service (IMDSv1 and v2, reference §2.1, §2.2): `PUT /latest/api/token` for a
  * session token, then GET (or HEAD) of `/latest/meta-data/…` and `/latest/dynamic/…`. Everything is
- * `text/plain`; a directory lists its children one per line, sub-directories with a trailing `/`.
+ * `text/plain`; a directory lists its children one per line, sub-directories with a trailing `/`. Paths are
+ * answered with or without a trailing slash, directories and leaves alike.
  */
 const TOKEN_HEADER = 'x-aws-ec2-metadata-token'
 const TTL_HEADER = 'x-aws-ec2-metadata-token-ttl-seconds'
@@ -41,7 +42,8 @@ export function serveImds(state: CloudState, instanceId: string | undefined, req
     if (typeof node === 'function' || !Object.hasOwn(node, segment)) return statusPage(404)
     node = node[segment]!
   }
-  if (typeof node === 'function') return path.endsWith('/') ? statusPage(404) : text(node(), request)
+  // Real IMDS answers a leaf with or without a trailing slash (botocore asks `placement/availability-zone/`).
+  if (typeof node === 'function') return text(node(), request)
   return text(
     Object.entries(node)
       .map(([name, child]) => (typeof child === 'function' ? name : `${name}/`))

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto'
 import { cloudErrors } from '../cloud-errors.ts'
 import type { CloudState } from '../cloud-state.ts'
+import { regionDnsSuffix, stsEndpointRegion } from '../regions.ts'
 import { resolveCaller, type Caller } from '../principals.ts'
 import { formatBasicIso, readAuthMaterial, type AuthMaterial } from './auth-material.ts'
 import { canonicalHeaders, canonicalQuery, canonicalUri, pathSegments } from './canonical-request.ts'
@@ -38,6 +39,7 @@ export function verifySigV4(state: CloudState, request: SignedRequest, service: 
       `Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '${material.scopeDate}' != '${requestDate}', from '${material.requestTime}'.`,
     )
   }
+  checkScopeRegion(service, material.region, request.url.host)
   if (material.service !== service) throw cloudErrors.scopeMismatch(`Credential should be scoped to correct service: '${service}'. `)
   if (material.terminator !== 'aws4_request') {
     throw cloudErrors.scopeMismatch(`Credential should be scoped with a valid terminator: 'aws4_request', not '${material.terminator}'.`)
@@ -62,6 +64,19 @@ export function verifySigV4(state: CloudState, request: SignedRequest, service: 
     if (computed.length === claimed.length && timingSafeEqual(computed, claimed)) return { caller, region: material.region, material }
   }
   throw cloudErrors.signatureMismatch()
+}
+
+/**
+ * STS refuses a scope region it does not know, or one other than its endpoint's (the global endpoint signs
+ * as us-east-1): the reason `use_sts_region_from_client` exists (reference cloud-auth §5 B.5).
+ * `host` is where the request was sent, which a replay's `Host` header does not change.
+ */
+function checkScopeRegion(service: string, region: string, host: string): void {
+  if (service !== 'sts') return
+  const expected = stsEndpointRegion(host)
+  if (regionDnsSuffix(region) === undefined || (expected !== undefined && expected !== region)) {
+    throw cloudErrors.scopeMismatch(`Credential should be scoped to a valid region, not '${region}'. `)
+  }
 }
 
 function checkSkew(now: number, material: AuthMaterial): void {

@@ -2,6 +2,8 @@ import { cloudErrors } from '../cloud-errors.ts'
 import { isoSeconds, type CloudState } from '../cloud-state.ts'
 import type { AssumedRoleCredentials, CallerIdentity } from '../glossary.ts'
 import { checkParameters, PARAMETER_RULES } from '../parameter-rules.ts'
+import { authorize } from '../iam/authorize.ts'
+import { evaluateTrustPolicy } from '../iam/policy-document.ts'
 import { addSession, findPrincipal, type Caller } from '../principals.ts'
 
 /** STS operations, shared by the HTTP face and the direct face (reference §4). */
@@ -23,8 +25,8 @@ export function getCallerIdentity(caller: Caller): CallerIdentity {
 }
 
 /**
- * AssumeRole: validates as AWS does, then issues a session. Trust policies are not modelled: any caller may
- * assume any existing role (what Vault's cross-account `config/sts` setup relies on).
+ * AssumeRole: validates as AWS does, checks the caller's permission and the role's trust policy (both
+ * opt-in: without them any caller may assume any existing role), then issues a session.
  */
 export function assumeRole(state: CloudState, caller: Caller, input: AssumeRoleInput): AssumedRoleCredentials {
   checkParameters(PARAMETER_RULES.assumeRole, {
@@ -38,6 +40,11 @@ export function assumeRole(state: CloudState, caller: Caller, input: AssumeRoleI
   if (!match) throw cloudErrors.invalidRoleArn(roleArn)
   const role = findPrincipal(state, match[1]!, 'role', match[2]!)
   if (role === undefined) throw cloudErrors.assumeRoleDenied(caller.identity.arn, roleArn)
+  authorize(caller, 'sts:AssumeRole', role.arn)
+  const trust = role.trust_policy
+  if (trust && evaluateTrustPolicy(trust, { arn: caller.principal.arn, account: caller.account }, input.externalId) !== 'allow') {
+    throw cloudErrors.assumeRoleDenied(caller.identity.arn, roleArn)
+  }
   const duration = input.durationSeconds === undefined ? DEFAULT_DURATION : Number(input.durationSeconds)
   if (duration > role.max_session_duration!) throw cloudErrors.durationAboveRoleMaximum()
   const chained = caller.key.kind === 'session'

@@ -139,9 +139,12 @@ function matchOperators(spec: Record<string, unknown>, actual: unknown, present:
         if (typeof actual === 'string') {
           if (typeof operand !== 'string' || !actual.includes(operand)) fail(`expected a string containing ${show(operand)}, got ${show(actual)}`)
         } else if (Array.isArray(actual)) {
+          // A list operand asks for each of its items: the keys a scenario created, among others on a shared server.
           const subset = { ...options, exact: false }
-          if (!actual.some((item) => matchValue(operand, item, subset).length === 0)) {
-            fail(`expected a list with an item matching ${show(operand)}, got ${show(actual)}`)
+          for (const wanted of Array.isArray(operand) ? operand : [operand]) {
+            if (!actual.some((item) => matchValue(wanted, item, subset).length === 0)) {
+              fail(`expected a list with an item matching ${show(wanted)}, got ${show(actual)}`)
+            }
           }
         } else {
           fail(`expected a string or a list containing ${show(operand)}, got ${show(actual)}`)

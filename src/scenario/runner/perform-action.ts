@@ -53,6 +53,8 @@ export async function performAction(step: Step, args: unknown, context: ActionCo
           serverIdHeader: context.session.info.serverIdHeader,
           ...(input.serverId !== undefined && { serverId: String(input.serverId) }),
           ...(input.region !== undefined && { region: String(input.region) }),
+          ...(input.host !== undefined && { host: String(input.host) }),
+          ...(input.service !== undefined && { service: String(input.service) }),
           ...(input.method !== undefined && { method: input.method as 'POST' | 'GET' }),
           ...(input.headers !== undefined && { headers: input.headers as Record<string, string> }),
         }),

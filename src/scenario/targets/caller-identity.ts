@@ -17,6 +17,10 @@ export interface CallerIdentityOptions {
   serverId?: string
   /** Signs for `sts.<region>.amazonaws.com`; the global endpoint and us-east-1 otherwise. */
   region?: string
+  /** The host the request names (and signs); default the endpoint of `region`. */
+  host?: string
+  /** The credential scope's service (default `sts`). */
+  service?: string
   method?: 'POST' | 'GET'
   headers?: Record<string, string>
 }
@@ -42,9 +46,10 @@ export function signedCallerIdentity(options: CallerIdentityOptions): IamLoginPa
   }
   const method = options.method ?? 'POST'
   const region = options.region ?? 'us-east-1'
-  const host = options.region ? `sts.${options.region}.amazonaws.com` : 'sts.amazonaws.com'
+  const host = options.host ?? (options.region ? `sts.${options.region}.amazonaws.com` : 'sts.amazonaws.com')
   const amzDate = options.now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
-  const scope = `${amzDate.slice(0, 8)}/${region}/sts/aws4_request`
+  const service = options.service ?? 'sts'
+  const scope = `${amzDate.slice(0, 8)}/${region}/${service}/aws4_request`
   const headers: Record<string, string> = { Host: host }
   if (options.serverId !== undefined) headers[options.serverIdHeader] = options.serverId
   Object.assign(headers, options.headers)
@@ -69,7 +74,7 @@ export function signedCallerIdentity(options: CallerIdentityOptions): IamLoginPa
   const lower = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]))
   const sortedQuery = canonicalQuery(query.map(([name, value]) => `${encodeRfc3986(name)}=${encodeRfc3986(value)}`).join('&'))
   const canonicalRequest = [method, '/', sortedQuery, canonicalHeaders(names, { get: (name) => lower.get(name) ?? null }, host), signedHeaders, sha256(body)].join('\n')
-  const signature = computeSignature(deriveSigningKey(credentials.secret_access_key, amzDate.slice(0, 8), region, 'sts'), amzDate, scope, canonicalRequest)
+  const signature = computeSignature(deriveSigningKey(credentials.secret_access_key, amzDate.slice(0, 8), region, service), amzDate, scope, canonicalRequest)
 
   let url = `https://${host}/`
   const sent: Record<string, string[]> = {}

@@ -22,7 +22,7 @@ import { trustedCertificates } from './trusted-certificates.ts'
  * nonce rules and the role tag, then write the access-list entry and issue the token together, only once
  * every check has passed.
  */
-export function ec2Login(context: RequestContext, state: AuthState, input: LoginInput): LoginResult {
+export async function ec2Login(context: RequestContext, state: AuthState, input: LoginInput): Promise<LoginResult> {
   const document = verifiedDocument(context, state, input)
 
   const roleName = input.role !== '' ? input.role : document.imageId
@@ -37,7 +37,7 @@ export function ec2Login(context: RequestContext, state: AuthState, input: Login
 
   let instance
   try {
-    instance = describeRunningInstance(context, state, document.instanceId, document.region, document.accountId)
+    instance = await describeRunningInstance(context, state, document.instanceId, document.region, document.accountId)
   } catch (error) {
     if (error instanceof InstanceCheckError) throw new LoginError(LOGIN_MESSAGES.verifyInstance(error.message))
     throw error
@@ -45,7 +45,7 @@ export function ec2Login(context: RequestContext, state: AuthState, input: Login
   if (role.bound_region.length > 0 && !role.bound_region.includes(document.region)) {
     throw new LoginError(LOGIN_MESSAGES.regionBound(document.region, roleName))
   }
-  const failure = instanceBoundFailure(context, state, instance, role, roleName, document)
+  const failure = await instanceBoundFailure(context, state, instance, role, roleName, document)
   if (failure !== undefined) throw new LoginError(LOGIN_MESSAGES.ec2ValidationFailed(failure))
 
   const stored = state.accessList.get(document.instanceId)

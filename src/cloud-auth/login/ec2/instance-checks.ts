@@ -1,8 +1,8 @@
 import type { RequestContext } from '../../../core/glossary.ts'
-import { getFakeCloud } from '../../../fake-cloud/index.ts'
 import type { DescribedInstance } from '../../../fake-cloud/glossary.ts'
 import type { RoleEntry } from '../../glossary.ts'
 import { cloudErrorText, credentialsForAccount } from '../../provider-client.ts'
+import { providerCalls } from '../../provider/index.ts'
 import type { AuthState } from '../../state.ts'
 import { parseIamArn } from '../../iam-arn.ts'
 import { LoginError } from '../login-error.ts'
@@ -17,18 +17,18 @@ export class InstanceCheckError extends Error {
  * DescribeInstances for one instance in `region`, with credentials for `accountId` (reference §4 D):
  * the instance must be the one asked for and `running`.
  */
-export function describeRunningInstance(
+export async function describeRunningInstance(
   context: RequestContext,
   state: AuthState,
   instanceId: string,
   region: string,
   accountId: string,
-): DescribedInstance {
+): Promise<DescribedInstance> {
   let instance: DescribedInstance
   try {
-    const credentials = credentialsForAccount(context, state, accountId)
+    const credentials = await credentialsForAccount(context, state, accountId)
     try {
-      instance = getFakeCloud(context.emulator).describeInstance(credentials, region, instanceId)
+      instance = await providerCalls(context, state).describeInstance(credentials, region, instanceId)
     } catch (error) {
       throw new InstanceCheckError(LOGIN_MESSAGES.describeFailed(instanceId, cloudErrorText(context.emulator, error)))
     }
@@ -53,14 +53,14 @@ export interface InstanceFacts {
  * when every bound holds. Missing instance attributes are refused with their own message (a 500 in the
  * real service, 400 here).
  */
-export function instanceBoundFailure(
+export async function instanceBoundFailure(
   context: RequestContext,
   state: AuthState,
   instance: DescribedInstance,
   role: RoleEntry,
   roleName: string,
   facts: InstanceFacts,
-): string | undefined {
+): Promise<string | undefined> {
   if (role.bound_ec2_instance_id && role.bound_ec2_instance_id.length > 0 && !role.bound_ec2_instance_id.includes(instance.instanceId)) {
     return LOGIN_MESSAGES.instanceIdBound(instance.instanceId, roleName)
   }
@@ -86,7 +86,7 @@ export function instanceBoundFailure(
     }
   }
   if (role.bound_iam_role_arn.length > 0) {
-    const roleArn = instanceRoleArn(context, state, instance, facts)
+    const roleArn = await instanceRoleArn(context, state, instance, facts)
     if (!role.bound_iam_role_arn.some((bound) => arnBoundMatches(bound, roleArn))) return LOGIN_MESSAGES.roleArnBound(roleArn, roleName)
   }
   return undefined
@@ -107,7 +107,7 @@ function instanceProfileArn(instance: DescribedInstance): string {
 }
 
 /** The ARN of the one role in the instance's profile, through IAM GetInstanceProfile. */
-function instanceRoleArn(context: RequestContext, state: AuthState, instance: DescribedInstance, facts: InstanceFacts): string {
+async function instanceRoleArn(context: RequestContext, state: AuthState, instance: DescribedInstance, facts: InstanceFacts): Promise<string> {
   const profileArn = instanceProfileArn(instance)
   if (profileArn === '') throw new LoginError(LOGIN_MESSAGES.profileArnEmpty)
   let profileName: string
@@ -118,13 +118,13 @@ function instanceRoleArn(context: RequestContext, state: AuthState, instance: De
   }
   let credentials
   try {
-    credentials = credentialsForAccount(context, state, facts.accountId)
+    credentials = await credentialsForAccount(context, state, facts.accountId)
   } catch (error) {
     throw new LoginError(LOGIN_MESSAGES.iamClient(cloudErrorText(context.emulator, error)))
   }
   let roles
   try {
-    roles = getFakeCloud(context.emulator).getInstanceProfile(credentials, profileName).roles ?? []
+    roles = (await providerCalls(context, state).getInstanceProfile(credentials, profileName)).roles ?? []
   } catch (error) {
     throw new LoginError(LOGIN_MESSAGES.roleArnFetch(cloudErrorText(context.emulator, error)))
   }

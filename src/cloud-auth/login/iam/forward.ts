@@ -1,43 +1,58 @@
+import { isRetryable, sendUpstream, UpstreamError, type UpstreamAnswer } from '../../provider/index.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../messages.ts'
 import type { SignedCallerIdentityRequest } from './request-validation.ts'
 import { parseCallerIdentityResponse, type CallerIdentityResult } from './sts-response.ts'
 
-/** The provider's STS as the login reaches it: the fake cloud's `forwardSts`, never the network. */
+/** The fake cloud's STS, answering a replayed request in process. */
 export type StsForwarder = (request: Request) => Promise<Response>
 
 /**
  * Replays the client's signed request to STS exactly as the real service builds it (reference §5 C):
  * URL = endpoint + "/" + the client URL's request URI (so `//` for `https://sts.amazonaws.com/`), `Host` =
- * the client URL's host, every client header copied, plus what Go's HTTP client adds. Retries 429 and 5xx
- * (except 501) up to `maxRetries` times, then checks the answer: `Content-Type` exactly `text/xml`,
- * status 200, a readable GetCallerIdentityResponse.
+ * the client URL's host, every client header copied, plus what Go's HTTP client adds. `inProcess` answers
+ * it when the endpoint is the fake cloud's; otherwise it is a real outgoing request. Retries 429, 5xx
+ * (except 501) and connection errors up to `maxRetries` times, then checks the answer: `Content-Type`
+ * exactly `text/xml`, status 200, a readable GetCallerIdentityResponse.
  */
-export async function forwardCallerIdentity(forward: StsForwarder, signed: SignedCallerIdentityRequest): Promise<CallerIdentityResult> {
+export async function forwardCallerIdentity(inProcess: StsForwarder | undefined, signed: SignedCallerIdentityRequest): Promise<CallerIdentityResult> {
   const target = `${signed.endpoint}/${signed.url.requestUri}`
-  let response: Response | undefined
-  let attempts = 0
-  while (attempts <= signed.maxRetries) {
-    attempts++
-    response = await forward(buildRequest(signed, target))
-    if (!isRetryable(response.status)) break
-    response = undefined
+  const request = buildRequest(signed, target)
+  let answer: UpstreamAnswer
+  try {
+    answer = inProcess ? await replayInProcess(inProcess, request, signed.maxRetries) : await replayUpstream(request, target, signed.maxRetries)
+  } catch (error) {
+    if (error instanceof UpstreamError) throw upstream(LOGIN_MESSAGES.givingUp(signed.method, target, error.attempts))
+    throw error
   }
-  if (!response) throw upstream(LOGIN_MESSAGES.givingUp(signed.method, target, attempts))
-  if (response.headers.get('content-type') !== 'text/xml') throw upstream(LOGIN_MESSAGES.stsContentType)
-  const body = await response.text()
-  if (response.status !== 200) throw upstream(LOGIN_MESSAGES.stsStatus(response.status, body))
-  const result = parseCallerIdentityResponse(body)
+  if (answer.headers.get('content-type') !== 'text/xml') throw upstream(LOGIN_MESSAGES.stsContentType)
+  if (answer.status !== 200) throw upstream(LOGIN_MESSAGES.stsStatus(answer.status, answer.body))
+  const result = parseCallerIdentityResponse(answer.body)
   if (!result) throw upstream(LOGIN_MESSAGES.stsParse)
   return result
 }
 
-function upstream(reason: string): LoginError {
-  return new LoginError(LOGIN_MESSAGES.upstream(reason))
+/** The fake cloud in process: retried without waiting (no network to wait for). */
+async function replayInProcess(forward: StsForwarder, request: Request, maxRetries: number): Promise<UpstreamAnswer> {
+  for (let attempts = 1; ; attempts++) {
+    const response = await forward(request.clone())
+    if (!isRetryable(response.status)) return { status: response.status, headers: response.headers, body: await response.text() }
+    if (attempts > maxRetries) throw new UpstreamError(request.method, request.url, attempts, `status ${response.status}`)
+  }
 }
 
-function isRetryable(status: number): boolean {
-  return status === 429 || (status >= 500 && status !== 501) || status === 0
+/** The real service's backoff between attempts: 500 ms doubling up to 30 s. */
+const FORWARD_BACKOFF = { minMs: 500, maxMs: 30_000 }
+
+async function replayUpstream(request: Request, target: string, maxRetries: number): Promise<UpstreamAnswer> {
+  const body = request.method === 'POST' ? await request.text() : undefined
+  const answer = await sendUpstream(target, { method: request.method, headers: request.headers, ...(body !== undefined && { body }) }, { maxRetries, backoff: FORWARD_BACKOFF })
+  if (isRetryable(answer.status)) throw new UpstreamError(request.method, target, maxRetries + 1, `status ${answer.status}`)
+  return answer
+}
+
+function upstream(reason: string): LoginError {
+  return new LoginError(LOGIN_MESSAGES.upstream(reason))
 }
 
 function buildRequest(signed: SignedCallerIdentityRequest, target: string): Request {

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../../core/glossary.ts'
-import { getFakeCloud } from '../../../fake-cloud/index.ts'
+import { getFakeCloud, isInProcessEndpoint } from '../../../fake-cloud/index.ts'
 import type { IdentityConfig, RoleEntry } from '../../glossary.ts'
 import { effectiveIdentityConfig, type AuthState } from '../../state.ts'
 import { addressIsAllowed } from '../../tokens/bound-cidrs.ts'
@@ -17,8 +17,8 @@ import { validateIamRequest } from './request-validation.ts'
 import type { CallerIdentityResult } from './sts-response.ts'
 
 /**
- * The iam login (reference §5): validate the signed caller-identity request, replay it to the fake
- * cloud's STS (which verifies SigV4), then role, principal binding and inference, and issue the token.
+ * The iam login (reference §5): validate the signed caller-identity request, replay it to STS (the fake
+ * cloud's, which verifies SigV4, or the configured endpoint over HTTP), then role, principal binding and inference, and issue the token.
  */
 export async function iamLogin(context: RequestContext, state: AuthState, input: LoginInput): Promise<LoginResult> {
   const signed = validateIamRequest(
@@ -27,7 +27,8 @@ export async function iamLogin(context: RequestContext, state: AuthState, input:
     context.profile.serverIdHeader,
   )
   const cloud = getFakeCloud(context.emulator)
-  const caller = await forwardCallerIdentity((request) => cloud.forwardSts(request), signed)
+  const inProcess = isInProcessEndpoint(context.emulator, signed.endpoint) ? (request: Request) => cloud.forwardSts(request) : undefined
+  const caller = await forwardCallerIdentity(inProcess, signed)
   let entity: IamEntity
   try {
     entity = parseIamArn(caller.arn)
@@ -45,8 +46,8 @@ export async function iamLogin(context: RequestContext, state: AuthState, input:
   const callerUniqueId = caller.userId.split(':')[0]!
   const aliasName = iamAliasName(identityConfig, role, entity, caller, callerUniqueId)
 
-  checkPrincipalBinding(context, state, role, roleName, entity, caller, callerUniqueId)
-  const inferredEntityId = inferInstance(context, state, role, roleName, entity, caller)
+  await checkPrincipalBinding(context, state, role, roleName, entity, caller, callerUniqueId)
+  const inferredEntityId = await inferInstance(context, state, role, roleName, entity, caller)
 
   const selected = selectMetadata(identityConfig.iam_metadata, {
     client_arn: caller.arn,
@@ -100,18 +101,18 @@ function iamAliasName(config: IdentityConfig, role: RoleEntry, entity: IamEntity
  * instance must run in the role's region, in the caller's account, and meet the role's instance bounds.
  * Returns the inferred instance id, or `''` when the role does not infer.
  */
-function inferInstance(context: RequestContext, state: AuthState, role: RoleEntry, roleName: string, entity: IamEntity, caller: CallerIdentityResult): string {
+async function inferInstance(context: RequestContext, state: AuthState, role: RoleEntry, roleName: string, entity: IamEntity, caller: CallerIdentityResult): Promise<string> {
   if (role.inferred_entity_type !== 'ec2_instance') return ''
   const instanceId = entity.sessionInfo
   const region = role.inferred_aws_region
   let instance
   try {
-    instance = describeRunningInstance(context, state, instanceId, region, caller.account)
+    instance = await describeRunningInstance(context, state, instanceId, region, caller.account)
   } catch (error) {
     if (error instanceof InstanceCheckError) throw new LoginError(LOGIN_MESSAGES.inferenceFailed(instanceId, region, error.message))
     throw error
   }
-  const failure = instanceBoundFailure(context, state, instance, role, roleName, { accountId: caller.account, region })
+  const failure = await instanceBoundFailure(context, state, instance, role, roleName, { accountId: caller.account, region })
   if (failure !== undefined) throw new LoginError(LOGIN_MESSAGES.iamValidationFailed(failure))
   return instanceId
 }

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../../core/glossary.ts'
-import { getFakeCloud } from '../../../fake-cloud/index.ts'
+import { providerCalls } from '../../provider/index.ts'
 import type { RoleEntry } from '../../glossary.ts'
 import { cloudErrorText, credentialsForAccount } from '../../provider-client.ts'
 import type { AuthState } from '../../state.ts'
@@ -20,7 +20,7 @@ const CACHE_KEY = 'login:full-arn-by-unique-id'
  * wildcard bind matches its full ARN (with path), looked up through IAM and cached per unique id.
  * A principal recreated under the same name has a new unique id, so it fails while resolution is on.
  */
-export function checkPrincipalBinding(
+export async function checkPrincipalBinding(
   context: RequestContext,
   state: AuthState,
   role: RoleEntry,
@@ -28,13 +28,13 @@ export function checkPrincipalBinding(
   entity: IamEntity,
   caller: CallerIdentityResult,
   callerUniqueId: string,
-): void {
+): Promise<void> {
   const bound = role.bound_iam_principal_arn
   if (bound.length === 0) return
   if (role.bound_iam_principal_id.includes(callerUniqueId)) return
   if (!role.resolve_aws_unique_ids && bound.includes(canonicalArn(entity))) return
   if (!bound.some((arn) => arn.endsWith('*'))) throw new LoginError(LOGIN_MESSAGES.principalNotBound(caller.arn, roleName))
-  const fullArn = cachedFullArn(context, state, entity, roleName, callerUniqueId)
+  const fullArn = await cachedFullArn(context, state, entity, roleName, callerUniqueId)
   if (!bound.some((arn) => arn.endsWith('*') && globMatches(arn, fullArn))) {
     throw new LoginError(LOGIN_MESSAGES.principalNotBound(caller.arn, roleName))
   }
@@ -52,7 +52,7 @@ export function globMatches(pattern: string, value: string): boolean {
 }
 
 /** The entity's full ARN (with path), from the per-mount cache by unique id or else through IAM. */
-export function cachedFullArn(context: RequestContext, state: AuthState, entity: IamEntity, roleName: string, uniqueId: string): string {
+export async function cachedFullArn(context: RequestContext, state: AuthState, entity: IamEntity, roleName: string, uniqueId: string): Promise<string> {
   let cache = state.caches.get(CACHE_KEY) as Map<string, { arn: string; expiresMs: number }> | undefined
   if (!cache) state.caches.set(CACHE_KEY, (cache = new Map()))
   const now = context.emulator.clock.nowMs()
@@ -60,7 +60,7 @@ export function cachedFullArn(context: RequestContext, state: AuthState, entity:
   if (hit && hit.expiresMs > now) return hit.arn
   let arn: string
   try {
-    arn = lookUpFullArn(context, state, entity)
+    arn = await lookUpFullArn(context, state, entity)
   } catch (error) {
     throw new LoginError(LOGIN_MESSAGES.fullArnLookup(formatEntity(entity), roleName, (error as Error).message))
   }
@@ -70,25 +70,25 @@ export function cachedFullArn(context: RequestContext, state: AuthState, entity:
 }
 
 /** The entity's ARN with its path, from IAM GetUser / GetRole in the entity's account. */
-function lookUpFullArn(context: RequestContext, state: AuthState, entity: IamEntity): string {
+async function lookUpFullArn(context: RequestContext, state: AuthState, entity: IamEntity): Promise<string> {
   if (partitionRegion(entity.partition) === undefined) throw new Error(LOGIN_MESSAGES.partitionRegion(entity.partition))
   let credentials
   try {
-    credentials = credentialsForAccount(context, state, entity.accountId)
+    credentials = await credentialsForAccount(context, state, entity.accountId)
   } catch (error) {
     throw new Error(LOGIN_MESSAGES.iamClientCreate(cloudErrorText(context.emulator, error)))
   }
-  const cloud = getFakeCloud(context.emulator)
+  const provider = providerCalls(context, state)
   if (entity.type === 'user') {
     try {
-      return cloud.getUser(credentials, entity.friendlyName).arn
+      return (await provider.getUser(credentials, entity.friendlyName)).arn
     } catch (error) {
       throw new Error(LOGIN_MESSAGES.fetchUser(entity.friendlyName, cloudErrorText(context.emulator, error)))
     }
   }
   if (entity.type === 'role' || entity.type === 'assumed-role') {
     try {
-      return cloud.getRole(credentials, entity.friendlyName).arn
+      return (await provider.getRole(credentials, entity.friendlyName)).arn
     } catch (error) {
       throw new Error(LOGIN_MESSAGES.fetchRole(entity.friendlyName, cloudErrorText(context.emulator, error)))
     }

@@ -3,7 +3,8 @@ import { decodeStdBase64 } from '../../go-base64.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../messages.ts'
 import { parseClientUrl, parseGoQuery, type ClientUrl } from './go-url.ts'
-import { DEFAULT_STS_ENDPOINT, regionalStsEndpoint, regionFromAuthorization } from './sts-endpoint.ts'
+import { regionalStsEndpoint } from '../../../fake-cloud/index.ts'
+import { DEFAULT_STS_ENDPOINT, regionFromAuthorization } from './sts-endpoint.ts'
 
 /** The client configuration fields the iam login reads (a subset of config/client). */
 export interface IamClientSettings {
