@@ -2,6 +2,8 @@ import type { RequestContext } from '../core/glossary.ts'
 import { FaultError } from '../core/faults.ts'
 import { jsonResponse, readBodyText, BodyTooLargeError } from '../core/http.ts'
 import { DurationError } from '../core/duration.ts'
+import { hasManagementToken } from './management-token.ts'
+import { redactEntries, redactSnapshot } from './redact.ts'
 
 const CONTROL_BODY_LIMIT = 8 * 1024 * 1024
 
@@ -41,13 +43,18 @@ export async function control(request: Request, context: RequestContext): Promis
       return jsonResponse(200, { now: emulator.clock.now().toISOString(), frozen: emulator.clock.frozen })
     }
     if (path === '/_doppel/journal' && method === 'GET') {
-      return jsonResponse(200, { total: emulator.journal.total, limit: emulator.journal.limit, entries: emulator.journal.entries() })
+      const entries = emulator.journal.entries()
+      const shown = hasManagementToken(request, context) ? entries : redactEntries(entries)
+      return jsonResponse(200, { total: emulator.journal.total, limit: emulator.journal.limit, entries: shown })
     }
     if (path === '/_doppel/journal' && method === 'DELETE') {
       emulator.journal.clear()
       return new Response(null, { status: 204 })
     }
-    if (path === '/_doppel/state' && method === 'GET') return jsonResponse(200, emulator.store.snapshot())
+    if (path === '/_doppel/state' && method === 'GET') {
+      const snapshot = emulator.store.snapshot()
+      return jsonResponse(200, hasManagementToken(request, context) ? snapshot : redactSnapshot(snapshot))
+    }
     if (path === '/_doppel/fixtures' && method === 'POST') return await loadFixturesRoute(request, context)
     if (path === '/_doppel/faults') {
       if (method === 'POST') return jsonResponse(201, { id: emulator.faults.add(await readJsonObject(request)).id })
