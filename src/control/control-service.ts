@@ -73,6 +73,7 @@ export async function control(request: Request, context: RequestContext): Promis
   } catch (error) {
     if (error instanceof SyntaxError) return controlError(400, 'error parsing JSON')
     if (error instanceof BodyTooLargeError) return controlError(413, 'request body too large')
+    if (error instanceof URIError) return controlError(400, 'invalid path: malformed percent-encoding')
     if (error instanceof FaultError || error instanceof DurationError || error instanceof RangeError) {
       return controlError(400, error.message)
     }

@@ -72,7 +72,7 @@ function isControlPath(target: string): boolean {
 
 /** The error answer in the envelope of the service the path belongs to. */
 function refusal(target: string, status: number, message: string): Response {
-  if (target.startsWith('/api/v2/')) {
+  if (target.startsWith('/api/v2/') || target.startsWith('/_archivist/')) {
     const titles: Record<number, string> = { 400: 'bad request', 401: 'unauthorized', 403: 'forbidden', 415: 'unsupported media type' }
     return jsonApiErrors(status, [jsonApiError(status, titles[status] ?? 'refused', message)])
   }
