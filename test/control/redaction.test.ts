@@ -62,7 +62,7 @@ describe('GET /_doppel/state', () => {
 
   it('with a management token (any header the profile reads) shows exactly the stored records', async () => {
     const stored = JSON.stringify(world.doppel.store.snapshot())
-    for (const headers of [{ 'X-Service-Token': 'root' }, { Authorization: 'Bearer root' }]) {
+    for (const headers of [{ 'X-Service-Token': 'root' }, { Authorization: 'Bearer root' }] as Record<string, string>[]) {
       expect(JSON.stringify(await (await get('/_doppel/state', headers)).json())).toBe(stored)
     }
     expect(await (await get('/_doppel/state', { 'X-Service-Token': 'not-root' })).text()).not.toContain(secrets['user secret key'])

@@ -62,7 +62,7 @@ describe('a cross-site browser write is refused on every endpoint that writes', 
     const probe = endpoint.send!('{}')
     expect(['GET', 'HEAD', 'OPTIONS']).not.toContain(probe.method)
     const host = new URL(probe.url).hostname.endsWith('amazonaws.com') ? new URL(probe.url).host : `127.0.0.1:${running.port}`
-    for (const headers of [{ Origin: 'https://attacker.example' }, { 'Sec-Fetch-Site': 'cross-site' }]) {
+    for (const headers of [{ Origin: 'https://attacker.example' }, { 'Sec-Fetch-Site': 'cross-site' }] as Record<string, string>[]) {
       const answer = await send(probe, { Host: host, ...headers })
       expect(answer.status, JSON.stringify(headers)).toBe(403)
       expect(answer.text).toContain('Cross-site')

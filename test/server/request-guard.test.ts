@@ -140,7 +140,7 @@ describe('on a loopback bind', () => {
         { Origin: `http://[::1]:${port}` },
         { 'Sec-Fetch-Site': 'same-origin', Origin: `http://localhost:${port}` },
         { 'Sec-Fetch-Site': 'none' },
-      ]) {
+      ] as Record<string, string>[]) {
         expect((await send(port, 'POST', '/v1/auth/cloud/role/same', { ...ROOT, ...JSON_BODY, ...headers }, ROLE)).status, JSON.stringify(headers)).toBe(204)
         expect((await send(port, 'GET', '/_doppel/state', headers)).status, JSON.stringify(headers)).toBe(200)
       }
@@ -193,7 +193,7 @@ describe('beyond loopback', () => {
   it.each(['/_doppel/state', '/_doppel/journal', '/_doppel/faults', '/_doppel/cloud/instances/i-0/imds', '/_doppel/registry/tokens'])(
     'answers %s 401 without a token, and with a wrong one',
     async (path) => {
-      for (const headers of [{}, { 'X-Service-Token': 'wrong' }, { Authorization: 'Bearer ctl-token-x' }]) {
+      for (const headers of [{}, { 'X-Service-Token': 'wrong' }, { Authorization: 'Bearer ctl-token-x' }] as Record<string, string>[]) {
         const reply = await send(port, 'GET', path, headers)
         expect(reply.status, JSON.stringify(headers)).toBe(401)
         expect(reply.json().errors[0]).toContain('--control-token')
@@ -202,7 +202,10 @@ describe('beyond loopback', () => {
   )
 
   it('opens the control API to the root token and to the control token', async () => {
-    for (const headers of [{ 'X-Service-Token': 'root' }, { Authorization: 'Bearer root' }, { 'X-Service-Token': 'ctl-token' }, { Authorization: 'Bearer ctl-token' }]) {
+    for (const headers of [{ 'X-Service-Token': 'root' }, { Authorization: 'Bearer root' }, { 'X-Service-Token': 'ctl-token' }, { Authorization: 'Bearer ctl-token' }] as Record<
+      string,
+      string
+    >[]) {
       expect((await send(port, 'GET', '/_doppel/state', headers)).status, JSON.stringify(headers)).toBe(200)
     }
     const write = await send(port, 'POST', '/_doppel/reset', { 'X-Service-Token': 'ctl-token' })
