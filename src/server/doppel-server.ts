@@ -48,7 +48,7 @@ export function createDoppelServer(doppel: Doppel, options: ServerOptions = {}):
       connectionsCheckingInterval: Math.max(10, Math.min(1000, headersTimeout / 4)),
     },
     (req, res) => {
-      list.markList(req)
+      list.markMethod(req)
       void answer(req, res)
     },
   )

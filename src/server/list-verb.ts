@@ -1,4 +1,4 @@
-import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
+import { METHODS, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { Duplex } from 'node:stream'
 
@@ -9,18 +9,23 @@ export interface ClientError extends Error {
   bytesParsed?: number
 }
 
-const LIST = Buffer.from('LIST ')
-/** Same length as `LIST `: Node's parser reads the request; the connection remembers it was a LIST. */
-const STAND_IN = Buffer.from('POST ')
-const S = 0x53
+/** Node's parser reads the request under this method; the connection remembers the real one. */
+const STAND_IN = Buffer.from('POST')
+const SPACE = 0x20
+const LINE_FEED = 0x0a
+/** Longer than any method a client sends: a request line without a space by then is malformed. */
+const MAX_METHOD = 32
+/** Every prefix of a method Node's parser knows: the bytes it accepted before refusing one. */
+const KNOWN_PREFIXES = new Set(METHODS.flatMap((method) => Array.from({ length: method.length }, (_, i) => method.slice(0, i + 1))))
 
 /**
- * A connection whose bytes come from a socket taken over after a `LIST` (see docs/decisions/list-verb.md).
- * Node's HTTP server serves it like any socket; its first request is the LIST under a stand-in method.
+ * A connection whose bytes come from a socket taken over at a method Node's parser refused (`LIST`; see
+ * docs/decisions/list-verb.md). Node serves it like any socket; its first request arrives under a
+ * stand-in method.
  */
 class ListConnection extends Duplex {
-  /** Whether the next request Node reads here is the LIST. */
-  listPending = true
+  /** The real method of the first request Node reads here, until that request arrives. */
+  pendingMethod: string | undefined
   /** Once retired, a connection no longer owns the socket: closing it leaves the socket open. */
   retired = false
   #open = false
@@ -85,12 +90,12 @@ class ListConnection extends Duplex {
   }
 }
 
-/** Moves a taken-over socket's bytes into its current ListConnection, rewriting each LIST's method. */
+/** Moves a taken-over socket's bytes into its current ListConnection, renaming each refused method. */
 class Feeder {
   current: ListConnection | undefined
   /** Connections not yet retired: closing the socket closes them. */
   #live = new Set<ListConnection>()
-  /** Bytes of a request that began with `LI…S` but that are too few yet to show `LIST `. */
+  /** The start of a refused request, until its method (up to the first space) is complete. */
   #head: Buffer | undefined
 
   readonly root: Socket
@@ -111,7 +116,7 @@ class Feeder {
     if (this.root.isPaused()) this.root.resume()
   }
 
-  /** Starts a new connection at a LIST whose bytes are `first` (from its method's `LI`) and `rest`. */
+  /** Starts a new connection at a refused request whose bytes begin with `first`. */
   restart(previous: Socket | ListConnection, first: Buffer): void {
     const next = new ListConnection(this.root, this)
     this.current = next
@@ -131,19 +136,22 @@ class Feeder {
 
   #start(bytes: Buffer): void {
     const head = this.#head ? Buffer.concat([this.#head, bytes]) : bytes
-    if (head.length < LIST.length) {
+    const space = head.indexOf(SPACE)
+    if (space === -1 && head.length < MAX_METHOD && !head.includes(LINE_FEED)) {
       this.#head = head
       return
     }
     this.#head = undefined
-    if (!head.subarray(0, LIST.length).equals(LIST)) {
-      // Another method Node's parser does not know: answered as Node answers those.
+    const method = head.toString('latin1', 0, Math.max(space, 0))
+    if (!isMethodName(method)) {
+      // Not a method at all: answered as Node answers a malformed request line.
       if (this.current) this.current.retired = true
       this.current?.destroy()
       this.root.end(plainAnswer(400), () => this.root.destroy())
       return
     }
-    this.#deliver(Buffer.concat([STAND_IN, head.subarray(LIST.length)]))
+    if (this.current) this.current.pendingMethod = method
+    this.#deliver(Buffer.concat([STAND_IN, head.subarray(space)]))
   }
 
   #push(chunk: Buffer): void {
@@ -169,23 +177,51 @@ export function plainAnswer(status: number): string {
   return `HTTP/1.1 ${body}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`
 }
 
+/** Upper-case letters, `-` and `_`: the methods a client may send (`LIST`, and `FROB` for a 405). */
+function isMethodName(text: string): boolean {
+  if (text.length === 0) return false
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (!((code >= 65 && code <= 90) || code === 45 || code === 95)) return false
+  }
+  return true
+}
+
 /**
- * The `LIST` verb on a Node HTTP server. Node's parser refuses `LIST`; when it does, the socket is taken
- * from the parser and its bytes from the LIST on are fed to a new connection that Node parses again,
- * with `LIST` spelled `POST`; `markList` restores the method on that request. Only connections that send
- * `LIST` pay for the extra stream; keep-alive, pipelining and any TCP segmentation keep working.
+ * The bytes of a refused request from its method on. The parser stopped at `at`, having accepted a prefix
+ * of a method it knows: the longest such run before `at`. A `LIST` whose `L` or `LI` came in an earlier
+ * segment (the parser stops at its `S`) gets them back.
+ */
+function refusedRequest(packet: Buffer, at: number): Buffer {
+  const before = packet.toString('latin1', 0, at)
+  if (packet[at] === 0x53 && (before === '' || before === 'I')) return Buffer.concat([Buffer.from('LI'.slice(0, 2 - at)), packet])
+  let accepted = 0
+  for (let n = Math.min(at, MAX_METHOD); n > 0; n--) {
+    if (KNOWN_PREFIXES.has(packet.toString('latin1', at - n, at))) {
+      accepted = n
+      break
+    }
+  }
+  return packet.subarray(at - accepted)
+}
+
+/**
+ * Methods Node's parser refuses, `LIST` above all (Vault clients send it). When the parser refuses one,
+ * the socket is taken from the parser and its bytes from that request on are fed to a new connection
+ * that Node parses again, with the method spelled `POST`; `markMethod` restores it on that request. Only
+ * connections that send such a method pay for the extra stream; keep-alive, pipelining and any TCP
+ * segmentation keep working.
  */
 export function listVerb(server: Server) {
   const takenOver = new Set<Socket>()
 
   return {
-    /** Takes a socket over at a refused `LIST`; false when the error is something else. */
+    /** Takes a socket over at a refused method; false when the error is something else. */
     takeOver(error: ClientError, socket: Socket | Duplex): boolean {
       const packet = error.rawPacket
       const at = error.bytesParsed
-      if (error.code !== 'HPE_INVALID_METHOD' || !packet || at === undefined || packet[at] !== S) return false
-      // The parser stops at the `S` of `LIST`, having accepted `LI` (a prefix of LINK), maybe in an earlier segment.
-      const first = Buffer.concat([LIST.subarray(0, 2), packet.subarray(at), ...drain(socket)])
+      if (error.code !== 'HPE_INVALID_METHOD' || !packet || at === undefined || at >= packet.length) return false
+      const first = Buffer.concat([refusedRequest(packet, at), ...drain(socket)])
       let feeder: Feeder
       if (socket instanceof ListConnection) feeder = socket.feeder
       else {
@@ -203,12 +239,12 @@ export function listVerb(server: Server) {
     /** Whether Node's parser on this socket was set aside (its later errors are not the client's). */
     isTakenOver: (socket: Socket | Duplex) => takenOver.has(socket as Socket),
 
-    /** Restores the method of a LIST request read under its stand-in. */
-    markList(req: IncomingMessage): void {
+    /** Restores the method of a request read under the stand-in. */
+    markMethod(req: IncomingMessage): void {
       const connection = req.socket
-      if (connection instanceof ListConnection && connection.listPending) {
-        connection.listPending = false
-        req.method = 'LIST'
+      if (connection instanceof ListConnection && connection.pendingMethod !== undefined) {
+        req.method = connection.pendingMethod
+        connection.pendingMethod = undefined
       }
     },
 

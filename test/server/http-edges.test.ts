@@ -39,9 +39,22 @@ describe('parser errors', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(250)
   })
 
-  it('answers 400 to a malformed request line and to an unknown method', async () => {
-    for (const line of ['GET\r\n\r\n', 'BREW /pot HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 'LISTEN /x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n']) {
+  it('answers 408 when a LIST request line stops arriving', async () => {
+    const text = await rawExchange(running.port, ['LIS'], 1, { timeoutMs: 3000 })
+    expect(statuses(text)).toEqual([408])
+  })
+
+  it('answers 400 to a malformed request line', async () => {
+    for (const line of ['GET\r\n\r\n', 'get /_doppel/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 'GE\x01 / HTTP/1.1\r\n\r\n', `${'X'.repeat(40)}\r\n\r\n`]) {
       expect(statuses(await rawExchange(running.port, [line], 1)), line).toEqual([400])
+    }
+  })
+
+  it('lets the service answer a method it does not support (405), as the real service does', async () => {
+    for (const method of ['FROB', 'BREW', 'LISTEN', 'LOCKS']) {
+      const text = await rawExchange(running.port, [`${method} /v1/auth/cloud/roles HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Service-Token: root\r\n\r\n`], 1)
+      expect(statuses(text), method).toEqual([405])
+      expect(text).toContain('{"errors":[]}')
     }
   })
 
