@@ -122,28 +122,28 @@ export function createRequestGuard(doppel: Doppel, server: { address(): AddressI
     if (!target.startsWith('/') && !(req.method === 'OPTIONS' && target === '*')) {
       return refusal(target, 400, 'Failed to read the request: the request target must be a path')
     }
+    const control = isControlPath(target)
+    if (control) res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
     const host = req.headers.host
     const { loopback } = binding()
     if (loopback && host !== undefined && !hostAllowed(host)) {
       return refusal(target, 403, `Host "${host}" is not allowed: doppel answers only loopback names on a loopback bind; add it with --allowed-host ${splitAuthority(host)?.[0] ?? host}`)
     }
-    const control = isControlPath(target)
     const origin = req.headers.origin
     const crossSite = req.headers['sec-fetch-site'] === 'cross-site' || (origin !== undefined && !sameOrigin(origin, host ?? ''))
     if (crossSite && (control || !SAFE_METHODS.has(req.method ?? ''))) {
       return refusal(target, 403, `Cross-site request refused: doppel answers browser requests only from its own origin${control ? '' : ' (reads excepted)'}`)
     }
     if (!control) return undefined
-    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
+    if (!loopback && !(req.method === 'GET' && target === '/_doppel/health') && !controlTokenPresent(doppel, req, options.controlTokens)) {
+      return refusal(target, 401, 'The control API needs a management token beyond loopback: send the root token or the --control-token in X-Service-Token (X-Vault-Token with the vault profile) or Authorization: Bearer')
+    }
     if (!SAFE_METHODS.has(req.method ?? '') && hasBody(req)) {
       const types = target.startsWith('/_doppel/fixtures') ? FIXTURE_TYPES : JSON_TYPES
       const type = mediaType(req)
       if (!types.has(type) && !type.endsWith('+json')) {
         return refusal(target, 415, `Control writes need Content-Type: ${[...types].join(' or ')}${type ? `, not ${type}` : ''}`)
       }
-    }
-    if (!loopback && !(req.method === 'GET' && target === '/_doppel/health') && !controlTokenPresent(doppel, req, options.controlTokens)) {
-      return refusal(target, 401, 'The control API needs a management token beyond loopback: send the root token or the --control-token in X-Service-Token or Authorization: Bearer')
     }
     return undefined
   }

@@ -170,6 +170,9 @@ describe('on a loopback bind', () => {
     it('marks control answers same-origin only and never sends wildcard CORS', async () => {
       const control = await send(port, 'GET', '/_doppel/health')
       expect(control.headers['cross-origin-resource-policy']).toBe('same-origin')
+      const refused = await send(port, 'GET', '/_doppel/state', { 'Sec-Fetch-Site': 'cross-site' })
+      expect(refused.status).toBe(403)
+      expect(refused.headers['cross-origin-resource-policy']).toBe('same-origin')
       const service = await send(port, 'OPTIONS', '/v1/auth/cloud/roles', { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST' })
       expect(service.headers['access-control-allow-origin']).toBeUndefined()
       expect(control.headers['access-control-allow-origin']).toBeUndefined()
@@ -210,6 +213,12 @@ describe('beyond loopback', () => {
     }
     const write = await send(port, 'POST', '/_doppel/reset', { 'X-Service-Token': 'ctl-token' })
     expect(write.status).toBe(204)
+  })
+
+  it('asks for the token before judging the body', async () => {
+    const reply = await send(port, 'POST', '/_doppel/clock', { 'Content-Type': 'text/plain' }, '{"advance":"1h"}')
+    expect(reply.status).toBe(401)
+    expect(reply.headers['cross-origin-resource-policy']).toBe('same-origin')
   })
 
   it('keeps the health check open and leaves service routes to their own tokens', async () => {
