@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createDoppel } from '../../src/doppel.ts'
+import { createDoppelServer, listen } from '../../src/server/doppel-server.ts'
 import { BASE } from '../cloud-auth/login-setup.ts'
 import { robustWorld, type RobustWorld } from '../robustness/robust-world.ts'
 
@@ -74,6 +75,20 @@ describe('GET /_doppel/state', () => {
     const read = (headers: Record<string, string>) => vault.fetch('http://doppel.test/_doppel/state', { headers }).then((r) => r.text())
     expect(await read({ 'X-Vault-Token': 's3cret' })).toContain(key)
     expect(await read({ 'X-Vault-Token': 'root' })).not.toContain(key)
+  })
+
+  it('over a real doppel serve socket, too', async () => {
+    const running = await listen(createDoppelServer(world.doppel), 0, '127.0.0.1')
+    try {
+      const hidden = await (await fetch(`${running.url}/_doppel/state`)).text()
+      const shown = await (await fetch(`${running.url}/_doppel/state`, { headers: { 'X-Service-Token': 'root' } })).text()
+      for (const [what, value] of Object.entries(secrets)) {
+        expect(hidden.includes(value), what).toBe(false)
+        expect(shown.includes(value), what).toBe(true)
+      }
+    } finally {
+      await running.close()
+    }
   })
 
   it('leaves the in-process snapshot unchanged', () => {
