@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDoppel, type Doppel } from '../../src/doppel.ts'
 import { createDoppelServer, listen, type RunningServer } from '../../src/server/doppel-server.ts'
@@ -100,6 +101,20 @@ describe('the LIST verb', () => {
     expect(bodies[1]).toContain('"keys":["web"]')
     expect(bodies[3]).toContain('"keys":["web"]')
     expect(bodies[4]).toContain('"status":"ok"')
+  })
+
+  it('answers every request in order whatever the segmentation (property, 25 runs)', async () => {
+    const stream = Buffer.from(HEALTH + LIST_ROLES + ROLE + LIST_ROLES + HEALTH, 'latin1')
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: stream.length - 1 }), { maxLength: 8 }), async (cuts) => {
+        const points = [0, ...cuts.sort((a, b) => a - b), stream.length]
+        const segments = points.slice(1).map((end, i) => stream.subarray(points[i], end))
+        const text = await rawExchange(running.port, segments, 5, { gapMs: 3 })
+        expect(statuses(text)).toEqual([200, 200, 204, 200, 200])
+        expect(text.match(/"keys":\["web"\]/g)).toHaveLength(2)
+      }),
+      { numRuns: 25 },
+    )
   })
 
   it('answers in order when a slow request precedes a pipelined LIST', async () => {

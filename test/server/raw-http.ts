@@ -10,6 +10,7 @@ export const statuses = (text: string) => [...text.matchAll(/HTTP\/1\.1 (\d{3})/
 export function rawExchange(port: number, segments: (string | Buffer)[], answers: number, { gapMs = 0, timeoutMs = 5000 } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1')
+    socket.setNoDelay(true)
     let data = ''
     let settled = false
     const finish = () => {
