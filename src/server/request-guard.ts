@@ -4,6 +4,7 @@ import { hasManagementToken } from '../control/management-token.ts'
 import { jsonResponse } from '../core/http.ts'
 import { isFakeCloudHost, type Doppel } from '../doppel.ts'
 import { jsonApiError, jsonApiErrors } from '../registry/json-api.ts'
+import { isLoopbackName, splitAuthority } from './host-names.ts'
 
 /** Who may reach a server, beyond what it always admits (see `createRequestGuard`). */
 export interface GuardOptions {
@@ -16,7 +17,6 @@ export interface GuardOptions {
 /** Decides, before the emulator sees a request, whether it is answered at all. */
 export type RequestGuard = (req: IncomingMessage, res: ServerResponse) => Response | undefined
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]'])
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 const JSON_TYPES = new Set(['application/json'])
 const FIXTURE_TYPES = new Set(['application/json', 'application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'])
@@ -27,21 +27,7 @@ export function isLoopbackAddress(address: string): boolean {
   return address.startsWith('127.') || address === '::1' || address.startsWith('::ffff:127.') || address === 'localhost'
 }
 
-/** `host[:port]` → [name, port] (port '' when absent), lower-case; undefined when the port is not digits. */
-function splitAuthority(authority: string): [string, string] | undefined {
-  const text = authority.toLowerCase()
-  const close = text.startsWith('[') ? text.indexOf(']') : -1
-  const colon = text.indexOf(':', close + 1)
-  if (colon === -1) return [text, '']
-  const port = text.slice(colon + 1)
-  for (let i = 0; i < port.length; i++) {
-    const code = port.charCodeAt(i)
-    if (code < 48 || code > 57) return undefined
-  }
-  return [text.slice(0, colon), port]
-}
-
-const loopbackAlias = (name: string) => (LOOPBACK_NAMES.has(name) || name.endsWith('.localhost') ? 'localhost' : name)
+const loopbackAlias = (name: string) => (isLoopbackName(name) ? 'localhost' : name)
 
 /** Whether an `Origin` names the same origin as the request's `Host` (loopback aliases count equal). */
 function sameOrigin(origin: string, host: string): boolean {
@@ -112,7 +98,7 @@ export function createRequestGuard(doppel: Doppel, server: { address(): AddressI
     const parts = splitAuthority(host)
     if (!parts) return false
     const name = parts[0]
-    if (LOOPBACK_NAMES.has(name) || name.endsWith('.localhost') || name === binding().name || exact.has(name)) return true
+    if (isLoopbackName(name) || name === binding().name || exact.has(name)) return true
     for (const domain of domains) if (name === domain.slice(1) || name.endsWith(domain)) return true
     return isFakeCloudHost(host)
   }
