@@ -1,4 +1,5 @@
 import { authFaultResponse } from './cloud-auth/envelope.ts'
+import { Delays } from './core/delays.ts'
 import { Emulator, type EmulatorOptions } from './core/emulator.ts'
 import type { RequestContext, Service } from './core/glossary.ts'
 import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from './fake-cloud/index.ts'
@@ -45,9 +46,14 @@ const SERVICES: Record<ServiceName, { serve: Service; fault: (status: number) =>
 
 const CLOUD_HOST = /^(169\.254\.169\.254|\[fd00:ec2::254\]|([a-z0-9-]+\.)*amazonaws\.com(\.cn)?)(:\d+)?$/i
 
+/** Whether a `Host` is one of the AWS hostnames the fake cloud answers on. */
+export function isFakeCloudHost(host: string): boolean {
+  return CLOUD_HOST.test(host)
+}
+
 /** Picks the service for a request: by host for the fake cloud's real hostnames, else by path prefix. */
 export function serviceFor(url: URL, surface: Surface): ServiceName | undefined {
-  if (surface === 'cloud' || CLOUD_HOST.test(url.host)) return 'fake-cloud'
+  if (surface === 'cloud' || isFakeCloudHost(url.host)) return 'fake-cloud'
   const path = url.pathname
   if (path.startsWith('/v1/')) return 'cloud-auth'
   if (path.startsWith('/_doppel/cloud/')) return 'fake-cloud'
@@ -77,6 +83,12 @@ export class Doppel extends Emulator {
   }
 
   #fixtures: Promise<void> | undefined
+  #delays = new Delays()
+
+  /** Ends pending latency faults at once (their requests fail as dropped connections): for shutdown. */
+  endPendingDelays(): void {
+    this.#delays.endAll(() => new DroppedConnection('Connection dropped: the server is shutting down'))
+  }
 
   /** Resolves once the fixtures given to `createDoppel` are loaded; rejects with their FixtureError. */
   async ready(): Promise<void> {
@@ -127,12 +139,13 @@ export class Doppel extends Emulator {
       response = new Response('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
     } else {
       const service = SERVICES[name]
-      const fault = name === 'control' ? undefined : this.faults.take(request.method, url)
+      // Faults never touch the control API, whichever service answers under /_doppel/.
+      const fault = url.pathname.startsWith('/_doppel/') ? undefined : this.faults.take(request.method, url)
       if (fault?.drop) {
         this.#record(name, request, 0, started)
         throw new DroppedConnection(`Connection dropped by fault ${fault.id}`)
       }
-      if (fault?.latency_ms) await new Promise((resolve) => setTimeout(resolve, fault.latency_ms))
+      if (fault?.latency_ms) await this.#delays.wait(fault.latency_ms)
       if (fault?.status) {
         response = service.fault(fault.status)
       } else {

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util'
 import { createDoppel } from '../doppel.ts'
 import type { Server } from 'node:http'
 import { registerCloudListener } from '../fake-cloud/index.ts'
-import { createDoppelServer, listen, type RunningServer } from '../server/doppel-server.ts'
+import { createDoppelServer, listen, type RunningServer, type ServerOptions } from '../server/doppel-server.ts'
+import { isLoopbackAddress } from '../server/request-guard.ts'
 import { TenantRegistry } from '../tenants/index.ts'
 import { describeParseError } from './describe-parse-error.ts'
 import { tenantFlags } from './tenant-flags.ts'
@@ -16,6 +17,9 @@ Options:
   --port <n>            Port to listen on (default 8200; 0 picks a free port)
   --host <addr>         Address to bind (default 127.0.0.1)
   --root-token <t>      Management token (default "root"; repeatable)
+  --allowed-host <name> Also answer this Host name on a loopback bind; ".example.test" admits
+                        the domain and its subdomains (repeatable)
+  --control-token <t>   Also opens the control API (/_doppel/*) beyond loopback (repeatable)
   --seed <file>         Load a YAML fixture file at start and on every reset (repeatable)
   --random-seed <n>     Make ids and tokens repeatable
   --profile <name>      service (default) or vault (X-Vault-Token, mount "aws" too)
@@ -28,7 +32,8 @@ Options:
   --quiet               Do not log requests to stderr
   -h, --help            Show this help
 
-Prints exactly one line "doppel listening on http://HOST:PORT" when ready. SIGINT/SIGTERM stop it.`
+Prints exactly one line "doppel listening on http://HOST:PORT" when ready. SIGINT/SIGTERM stop it
+(within a second: listeners and connections closed, pending latency faults ended).`
 
 export interface ServeHandle {
   main: RunningServer
@@ -48,6 +53,8 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
         port: { type: 'string', default: '8200' },
         host: { type: 'string', default: '127.0.0.1' },
         'root-token': { type: 'string', multiple: true },
+        'allowed-host': { type: 'string', multiple: true },
+        'control-token': { type: 'string', multiple: true },
         seed: { type: 'string', multiple: true },
         'random-seed': { type: 'string' },
         profile: { type: 'string', default: 'service' },
@@ -94,11 +101,20 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     : (line: { method: string; path: string; status: number; ms: number }) =>
         io.stderr(`${line.method} ${line.path} ${line.status} ${line.ms.toFixed(1)}ms\n`)
   const tenants = new TenantRegistry(doppel, tenantFlags(values['max-tenants'], values['tenant-idle-timeout']))
-  const main = await listenOrExplain(createDoppelServer(doppel, { onRequest: log, tenants }), port, values.host, '--port')
+  const serverOptions: ServerOptions = {
+    ...(log && { onRequest: log }),
+    allowedHosts: values['allowed-host'] ?? [],
+    controlTokens: values['control-token'] ?? [],
+    tenants,
+  }
+  const main = await listenOrExplain(createDoppelServer(doppel, serverOptions), port, values.host, '--port')
+  if (!isLoopbackAddress(main.host) && doppel.isRootToken('root')) {
+    io.stderr(`doppel: warning: listening beyond loopback (${main.host}) with the default root token "root": anyone who can reach this port can manage it; set --root-token\n`)
+  }
   let cloud: RunningServer | undefined
   if (values['cloud-port'] !== undefined) {
     const cloudPort = parsePort(values['cloud-port'], '--cloud-port')
-    cloud = await listenOrExplain(createDoppelServer(doppel, { surface: 'cloud', onRequest: log, tenants }), cloudPort, values.host, '--cloud-port')
+    cloud = await listenOrExplain(createDoppelServer(doppel, { ...serverOptions, surface: 'cloud' }), cloudPort, values.host, '--cloud-port')
     registerCloudListener(doppel, cloud.url)
     io.stderr(`doppel fake cloud on ${cloud.url}\n`)
   }
@@ -107,7 +123,9 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     main,
     ...(cloud && { cloud }),
     close: async () => {
-      await Promise.all([main.close(), cloud?.close()])
+      // Pending latency faults would otherwise hold their requests (and the process) open.
+      doppel.endPendingDelays()
+      await Promise.all([main.close(), cloud?.close(), doppel.cloud.close()])
     },
   }
 }

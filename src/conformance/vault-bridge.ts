@@ -88,7 +88,9 @@ export async function startVaultBridge(options: VaultBridgeOptions): Promise<Vau
   const servers: RunningServer[] = []
   const closeServers = () => Promise.all(servers.map((s) => s.close())).then(() => undefined)
   try {
-    servers.push(await listen(createDoppelServer(doppel, { surface: 'cloud' }), Number(match[2]), match[1]!.replace(/^\[|\]$/g, '')))
+    // The real server calls the fake cloud by the advertised name: admit it on a loopback bind too.
+    const allowedHosts = options.advertiseUrl ? [new URL(options.advertiseUrl).hostname] : []
+    servers.push(await listen(createDoppelServer(doppel, { surface: 'cloud', allowedHosts }), Number(match[2]), match[1]!.replace(/^\[|\]$/g, '')))
     servers.push(await listen(createDoppelServer(doppel), 0, '127.0.0.1'))
   } catch (error) {
     await closeServers()

@@ -4,7 +4,9 @@ import { jsonResponse, readBodyText, BodyTooLargeError } from '../core/http.ts'
 import { DurationError } from '../core/duration.ts'
 import { dashboard } from '../dashboard/dashboard-route.ts'
 import { tenantsControl } from '../tenants/tenants-control.ts'
+import { hasManagementToken } from './management-token.ts'
 import { OPENAPI_PATH, openApiRoute } from './openapi-route.ts'
+import { redactEntries, redactSnapshot } from './redact.ts'
 
 const CONTROL_BODY_LIMIT = 8 * 1024 * 1024
 
@@ -44,7 +46,9 @@ export async function control(request: Request, context: RequestContext): Promis
       return jsonResponse(200, { now: emulator.clock.now().toISOString(), frozen: emulator.clock.frozen })
     }
     if (path === '/_doppel/journal' && method === 'GET') {
-      return jsonResponse(200, { total: emulator.journal.total, limit: emulator.journal.limit, entries: emulator.journal.entries() })
+      const entries = emulator.journal.entries()
+      const shown = hasManagementToken(request, context) ? entries : redactEntries(entries)
+      return jsonResponse(200, { total: emulator.journal.total, limit: emulator.journal.limit, entries: shown })
     }
     if (path === '/_doppel/journal' && method === 'DELETE') {
       emulator.journal.clear()
@@ -53,7 +57,10 @@ export async function control(request: Request, context: RequestContext): Promis
     if (path === '/_doppel/ui' || path.startsWith('/_doppel/ui/')) return await dashboard(request)
     if (path === '/_doppel/tenants' || path.startsWith('/_doppel/tenants/')) return tenantsControl(request, context, path)
     if (path === OPENAPI_PATH) return await openApiRoute(request, context)
-    if (path === '/_doppel/state' && method === 'GET') return jsonResponse(200, emulator.store.snapshot())
+    if (path === '/_doppel/state' && method === 'GET') {
+      const snapshot = emulator.store.snapshot()
+      return jsonResponse(200, hasManagementToken(request, context) ? snapshot : redactSnapshot(snapshot))
+    }
     if (path === '/_doppel/fixtures' && method === 'POST') return await loadFixturesRoute(request, context)
     if (path === '/_doppel/faults') {
       if (method === 'POST') return jsonResponse(201, { id: emulator.faults.add(await readJsonObject(request)).id })
@@ -72,6 +79,7 @@ export async function control(request: Request, context: RequestContext): Promis
   } catch (error) {
     if (error instanceof SyntaxError) return controlError(400, 'error parsing JSON')
     if (error instanceof BodyTooLargeError) return controlError(413, 'request body too large')
+    if (error instanceof URIError) return controlError(400, 'invalid path: malformed percent-encoding')
     if (error instanceof FaultError || error instanceof DurationError || error instanceof RangeError) {
       return controlError(400, error.message)
     }

@@ -1,17 +1,23 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { DroppedConnection, type Doppel, type Surface } from '../doppel.ts'
-import { rawToFetchRequest, toFetchRequest, writeFetchResponse, writeRawResponse } from './node-adapter.ts'
-import { parseRawRequests, RawRequestError } from './raw-requests.ts'
 import { requestRouter, type TenantOptions, type TenantRegistry } from '../tenants/index.ts'
+import { listVerb, plainAnswer, type ClientError } from './list-verb.ts'
+import { toFetchRequest, writeFetchResponse } from './node-adapter.ts'
+import { createRequestGuard, type GuardOptions } from './request-guard.ts'
 
-export interface ServerOptions {
+export interface ServerOptions extends GuardOptions {
   /** `main` serves every service; `cloud` serves the fake cloud at the root (`--cloud-port`). */
   surface?: Surface
   /** Called once per answered request, for the access log. */
   onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void
   /** Serve tenants under `/t/<name>/`: options, or a registry shared with another listener. Default: none. */
   tenants?: TenantOptions | TenantRegistry
+  /** Time allowed for a request's headers (default 10 s), then 408. */
+  headersTimeoutMs?: number
+  /** Time allowed for a whole request (default 120 s), then 408. */
+  requestTimeoutMs?: number
 }
 
 export interface RunningServer {
@@ -21,22 +27,41 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-interface ClientError extends Error {
-  code?: string
-  rawPacket?: Buffer
+/** Answers to requests Node's parser refuses, by its error code; anything else malformed is 400. */
+const PARSER_ERROR_STATUS: Record<string, number> = {
+  HPE_HEADER_OVERFLOW: 431,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
 }
 
 /**
  * Serves an emulator over real HTTP: a small adapter from `node:http` to the emulator's fetch function,
- * not a second implementation.
- *
- * @note Node's parser refuses the `LIST` verb Vault clients send (`HPE_INVALID_METHOD`). Rather than slow
- * every connection down by rewriting its bytes, such a packet is read by hand from the parser's error
- * (pipelined requests after it included), answered, and the connection closed, as HTTP allows.
+ * not a second implementation. A request guard (Host, cross-site, control token) runs first; the `LIST`
+ * verb Node's parser refuses is handled by `listVerb`.
  */
 export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: ServerOptions = {}): Server {
   const surface = options.surface ?? 'main'
-  const server = createHttpServer({ keepAliveTimeout: 5000 }, (req, res) => void answer(req, res))
+  const headersTimeout = options.headersTimeoutMs ?? 10_000
+  const server = createHttpServer(
+    {
+      keepAliveTimeout: 5000,
+      headersTimeout,
+      requestTimeout: Math.max(options.requestTimeoutMs ?? 120_000, headersTimeout),
+      // Node checks the two time-outs on this period (30 s by default, too coarse for a 10 s limit).
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, headersTimeout / 4)),
+    },
+    (req, res) => {
+      list.markMethod(req)
+      void answer(req, res)
+    },
+  )
+  const list = listVerb(server)
+  const guard = createRequestGuard(doppel, server, options)
+  const closeAllConnections = server.closeAllConnections.bind(server)
+  server.closeAllConnections = () => {
+    closeAllConnections()
+    list.closeAll()
+  }
   let host: string | undefined
   const fallbackHost = () => (host ??= `127.0.0.1:${(server.address() as AddressInfo | null)?.port ?? 0}`)
 
@@ -50,7 +75,7 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
     const started = performance.now()
     let status = 0
     try {
-      const response = await respond(await toFetchRequest(req, fallbackHost()), req.socket.remoteAddress)
+      const response = guard(req, res) ?? (await respond(await toFetchRequest(req, fallbackHost()), req.socket.remoteAddress))
       status = response.status
       await writeFetchResponse(res, response)
     } catch (error) {
@@ -66,39 +91,14 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
     }
   }
 
-  async function answerRaw(packet: Buffer, socket: Socket): Promise<void> {
-    let requests
-    try {
-      requests = parseRawRequests(packet)
-    } catch (error) {
-      if (!(error instanceof RawRequestError)) throw error
-      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+  server.on('clientError', (error: ClientError, socket: Socket | Duplex) => {
+    if (list.takeOver(error, socket) || list.isTakenOver(socket)) return
+    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage
+    if (!socket.writable || inFlight?.headersSent) {
+      socket.destroy()
       return
     }
-    for (const [index, raw] of requests.entries()) {
-      const started = performance.now()
-      let response: Response
-      try {
-        response = await respond(rawToFetchRequest(raw, fallbackHost()), socket.remoteAddress)
-      } catch (error) {
-        socket.destroy()
-        if (error instanceof DroppedConnection) return
-        throw error
-      }
-      await writeRawResponse(socket, response, index === requests.length - 1)
-      options.onRequest?.({ method: raw.method, path: raw.target, status: response.status, ms: performance.now() - started })
-    }
-    socket.end()
-  }
-
-  server.on('clientError', (error: ClientError, socket: Socket) => {
-    const packet = error.rawPacket
-    if (error.code === 'HPE_INVALID_METHOD' && packet && /^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1'))) {
-      void answerRaw(packet, socket).catch(() => socket.destroy())
-      return
-    }
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
-    else socket.destroy()
+    socket.end(plainAnswer(PARSER_ERROR_STATUS[error.code ?? ''] ?? 400), () => socket.destroy())
   })
   return server
 }

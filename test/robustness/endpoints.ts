@@ -517,5 +517,16 @@ export function allEndpoints(world: () => RobustWorld): Endpoint[] {
         text: (value) => (value.trim() === '' ? undefined : probe('POST', `${BASE}/_doppel/clock`, JSON_HEADERS, json({ advance: value }))),
       },
     },
+    {
+      label: 'control DELETE /_doppel/faults/:id',
+      family: 'control',
+      takes: { name: (name) => probe('DELETE', `${BASE}/_doppel/faults/${name}`, {}) },
+    },
+    {
+      label: 'control GET /_doppel/:unknown',
+      family: 'control',
+      // A traversal out of /_doppel/ is another route (the router's 404), not bad input to this one.
+      takes: { name: (name) => (/^(\.\.|%2e%2e)\//i.test(name) ? undefined : probe('GET', `${BASE}/_doppel/${name}`, {})) },
+    },
   ]
 }

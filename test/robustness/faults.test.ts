@@ -191,7 +191,11 @@ describe('a drop fault on a real `doppel serve` socket', () => {
   })
 
   it('destroys the connection: fetch rejects, nothing is written, and the server keeps serving', async () => {
-    const res = await fetch(`${url}/_doppel/faults`, { method: 'POST', body: JSON.stringify({ path: '/v1/auth/cloud/role/*', drop: true, times: 1 }) })
+    const res = await fetch(`${url}/_doppel/faults`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ path: '/v1/auth/cloud/role/*', drop: true, times: 1 }),
+    })
     expect(res.status).toBe(201)
     const write = () => fetch(`${url}/v1/auth/cloud/role/dropped`, { method: 'POST', headers: ROOT, body: JSON.stringify({ auth_type: 'ec2', bound_ami_id: 'ami-1' }) })
     await expect(write()).rejects.toThrow(TypeError)

@@ -54,9 +54,9 @@ describe('doppel serve (a real process)', () => {
   it('accepts the LIST verb on a raw socket, keep-alive included', async () => {
     const text = await rawExchange(
       port,
-      'LIST /v1/auth/cloud/roles HTTP/1.1\r\nHost: x\r\nX-Service-Token: root\r\n\r\n' +
-        'GET /_doppel/health HTTP/1.1\r\nHost: x\r\n\r\n' +
-        'LIST /v1/auth/cloud/config/certificates HTTP/1.1\r\nHost: x\r\n\r\n',
+      'LIST /v1/auth/cloud/roles HTTP/1.1\r\nHost: localhost\r\nX-Service-Token: root\r\n\r\n' +
+        'GET /_doppel/health HTTP/1.1\r\nHost: localhost\r\n\r\n' +
+        'LIST /v1/auth/cloud/config/certificates HTTP/1.1\r\nHost: localhost\r\n\r\n',
       3,
     )
     const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]))

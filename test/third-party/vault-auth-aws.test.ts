@@ -32,7 +32,7 @@ describe('vault-auth-aws against doppel serve --profile vault', () => {
   })
 
   async function principalWithRole(name: string) {
-    const principal = await (await fetch(`${url}/_doppel/cloud/principals`, { method: 'POST', body: JSON.stringify({ type: 'user', name }) })).json()
+    const principal = await (await fetch(`${url}/_doppel/cloud/principals`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ type: 'user', name }) })).json()
     const role = await fetch(`${url}/v1/auth/aws/role/${name}`, {
       method: 'POST',
       headers: root,

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import type { RunResult, Scenario, ScenarioResult, StepResult } from '../glossary.ts'
 import type { Target } from '../targets/target.ts'
+import { createControlLock } from './control-lock.ts'
+import { isControlStep } from './plan.ts'
 import { runScenario } from './run-scenario.ts'
 
 /** What reporters hear while a run goes. */
@@ -45,6 +47,9 @@ export async function runScenarios(scenarios: readonly Scenario[], options: RunO
   const results: ScenarioResult[] = new Array(scenarios.length)
   let next = 0
   let stopped = false
+  // On a server (one clock for all), a scenario that moves the clock, faults or resets runs alone.
+  const lock = createControlLock()
+  const alone = (scenario: Scenario) => options.target.info.kind === 'http' && [...scenario.steps, ...scenario.finally].some(isControlStep)
   const worker = async () => {
     for (;;) {
       const index = next++
@@ -53,13 +58,15 @@ export async function runScenarios(scenarios: readonly Scenario[], options: RunO
       emit('onScenarioStart', scenario)
       const result = stopped
         ? notRun(scenario)
-        : await runScenario(scenario, {
-            target: options.target,
-            runId: `${base}${index + 1}`,
-            ...(options.vars && { vars: options.vars }),
-            ...(options.env && { env: options.env }),
-            onStep: (step) => emit('onStep', scenario, step),
-          })
+        : await lock.run(alone(scenario), () =>
+            runScenario(scenario, {
+              target: options.target,
+              runId: `${base}${index + 1}`,
+              ...(options.vars && { vars: options.vars }),
+              ...(options.env && { env: options.env }),
+              onStep: (step) => emit('onStep', scenario, step),
+            }),
+          )
       if (result.verdict === 'failed' && options.failFast) stopped = true
       results[index] = result
       emit('onScenarioEnd', scenario, result)

@@ -56,7 +56,8 @@ export async function createHttpTarget(options: HttpTargetOptions): Promise<Targ
     registryUrl: registryUrl ?? primary,
     serverIdHeader: profile.serverIdHeader,
   }
-  const control = httpControl(fetchImpl, primary, cloudUrl)
+  // The token opens the control API of a server bound beyond loopback, and shows /_doppel/state unredacted.
+  const control = httpControl(fetchImpl, primary, cloudUrl, token ? { [info.tokenHeader]: token } : {})
   return {
     info,
     capabilities,
@@ -111,12 +112,13 @@ async function probe(fetchImpl: typeof globalThis.fetch, base: string, name: str
 }
 
 /** The control API of a `doppel serve`, with the same results as the in-process calls. */
-function httpControl(fetchImpl: typeof globalThis.fetch, base: string, cloudUrl: string | undefined): TargetControl {
+function httpControl(fetchImpl: typeof globalThis.fetch, base: string, cloudUrl: string | undefined, auth: Record<string, string>): TargetControl {
   const call = async (root: string | undefined, method: string, path: string, body?: unknown): Promise<unknown> => {
     if (!root) throw new TargetError('this target has no doppel control API')
     const response = await fetchImpl(`${root}${path}`, {
       method,
-      ...(body !== undefined && { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+      headers: body === undefined ? auth : { ...auth, 'Content-Type': 'application/json' },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
     })
     if (!response.ok) throw new TargetError(await errorText(response))
     const text = await response.text()
@@ -148,7 +150,7 @@ function httpControl(fetchImpl: typeof globalThis.fetch, base: string, cloudUrl:
     loadFixtures: async (fixture, file, locate) => {
       const response = await fetchImpl(`${base}/_doppel/fixtures`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { ...auth, 'Content-Type': 'application/json' },
         body: JSON.stringify(fixture),
       })
       const text = await response.text()

@@ -1,0 +1,154 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { hasManagementToken } from '../control/management-token.ts'
+import { jsonResponse } from '../core/http.ts'
+import { Emulator } from '../core/emulator.ts'
+import { SERVICE_PROFILE } from '../core/profile.ts'
+import { isFakeCloudHost, type Doppel } from '../doppel.ts'
+import { jsonApiError, jsonApiErrors } from '../registry/json-api.ts'
+import { isLoopbackName, splitAuthority } from './host-names.ts'
+
+/** Who may reach a server, beyond what it always admits (see `createRequestGuard`). */
+export interface GuardOptions {
+  /** Extra `Host` names admitted on a loopback bind; a leading dot admits a domain and its subdomains. */
+  allowedHosts?: readonly string[]
+  /** Tokens that open the control API beyond loopback, besides the emulator's root tokens. */
+  controlTokens?: readonly string[]
+}
+
+/** Decides, before the emulator sees a request, whether it is answered at all. */
+export type RequestGuard = (req: IncomingMessage, res: ServerResponse) => Response | undefined
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+const JSON_TYPES = new Set(['application/json'])
+const FIXTURE_TYPES = new Set(['application/json', 'application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'])
+const CONTROL_PREFIX = '/_doppel/'
+
+/** Whether a bound address is loopback: nothing off this machine can reach it. */
+export function isLoopbackAddress(address: string): boolean {
+  return address.startsWith('127.') || address === '::1' || address.startsWith('::ffff:127.') || address === 'localhost'
+}
+
+const loopbackAlias = (name: string) => (isLoopbackName(name) ? 'localhost' : name)
+
+/** Whether an `Origin` names the same origin as the request's `Host` (loopback aliases count equal). */
+function sameOrigin(origin: string, host: string): boolean {
+  const scheme = origin.indexOf('://')
+  if (scheme === -1) return false
+  const defaultPort = origin.slice(0, scheme).toLowerCase() === 'https' ? '443' : '80'
+  const from = splitAuthority(origin.slice(scheme + 3))
+  const to = splitAuthority(host)
+  if (!from || !to || loopbackAlias(from[0]) !== loopbackAlias(to[0])) return false
+  return (from[1] || defaultPort) === (to[1] || '80') || (from[1] === '' && to[1] === '')
+}
+
+/**
+ * Whether a request target is a control path. Plain string checks; only a target that could hold dot
+ * segments or a backslash (which the URL parser folds before routing) is parsed.
+ */
+function isControlPath(target: string): boolean {
+  let path = target
+  if (target.includes('/.') || target.includes('/%2') || target.includes('\\')) {
+    try {
+      path = new URL(`http://x${target}`).pathname
+    } catch {
+      return true
+    }
+  }
+  // A tenant's control API (`/t/<name>/_doppel/…`) is guarded as the root's is.
+  if (path.startsWith('/t/')) {
+    const slash = path.indexOf('/', 3)
+    if (slash !== -1) path = path.slice(slash)
+  }
+  return path.startsWith(CONTROL_PREFIX) || path === '/_doppel' || path.startsWith('/_doppel?')
+}
+
+/** The error answer in the envelope of the service the path belongs to. */
+function refusal(target: string, status: number, message: string): Response {
+  if (target.startsWith('/api/v2/') || target.startsWith('/_archivist/')) {
+    const titles: Record<number, string> = { 400: 'bad request', 401: 'unauthorized', 403: 'forbidden', 415: 'unsupported media type' }
+    return jsonApiErrors(status, [jsonApiError(status, titles[status] ?? 'refused', message)])
+  }
+  return jsonResponse(status, { errors: [message] })
+}
+
+function mediaType(req: IncomingMessage): string {
+  const type = req.headers['content-type'] ?? ''
+  const semicolon = type.indexOf(';')
+  return (semicolon === -1 ? type : type.slice(0, semicolon)).trim().toLowerCase()
+}
+
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
+
+/**
+ * The server's front door, run once per request before the emulator: Host allow-list on a loopback bind
+ * (DNS rebinding), refusal of browser cross-site writes (and of any cross-site call to `/_doppel/*`),
+ * JSON-only control writes (no `text/plain` simple-request CSRF), and the control API's token beyond
+ * loopback. Real clients send neither `Origin` nor `Sec-Fetch-Site` and are unaffected.
+ *
+ * @note The bound address is read on the first request (the server listens by then).
+ */
+export function createRequestGuard(handler: Pick<Doppel, 'handle'>, server: { address(): AddressInfo | string | null }, options: GuardOptions = {}): RequestGuard {
+  const allowed = (options.allowedHosts ?? []).map((name) => name.toLowerCase())
+  const exact = new Set(allowed.filter((name) => !name.startsWith('.')))
+  const domains = allowed.filter((name) => name.startsWith('.'))
+  let bound: { loopback: boolean; name: string } | undefined
+  const binding = () => {
+    if (bound) return bound
+    const address = server.address()
+    const text = typeof address === 'object' && address ? address.address : '127.0.0.1'
+    return (bound = { loopback: isLoopbackAddress(text), name: text.includes(':') ? `[${text}]` : text })
+  }
+
+  const hostAllowed = (host: string): boolean => {
+    const parts = splitAuthority(host)
+    if (!parts) return false
+    const name = parts[0]
+    if (isLoopbackName(name) || name === binding().name || exact.has(name)) return true
+    for (const domain of domains) if (name === domain.slice(1) || name.endsWith(domain)) return true
+    return isFakeCloudHost(host)
+  }
+
+  return (req, res) => {
+    const target = req.url ?? '/'
+    if (!target.startsWith('/') && !(req.method === 'OPTIONS' && target === '*')) {
+      return refusal(target, 400, 'Failed to read the request: the request target must be a path')
+    }
+    const control = isControlPath(target)
+    if (control) res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
+    const host = req.headers.host
+    const { loopback } = binding()
+    if (loopback && host !== undefined && !hostAllowed(host)) {
+      return refusal(target, 403, `Host "${host}" is not allowed: doppel answers only loopback names on a loopback bind; add it with --allowed-host ${splitAuthority(host)?.[0] ?? host}`)
+    }
+    const origin = req.headers.origin
+    const crossSite = req.headers['sec-fetch-site'] === 'cross-site' || (origin !== undefined && !sameOrigin(origin, host ?? ''))
+    if (crossSite && (control || !SAFE_METHODS.has(req.method ?? ''))) {
+      return refusal(target, 403, `Cross-site request refused: doppel answers browser requests only from its own origin${control ? '' : ' (reads excepted)'}`)
+    }
+    if (!control) return undefined
+    if (!loopback && !(req.method === 'GET' && target === '/_doppel/health') && !controlTokenPresent(handler, req, options.controlTokens)) {
+      return refusal(target, 401, 'The control API needs a management token beyond loopback: send the root token or the --control-token in X-Service-Token (X-Vault-Token with the vault profile) or Authorization: Bearer')
+    }
+    if (!SAFE_METHODS.has(req.method ?? '') && hasBody(req)) {
+      const types = target.startsWith('/_doppel/fixtures') ? FIXTURE_TYPES : JSON_TYPES
+      const type = mediaType(req)
+      if (!types.has(type) && !type.endsWith('+json')) {
+        return refusal(target, 415, `Control writes need Content-Type: ${[...types].join(' or ')}${type ? `, not ${type}` : ''}`)
+      }
+    }
+    return undefined
+  }
+}
+
+/** Whether the request carries a root token of the emulator served (a proxy has none) or a control token. */
+function controlTokenPresent(handler: Pick<Doppel, 'handle'>, req: IncomingMessage, controlTokens: readonly string[] = []): boolean {
+  const context = handler instanceof Emulator ? { emulator: handler, profile: handler.profile } : { emulator: { rootTokens: new Set<string>() }, profile: SERVICE_PROFILE }
+  const headers = new Headers()
+  for (const name of [...context.profile.tokenHeaders, 'authorization']) {
+    const value = req.headers[name]
+    if (typeof value === 'string') headers.set(name, value)
+  }
+  return hasManagementToken(new Request('http://doppel.invalid/', { headers }), context, controlTokens)
+}
