@@ -1,4 +1,5 @@
 import type { RequestContext } from '../core/glossary.ts'
+import { NestingTooDeepError, parseJsonBounded } from '../core/bounded-parse.ts'
 import { FaultError } from '../core/faults.ts'
 import { jsonResponse, readBodyText, BodyTooLargeError } from '../core/http.ts'
 import { DurationError } from '../core/duration.ts'
@@ -12,7 +13,7 @@ function controlError(status: number, message: string): Response {
 async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
   const text = await readBodyText(request, CONTROL_BODY_LIMIT)
   if (text.trim() === '') return {}
-  const value: unknown = JSON.parse(text)
+  const value: unknown = parseJsonBounded(text)
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SyntaxError('not an object')
   return value as Record<string, unknown>
 }
@@ -64,6 +65,7 @@ export async function control(request: Request, context: RequestContext): Promis
     }
     return controlError(404, `unsupported path: ${method} ${path}`)
   } catch (error) {
+    if (error instanceof NestingTooDeepError) return controlError(400, `error parsing JSON: ${error.message}`)
     if (error instanceof SyntaxError) return controlError(400, 'error parsing JSON')
     if (error instanceof BodyTooLargeError) return controlError(413, 'request body too large')
     if (error instanceof FaultError || error instanceof DurationError || error instanceof RangeError) {

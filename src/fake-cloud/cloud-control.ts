@@ -1,3 +1,4 @@
+import { NestingTooDeepError, parseJsonBounded } from '../core/bounded-parse.ts'
 import { BodyTooLargeError, jsonResponse, readBodyText } from '../core/http.ts'
 import { cloudErrors } from './cloud-errors.ts'
 import type { CloudState } from './cloud-state.ts'
@@ -80,6 +81,7 @@ export async function serveCloudControl(state: CloudState, request: Request, url
   try {
     return await route.run(state, request, route.pattern.exec(path)!.slice(1).map(decodeSegment))
   } catch (error) {
+    if (error instanceof NestingTooDeepError) return fail(400, `Failed to read the request: the body is ${error.message}`)
     if (error instanceof SyntaxError) return fail(400, 'Failed to read the request: the body must be a JSON object')
     if (error instanceof BodyTooLargeError) return fail(413, 'Failed to read the request: the body is too large')
     if (error instanceof CloudError) return fail(controlStatus(error), error.message)
@@ -101,7 +103,7 @@ function instanceOrThrow(state: CloudState, instanceId: string) {
 async function readJson(request: Request): Promise<Record<string, unknown>> {
   const text = await readBodyText(request, CONTROL_BODY_LIMIT)
   if (text.trim() === '') return {}
-  const value: unknown = JSON.parse(text)
+  const value: unknown = parseJsonBounded(text)
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SyntaxError('not an object')
   return value as Record<string, unknown>
 }
