@@ -16,6 +16,7 @@ Options:
   --profile <name>      service (default) or vault (X-Vault-Token, mount "aws" too)
   --allow-sha1          Accept SHA-1-based identity signatures at ec2 login
   --cloud-port <n>      Also serve STS/EC2/IAM/IMDS at the root of their own listener
+  --imds-listener-limit <n>  Per-instance IMDS sockets open at once (default 64)
   --clock-start <time>  Start the emulator clock at this RFC 3339 time
   --frozen-clock        Move time only through the control API
   --quiet               Do not log requests to stderr
@@ -46,6 +47,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
         profile: { type: 'string', default: 'service' },
         'allow-sha1': { type: 'boolean', default: false },
         'cloud-port': { type: 'string' },
+        'imds-listener-limit': { type: 'string' },
         'clock-start': { type: 'string' },
         'frozen-clock': { type: 'boolean', default: false },
         quiet: { type: 'boolean', default: false },
@@ -66,6 +68,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     profile,
     allowSha1: values['allow-sha1'],
     rootTokens: values['root-token'] ?? ['root'],
+    ...(values['imds-listener-limit'] !== undefined && { imdsListenerLimit: parseCount(values['imds-listener-limit'], '--imds-listener-limit') }),
     ...(values['random-seed'] !== undefined && { seed: values['random-seed'] }),
     ...((values['clock-start'] !== undefined || values['frozen-clock']) && {
       clock: { ...(values['clock-start'] !== undefined && { start: values['clock-start'] }), frozen: values['frozen-clock'] },
@@ -94,6 +97,11 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
       await Promise.all([main.close(), cloud?.close()])
     },
   }
+}
+
+function parseCount(value: string, flag: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`doppel serve: ${flag} must be an integer from 0 to 65535, not "${value}"`)
+  return Number(value)
 }
 
 function parsePort(value: string | undefined, flag: string): number {

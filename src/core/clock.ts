@@ -1,3 +1,4 @@
+import { describeValue } from './describe-value.ts'
 import { parseDuration } from './duration.ts'
 
 /** The times the clock can show: years 1970 to 9999, what RFC 3339 timestamps and the services represent. */
@@ -46,7 +47,7 @@ export class Clock {
     const ms = typeof by === 'number' ? by * 1000 : parseDuration(by, { allowFraction: true }) * 1000
     if (Number.isNaN(ms) || ms < 0) throw new RangeError(`Failed to advance the clock: negative duration "${by}"`)
     if (!(this.nowMs() + ms <= LATEST_MS)) {
-      throw new RangeError(`Failed to advance the clock: "advance" ${JSON.stringify(by)} moves the time past 9999-12-31T23:59:59.999Z`)
+      throw new RangeError(`Failed to advance the clock: "advance" ${describeValue(by)} moves the time past 9999-12-31T23:59:59.999Z`)
     }
     if (this.frozen) this.#frozenAt += ms
     else this.#offsetMs += ms
@@ -70,9 +71,9 @@ export class Clock {
 
 function toMs(value: Date | string | number, field: 'start' | 'set'): number {
   const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value)
-  if (!Number.isFinite(ms)) throw new RangeError(`Failed to set the clock: "${String(value)}" is not a time`)
+  if (!Number.isFinite(ms)) throw new RangeError(`Failed to set the clock: ${describeValue(String(value))} is not a time`)
   if (ms < EARLIEST_MS || ms > LATEST_MS) {
-    throw new RangeError(`Failed to set the clock: "${field}" must be a time from ${RANGE}, not ${JSON.stringify(String(value))}`)
+    throw new RangeError(`Failed to set the clock: "${field}" must be a time from ${RANGE}, not ${describeValue(String(value))}`)
   }
   return ms
 }

@@ -19,6 +19,8 @@ export interface EmulatorOptions {
   env?: Record<string, string | undefined>
   /** How many requests the journal keeps. Default 1000. */
   journalLimit?: number
+  /** How many per-instance IMDS listeners (sockets) may be open at once. Default 64. */
+  imdsListenerLimit?: number
 }
 
 /**
@@ -35,6 +37,7 @@ export class Emulator {
   readonly rootTokens: ReadonlySet<string>
   readonly allowSha1: boolean
   readonly env: Record<string, string | undefined>
+  readonly imdsListenerLimit: number
   #domains = new Map<string, unknown>()
   #resetHooks: (() => void)[] = []
 
@@ -47,6 +50,7 @@ export class Emulator {
     this.rootTokens = new Set(options.rootTokens ?? ['root'])
     this.allowSha1 = options.allowSha1 ?? false
     this.env = options.env ?? process.env
+    this.imdsListenerLimit = options.imdsListenerLimit ?? 64
   }
 
   /**

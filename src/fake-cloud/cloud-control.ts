@@ -5,7 +5,7 @@ import type { CloudState } from './cloud-state.ts'
 import { STS_MOUNT } from './fake-cloud-api.ts'
 import { CloudError, type IdentityFormat } from './glossary.ts'
 import { IDENTITY_FORMATS, identityDocument } from './identity/identity-document.ts'
-import { startImdsListener } from './imds/imds-listener.ts'
+import { closeListener, startImdsListener } from './imds/imds-listener.ts'
 import { serveImds } from './imds/imds-service.ts'
 import { createInstance, createPrincipal, deletePrincipal, setInstanceState, toInstance } from './inventory.ts'
 import { serveQueryApi } from './query-api.ts'
@@ -30,6 +30,12 @@ const ROUTES: { method: string; pattern: RegExp; run: Route }[] = [
     run: async (state, request, [id]) => ok(toInstance(setInstanceState(state, id!, (await readJson(request)).state))),
   },
   { method: 'POST', pattern: /^instances\/([^/]+)\/imds$/, run: async (state, _request, [id]) => ok(await startImdsListener(state, id!)) },
+  {
+    method: 'DELETE',
+    pattern: /^instances\/([^/]+)\/imds$/,
+    run: async (state, _request, [id]) =>
+      (await closeListener(state, id!)) ? new Response(null, { status: 204 }) : fail(404, `Failed to close the metadata listener: instance "${id}" has none`),
+  },
   { method: 'POST', pattern: /^principals$/, run: async (state, request) => created(createPrincipal(state, await readJson(request))) },
   {
     method: 'DELETE',
