@@ -23,6 +23,7 @@ export class Clock {
   #offsetMs = 0
   #initialOffsetMs = 0
   #frozenAt: number
+  #moveListeners: (() => void)[] = []
 
   constructor(options: ClockOptions = {}) {
     this.frozen = options.frozen ?? false
@@ -51,6 +52,7 @@ export class Clock {
     }
     if (this.frozen) this.#frozenAt += ms
     else this.#offsetMs += ms
+    this.#moved()
     return this.now()
   }
 
@@ -59,7 +61,17 @@ export class Clock {
     const ms = toMs(to, 'set')
     if (this.frozen) this.#frozenAt = ms
     else this.#offsetMs = ms - Date.now()
+    this.#moved()
     return this.now()
+  }
+
+  /** Calls `listener` after every `advance` and `set` (expiry sweeps hang off it). */
+  onMove(listener: () => void): void {
+    this.#moveListeners.push(listener)
+  }
+
+  #moved(): void {
+    for (const listener of this.#moveListeners) listener()
   }
 
   /** Back to the instant the clock was created with (frozen) or to wall time plus the original offset. */

@@ -5,6 +5,12 @@ import { getProfile, type Profile } from './profile.ts'
 import { Random } from './random.ts'
 import { Store } from './store.ts'
 
+/** A domain state holding records that expire on the emulator clock (see Emulator.sweepExpired). */
+export interface ExpiringDomain {
+  /** Removes what has expired by `nowMs`, costing what was removed, not what is live. */
+  sweepExpired(nowMs: number): void
+}
+
 export interface EmulatorOptions {
   /** Makes ids, tokens and nonces repeatable. Unseeded instances use `node:crypto`. */
   seed?: number | string
@@ -51,6 +57,17 @@ export class Emulator {
     this.allowSha1 = options.allowSha1 ?? false
     this.env = options.env ?? process.env
     this.imdsListenerLimit = options.imdsListenerLimit ?? 64
+    this.clock.onMove(() => this.sweepExpired())
+  }
+
+  /**
+   * Removes expired records from every domain that keeps some (tokens...), as the real service's
+   * expiration manager does. Runs whenever the clock is moved; services also call it as requests come
+   * in, since a running clock moves by itself.
+   */
+  sweepExpired(): void {
+    const nowMs = this.clock.nowMs()
+    for (const state of this.#domains.values()) (state as Partial<ExpiringDomain>).sweepExpired?.(nowMs)
   }
 
   /**
