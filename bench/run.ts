@@ -6,12 +6,14 @@ import { benchInProcess } from './in-process.ts'
 import type { Figure } from './lib.ts'
 import { benchScale } from './scale.ts'
 import { benchServerLoad } from './server-load.ts'
+import { benchSoak } from './soak.ts'
 import { benchStartup } from './startup.ts'
 
 const sections: [string, () => Promise<Figure[]> | Figure[]][] = [
   ['in-process (MSW)', benchInProcess],
   ['standalone server under load', () => benchServerLoad()],
   ['scale', benchScale],
+  ['soak', benchSoak],
   ['start-up', () => benchStartup()],
   ['identity document', benchIdentityDocument],
 ]
