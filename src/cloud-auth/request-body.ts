@@ -1,4 +1,4 @@
-import { checkJsonDepth, GO_JSON_NESTING_LIMIT, jsonValueEnd } from '../core/bounded-parse.ts'
+import { checkJsonDepth, SERVICE_NESTING_LIMIT, jsonValueEnd } from '../core/bounded-parse.ts'
 import { BodyTooLargeError, readBodyBytes } from '../core/http.ts'
 import { ServiceError } from './service-error.ts'
 
@@ -81,8 +81,8 @@ function parseJsonObject(text: string): Record<string, unknown> {
   }
   if (text[start] !== '{') throw new RequestDataError(JSON_ERROR)
   try {
-    // Go's decoder stops past its nesting limit; the scan finds the object's end and enforces the limit.
-    const end = jsonValueEnd(text, start, GO_JSON_NESTING_LIMIT)
+    // The scan finds the object's end and enforces the nesting limit before anything is parsed.
+    const end = jsonValueEnd(text, start, SERVICE_NESTING_LIMIT)
     if (end === -1) throw new RequestDataError(JSON_ERROR)
     return parseKeepingNumbers(text.slice(start, end)) as Record<string, unknown>
   } catch {
@@ -96,10 +96,10 @@ const keepNumberText: Reviver = (_key, value, context) => (typeof value === 'num
 
 /**
  * `JSON.parse` that keeps every number as its source text (Go's `json.Number`). Throws
- * NestingTooDeepError past Go's nesting limit, before parsing.
+ * NestingTooDeepError past the service's nesting limit, before parsing.
  */
 export function parseJsonKeepingNumbers(text: string): unknown {
-  checkJsonDepth(text, GO_JSON_NESTING_LIMIT)
+  checkJsonDepth(text, SERVICE_NESTING_LIMIT)
   return parseKeepingNumbers(text)
 }
 

@@ -7,8 +7,12 @@
 /** doppel's own inputs (control API, fixtures, scenarios) and the registry (Rails' JSON `max_nesting`). */
 export const NESTING_LIMIT = 100
 
-/** The auth service: Go's `encoding/json` refuses nesting past 10000 levels. */
-export const GO_JSON_NESTING_LIMIT = 10_000
+/**
+ * The auth service's JSON (request bodies, identity documents, header fields). Go's `encoding/json` stops
+ * at 10000 levels; doppel stops at 1000, because the code that reads the values (number detection, Go-style
+ * value formatting in error messages) recurses, and 10000 frames can exhaust the stack.
+ */
+export const SERVICE_NESTING_LIMIT = 1000
 
 /** A body nested deeper than its limit. A SyntaxError, so every "cannot parse" path refuses it. */
 export class NestingTooDeepError extends SyntaxError {

@@ -83,7 +83,7 @@ export class Clock {
 
 function toMs(value: Date | string | number, field: 'start' | 'set'): number {
   const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value)
-  if (!Number.isFinite(ms)) throw new RangeError(`Failed to set the clock: ${describeValue(String(value))} is not a time`)
+  if (!Number.isFinite(ms)) throw new RangeError(`Failed to set the clock: "${field}" is not a time: ${describeValue(String(value))}`)
   if (ms < EARLIEST_MS || ms > LATEST_MS) {
     throw new RangeError(`Failed to set the clock: "${field}" must be a time from ${RANGE}, not ${describeValue(String(value))}`)
   }

@@ -1,4 +1,4 @@
-import { checkJsonDepth, GO_JSON_NESTING_LIMIT, NestingTooDeepError } from '../../../core/bounded-parse.ts'
+import { checkJsonDepth, SERVICE_NESTING_LIMIT, NestingTooDeepError } from '../../../core/bounded-parse.ts'
 import { LoginError } from '../login-error.ts'
 
 /** The identity document fields the login reads (reference §4, "Identity document fields used"). */
@@ -44,7 +44,7 @@ export function parseIdentityDocument(bytes: Buffer): IdentityDocument {
 function decodeFirstJsonValue(text: string): unknown {
   if (text.trim() === '') throw new LoginError('EOF')
   try {
-    checkJsonDepth(text, GO_JSON_NESTING_LIMIT)
+    checkJsonDepth(text, SERVICE_NESTING_LIMIT)
     return JSON.parse(text)
   } catch (error) {
     if (error instanceof NestingTooDeepError) throw new LoginError('exceeded max depth')
