@@ -18,6 +18,14 @@ async function readJsonObject(request: Request): Promise<Record<string, unknown>
   return value as Record<string, unknown>
 }
 
+function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * The control API under `/_doppel/`: the in-process powers (reset, clock, journal, faults, state) over
  * HTTP, for the standalone server and for scenario runs against it.
@@ -61,7 +69,9 @@ export async function control(request: Request, context: RequestContext): Promis
     }
     const fault = /^\/_doppel\/faults\/([^/]+)$/.exec(path)
     if (fault && method === 'DELETE') {
-      return emulator.faults.remove(decodeURIComponent(fault[1]!)) ? new Response(null, { status: 204 }) : controlError(404, 'no such fault')
+      // Fault ids are plain text: an id that does not decode names no fault.
+      const id = safeDecode(fault[1]!)
+      return id !== undefined && emulator.faults.remove(id) ? new Response(null, { status: 204 }) : controlError(404, 'no such fault')
     }
     return controlError(404, `unsupported path: ${method} ${path}`)
   } catch (error) {

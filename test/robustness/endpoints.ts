@@ -517,5 +517,26 @@ export function allEndpoints(world: () => RobustWorld): Endpoint[] {
         text: (value) => (value.trim() === '' ? undefined : probe('POST', `${BASE}/_doppel/clock`, JSON_HEADERS, json({ advance: value }))),
       },
     },
+    {
+      label: 'control POST /_doppel/fixtures',
+      family: 'control',
+      send: (body) => probe('POST', `${BASE}/_doppel/fixtures`, JSON_HEADERS, body),
+      json: true,
+      limit: CONTROL_LIMIT,
+      takes: {
+        types: (value) => probe('POST', `${BASE}/_doppel/fixtures`, JSON_HEADERS, `{"version":1,"auth":{"roles":{"fixture-role":${value}}}}`),
+        text: (value) => probe('POST', `${BASE}/_doppel/fixtures`, JSON_HEADERS, json({ version: 1, registry: { organizations: [value] } })),
+      },
+    },
+    {
+      label: 'control DELETE /_doppel/faults/:id',
+      family: 'control',
+      takes: { name: (name) => probe('DELETE', `${BASE}/_doppel/faults/${name}`, {}) },
+    },
+    {
+      label: 'cloud DELETE /_doppel/cloud/instances/:id/imds',
+      family: 'control',
+      takes: { name: (name) => probe('DELETE', `${BASE}/_doppel/cloud/instances/${name}/imds`, {}) },
+    },
   ]
 }
