@@ -44,97 +44,135 @@ interface Token {
   char?: number
 }
 
-/** A compiled automaton: one bit per state, state 0 before the first token, state m after the last. */
+const ASCII = 128
+
+/**
+ * A compiled automaton: one bit per state, state 0 before the first token, state m after the last. The
+ * masks sit in flat Int32Arrays, `words` integers per row: one step row per ASCII code, then one per
+ * other character a Char token names, then the row of every other character.
+ */
 class Automaton {
   readonly #words: number
   readonly #acceptWord: number
   readonly #acceptBit: number
-  /** Per character code that a Char token names: the single-step states it may enter. */
-  readonly #stepByChar = new Map<number, Uint32Array>()
-  readonly #stepSlash: Uint32Array
-  readonly #stepOther: Uint32Array
-  readonly #loopSlash: Uint32Array
-  readonly #loopOther: Uint32Array
-  readonly #stars: Uint32Array
-  readonly #start: Uint32Array
+  /** Step rows: which states a character may enter from the state before. */
+  readonly #steps: Int32Array
+  /** Rows of non-ASCII characters that a Char token names. */
+  readonly #namedRows = new Map<number, number>()
+  readonly #otherRow: number
+  /** Which stars a character may stay in: `/` (only `*`) and every other character. */
+  readonly #loopSlash: Int32Array
+  readonly #loopOther: Int32Array
+  readonly #stars: Int32Array
+  readonly #start: Int32Array
 
   constructor(tokens: readonly Token[]) {
-    const states = tokens.length + 1
-    const words = (this.#words = Math.ceil(states / 32))
+    const words = (this.#words = Math.ceil((tokens.length + 1) / 32))
     this.#acceptWord = tokens.length >>> 5
     this.#acceptBit = 1 << (tokens.length & 31)
-    const mask = () => new Uint32Array(words)
-    const set = (bits: Uint32Array, state: number) => (bits[state >>> 5]! |= 1 << (state & 31))
-    this.#stepSlash = mask()
-    this.#stepOther = mask()
-    this.#loopSlash = mask()
-    this.#loopOther = mask()
-    this.#stars = mask()
-    const chars = new Set(tokens.filter((t) => t.kind === Kind.Char).map((t) => t.char!))
-    for (const char of chars) this.#stepByChar.set(char, mask())
+    for (const token of tokens) {
+      if (token.kind === Kind.Char && token.char! >= ASCII && !this.#namedRows.has(token.char!)) {
+        this.#namedRows.set(token.char!, ASCII + this.#namedRows.size)
+      }
+    }
+    this.#otherRow = ASCII + this.#namedRows.size
+    const steps = (this.#steps = new Int32Array((this.#otherRow + 1) * words))
+    this.#loopSlash = new Int32Array(words)
+    this.#loopOther = new Int32Array(words)
+    this.#stars = new Int32Array(words)
+    const set = (bits: Int32Array, offset: number, state: number) => (bits[offset + (state >>> 5)]! |= 1 << (state & 31))
+    const rows = this.#otherRow + 1
     tokens.forEach((token, i) => {
       const state = i + 1
       switch (token.kind) {
         case Kind.Char:
-          set(token.char === SLASH ? this.#stepSlash : this.#stepByChar.get(token.char!)!, state)
+          set(steps, this.#row(token.char!) * words, state)
           break
         case Kind.OneSegmentChar:
-          set(this.#stepOther, state)
-          break
         case Kind.OneChar:
-          set(this.#stepOther, state)
-          set(this.#stepSlash, state)
+          for (let row = 0; row < rows; row++) if (row !== SLASH || token.kind === Kind.OneChar) set(steps, row * words, state)
           break
         case Kind.SegmentStar:
-          set(this.#loopOther, state)
-          set(this.#stars, state)
+          set(this.#loopOther, 0, state)
+          set(this.#stars, 0, state)
           break
         case Kind.Star:
-          set(this.#loopOther, state)
-          set(this.#loopSlash, state)
-          set(this.#stars, state)
+          set(this.#loopOther, 0, state)
+          set(this.#loopSlash, 0, state)
+          set(this.#stars, 0, state)
           break
       }
     })
-    // A named character also takes every step an unnamed one would (`:name`, `?`).
-    for (const [char, bits] of this.#stepByChar) {
-      if (char === SLASH) continue
-      for (let w = 0; w < words; w++) bits[w]! |= this.#stepOther[w]!
-    }
-    this.#stepByChar.set(SLASH, this.#stepSlash)
-    this.#start = mask()
+    this.#start = new Int32Array(words)
     this.#start[0] = 1
     this.#close(this.#start)
   }
 
+  #row(code: number): number {
+    return code < ASCII ? code : (this.#namedRows.get(code) ?? this.#otherRow)
+  }
+
   /** Whether the automaton accepts `subject`; with `trailingSlash`, also `subject` minus one final `/`. */
   accepts(subject: string, trailingSlash: boolean): boolean {
+    return this.#words === 1 ? this.#acceptsOneWord(subject, trailingSlash) : this.#acceptsWords(subject, trailingSlash)
+  }
+
+  /** Up to 31 tokens: the state set is one integer. */
+  #acceptsOneWord(subject: string, trailingSlash: boolean): boolean {
+    const steps = this.#steps
+    const loopSlash = this.#loopSlash[0]!
+    const loopOther = this.#loopOther[0]!
+    const stars = this.#stars[0]!
+    const accept = this.#acceptBit
+    const last = subject.length - 1
+    let state = this.#start[0]!
+    let acceptedBeforeSlash = false
+    for (let i = 0; i <= last; i++) {
+      const code = subject.charCodeAt(i)
+      if (code === SLASH && i === last && trailingSlash) acceptedBeforeSlash = (state & accept) !== 0
+      const step = steps[code < ASCII ? code : this.#row(code)]!
+      const next = ((state << 1) & step) | (state & (code === SLASH ? loopSlash : loopOther))
+      if (next === 0) return acceptedBeforeSlash
+      state = next | ((next << 1) & stars)
+    }
+    return acceptedBeforeSlash || (state & accept) !== 0
+  }
+
+  #acceptsWords(subject: string, trailingSlash: boolean): boolean {
     const words = this.#words
+    const steps = this.#steps
+    const loopSlash = this.#loopSlash
+    const loopOther = this.#loopOther
+    const stars = this.#stars
+    const acceptWord = this.#acceptWord
+    const accept = this.#acceptBit
     const state = this.#start.slice()
     const last = subject.length - 1
     let acceptedBeforeSlash = false
     for (let i = 0; i <= last; i++) {
       const code = subject.charCodeAt(i)
-      if (i === last && trailingSlash && code === SLASH) acceptedBeforeSlash = (state[this.#acceptWord]! & this.#acceptBit) !== 0
-      const step = this.#stepByChar.get(code) ?? this.#stepOther
-      const loop = code === SLASH ? this.#loopSlash : this.#loopOther
+      if (code === SLASH && i === last && trailingSlash) acceptedBeforeSlash = (state[acceptWord]! & accept) !== 0
+      const offset = (code < ASCII ? code : this.#row(code)) * words
+      const loop = code === SLASH ? loopSlash : loopOther
       let carry = 0
+      let closeCarry = 0
       let alive = 0
       for (let w = 0; w < words; w++) {
         const bits = state[w]!
-        const next = (((bits << 1) | carry) & step[w]!) | (bits & loop[w]!)
+        const next = (((bits << 1) | carry) & steps[offset + w]!) | (bits & loop[w]!)
         carry = bits >>> 31
-        state[w] = next
+        // The closure in the same pass: a star's bit follows the bit before it, never another star's.
+        state[w] = next | (((next << 1) | closeCarry) & stars[w]!)
+        closeCarry = next >>> 31
         alive |= next
       }
       if (alive === 0) return acceptedBeforeSlash
-      this.#close(state)
     }
-    return acceptedBeforeSlash || (state[this.#acceptWord]! & this.#acceptBit) !== 0
+    return acceptedBeforeSlash || (state[acceptWord]! & accept) !== 0
   }
 
   /** Entering the state before a star also enters the star (it may match nothing); stars never follow stars. */
-  #close(state: Uint32Array): void {
+  #close(state: Int32Array): void {
     let carry = 0
     for (let w = 0; w < this.#words; w++) {
       const bits = state[w]!
@@ -168,7 +206,9 @@ export class PathPattern {
   readonly #fullUrl: boolean
   /** Literal text every match starts with (a cheap first check). */
   readonly #prefix: string
-  /** `:name` segments by position, when the pattern has no `*` (segments then line up one to one). */
+  /** The pattern's segments (null for a `:name`), when it is made of whole segments. */
+  readonly #segments: (string | null)[] | undefined
+  /** `:name` segments by position, for such a pattern. */
   readonly #params: [index: number, name: string][] | undefined
 
   /** Throws PatternTooLongError past PATTERN_LIMIT. */
@@ -185,14 +225,47 @@ export class PathPattern {
     }
     this.#automaton = new Automaton(tokens)
     this.#prefix = parts[0] ?? ''
-    this.#params = pattern.includes('*')
-      ? undefined
-      : pattern.split('/').flatMap((segment, index): [number, string][] => (PARAM.test(segment) ? [[index, segment.slice(1)]] : []))
+    const segments = pattern.split('/')
+    // Whole segments only: no `*`, and every `:name` fills its segment.
+    const aligned = !pattern.includes('*') && segments.every((segment) => PARAM.test(segment) || !/:[A-Za-z_]/.test(segment))
+    this.#segments = aligned ? segments.map((segment) => (PARAM.test(segment) ? null : segment)) : undefined
+    this.#params = aligned ? segments.flatMap((segment, index): [number, string][] => (PARAM.test(segment) ? [[index, segment.slice(1)]] : [])) : undefined
   }
 
   /** Whether `subject` (a path, or an origin plus path for full-URL patterns) matches. */
   test(subject: string): boolean {
-    return subject.startsWith(this.#prefix) && this.#automaton.accepts(subject, true)
+    if (!subject.startsWith(this.#prefix)) return false
+    return this.#segments ? this.#matchSegments(subject) : this.#automaton.accepts(subject, true)
+  }
+
+  /**
+   * A pattern of whole segments (literals and `:name`s, no `*`) matches segment by segment, which is the
+   * same rule and cheaper than the automaton (route tables). Fills `ends` with each segment's end index
+   * (when given); answers whether it matches.
+   */
+  #matchSegments(subject: string, ends?: number[]): boolean {
+    const pattern = this.#segments!
+    const length = subject.length
+    let at = 0
+    for (let i = 0; i < pattern.length; i++) {
+      if (i > 0) {
+        if (at >= length || subject.charCodeAt(at) !== SLASH) return false
+        at++
+      }
+      const expected = pattern[i]
+      if (expected === null) {
+        const from = at
+        while (at < length && subject.charCodeAt(at) !== SLASH) at++
+        if (at === from) return false
+      } else {
+        for (let k = 0; k < expected.length; k++) if (subject.charCodeAt(at + k) !== expected.charCodeAt(k)) return false
+        at += expected.length
+        if (at < length && subject.charCodeAt(at) !== SLASH) return false
+      }
+      ends?.push(at)
+    }
+    // Past the last segment: the end, or one trailing slash.
+    return at === length || (at === length - 1 && subject.charCodeAt(at) === SLASH)
   }
 
   /** Whether a request URL matches: full-URL patterns see the URL without query, others the path. */
@@ -202,16 +275,18 @@ export class PathPattern {
 
   /**
    * The `:name` segments of a matching path, raw (not percent-decoded); undefined when it does not match.
-   * Names are captured for patterns without `*` whose `:name`s fill whole segments.
+   * Names are captured for patterns of whole segments (no `*`, each `:name` a segment of its own).
    */
   match(subject: string): Record<string, string> | undefined {
-    if (!this.test(subject)) return undefined
+    if (!subject.startsWith(this.#prefix)) return undefined
     const params: Record<string, string> = {}
-    if (this.#params && this.#params.length > 0) {
-      const segments = subject.split('/')
-      for (const [index, name] of this.#params) params[name] = segments[index]!
+    if (this.#segments) {
+      const ends: number[] = []
+      if (!this.#matchSegments(subject, ends)) return undefined
+      for (const [index, name] of this.#params!) params[name] = subject.slice(index === 0 ? 0 : ends[index - 1]! + 1, ends[index])
+      return params
     }
-    return params
+    return this.#automaton.accepts(subject, true) ? params : undefined
   }
 }
 

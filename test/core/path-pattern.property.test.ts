@@ -142,3 +142,27 @@ describe('path patterns: one linear-time matcher', () => {
     expect(() => compileWildcard('*'.repeat(PATTERN_LIMIT + 1))).toThrow(/longer than 2048/)
   })
 })
+
+describe('path patterns of whole segments (route tables)', () => {
+  const segment = fc.oneof(fc.constantFrom(':id', ':name', 'a', 'b', 'ab', '', '.'), fc.string({ unit: fc.constantFrom('a', 'b', '-'), maxLength: 3 }))
+  const routePattern = fc.array(segment, { minLength: 1, maxLength: 6 }).map((segments) => segments.join('/'))
+  const routePath = fc.array(fc.constantFrom('a', 'b', 'ab', '', '.', 'x', '-'), { maxLength: 7 }).map((segments) => segments.join('/'))
+
+  it('match segment by segment exactly as the automaton would, and capture the right segments', () => {
+    fc.assert(
+      fc.property(routePattern, routePath, fc.boolean(), (pattern, path, trailing) => {
+        const subject = trailing ? `${path}/` : path
+        const params = compilePathPattern(pattern).match(subject)
+        expect(params !== undefined).toBe(referencePath(pattern, subject))
+        if (params === undefined) return
+        const segments = subject.split('/')
+        const expected: Record<string, string> = {}
+        pattern.split('/').forEach((part, i) => {
+          if (part.startsWith(':')) expected[part.slice(1)] = segments[i]!
+        })
+        expect(params).toEqual(expected)
+      }),
+      { numRuns: 3000 },
+    )
+  })
+})
