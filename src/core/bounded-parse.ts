@@ -31,6 +31,18 @@ const CLOSE_BRACKET = 0x5d
 const OPEN_BRACE = 0x7b
 const CLOSE_BRACE = 0x7d
 
+/** The index of the quote closing the JSON string opened at `open` (the text's length when unclosed). */
+function stringEnd(text: string, open: number): number {
+  // indexOf runs far faster than a loop over characters; long base64 strings are most of a login body.
+  for (let at = open + 1; ; at++) {
+    at = text.indexOf('"', at)
+    if (at === -1) return text.length
+    let backslashes = 0
+    while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++
+    if (backslashes % 2 === 0) return at
+  }
+}
+
 /**
  * Scans the JSON value that starts at `start` (strings skipped): the index just past the bracket that
  * closes it, or -1 when it is not closed. Throws NestingTooDeepError as soon as nesting passes `limit`.
@@ -40,11 +52,7 @@ export function jsonValueEnd(text: string, start: number, limit: number): number
   for (let i = start; i < text.length; i++) {
     const code = text.charCodeAt(i)
     if (code === QUOTE) {
-      for (i++; i < text.length; i++) {
-        const c = text.charCodeAt(i)
-        if (c === BACKSLASH) i++
-        else if (c === QUOTE) break
-      }
+      i = stringEnd(text, i)
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       if (++depth > limit) throw new NestingTooDeepError(limit)
     } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
@@ -60,11 +68,7 @@ export function checkJsonDepth(text: string, limit: number): void {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)
     if (code === QUOTE) {
-      for (i++; i < text.length; i++) {
-        const c = text.charCodeAt(i)
-        if (c === BACKSLASH) i++
-        else if (c === QUOTE) break
-      }
+      i = stringEnd(text, i)
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       if (++depth > limit) throw new NestingTooDeepError(limit)
     } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
@@ -173,11 +177,20 @@ class YamlDepthScan {
   #scanRest(i: number, end: number, indent: number, lineStart: number): number {
     const text = this.#text
     let previous = ' '
+    // Where a node may start: the line's first token, after `: `, and inside flow collections after
+    // `[`, `{` and `,`. Only there does a quote open a quoted scalar, a bracket a flow collection, or
+    // `|`/`>` a block scalar; elsewhere they are characters of a plain scalar (`it's`, `${x}`, `a [b`).
+    let nodeStart = true
     for (; i < end; i++) {
       const c = text[i]!
-      const tokenStart = previous === ' ' || previous === '\t' || previous === '[' || previous === '{' || previous === ','
+      if (c === ' ' || c === '\t') {
+        previous = c
+        continue
+      }
       if (c === '#' && (previous === ' ' || previous === '\t')) return end
-      if ((c === '"' || c === "'") && (tokenStart || previous === ':' || previous === '-' || previous === '?')) {
+      const startsNode = nodeStart
+      nodeStart = false
+      if ((c === '"' || c === "'") && startsNode) {
         i = this.#skipQuoted(i, c)
         if (i >= end) {
           if (i >= text.length) return text.length
@@ -188,16 +201,22 @@ class YamlDepthScan {
         previous = c
         continue
       }
-      if (c === '[' || c === '{') {
+      if ((c === '[' || c === '{') && (startsNode || this.#flow > 0)) {
         this.#flow++
         this.#check()
+        nodeStart = true
       } else if ((c === ']' || c === '}') && this.#flow > 0) this.#flow--
-      else if (c === ':' && this.#flow === 0 && (i + 1 === end || text[i + 1] === ' ')) {
-        // `key: value` on one line: the value after it sits one level down.
-        let j = i + 1
-        while (j < end && text[j] === ' ') j++
-        if (j < end && text[j] !== '#' && text[j] !== '\r') this.#open(j - lineStart)
-      } else if ((c === '|' || c === '>') && this.#flow === 0 && tokenStart && isBlockScalarHeader(text, i + 1, end)) {
+      else if (c === ',' && this.#flow > 0) nodeStart = true
+      else if (c === ':' && (i + 1 === end || text[i + 1] === ' ' || text[i + 1] === '\r' || (this.#flow > 0 && (previous === '"' || previous === "'" || /[,[\]{}]/.test(text[i + 1]!))))) {
+        // In flow collections a value may follow a quoted key with no space (`{"a":"b"}`).
+        nodeStart = true
+        if (this.#flow === 0) {
+          // `key: value` on one line: the value after it sits one level down.
+          let j = i + 1
+          while (j < end && text[j] === ' ') j++
+          if (j < end && text[j] !== '#' && text[j] !== '\r') this.#open(j - lineStart)
+        }
+      } else if ((c === '|' || c === '>') && this.#flow === 0 && startsNode && isBlockScalarHeader(text, i + 1, end)) {
         this.#blockScalarIndent = indent
         return end
       }
