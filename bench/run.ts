@@ -6,6 +6,7 @@ import { benchInProcess } from './in-process.ts'
 import type { Figure } from './lib.ts'
 import { benchScale } from './scale.ts'
 import { benchServerLoad } from './server-load.ts'
+import { benchSoak } from './soak.ts'
 import { benchStartup } from './startup.ts'
 import { benchTenants } from './tenants.ts'
 
@@ -13,6 +14,7 @@ const sections: [string, () => Promise<Figure[]> | Figure[]][] = [
   ['in-process (MSW)', benchInProcess],
   ['standalone server under load', () => benchServerLoad()],
   ['scale', benchScale],
+  ['soak', benchSoak],
   ['start-up', () => benchStartup()],
   ['identity document', benchIdentityDocument],
   ['tenants', () => benchTenants()],

@@ -25,6 +25,7 @@ Options:
   --profile <name>      service (default) or vault (X-Vault-Token, mount "aws" too)
   --allow-sha1          Accept SHA-1-based identity signatures at ec2 login
   --cloud-port <n>      Also serve STS/EC2/IAM/IMDS at the root of their own listener
+  --imds-listener-limit <n>  Per-instance IMDS sockets open at once (default 64)
   --clock-start <time>  Start the emulator clock at this RFC 3339 time
   --frozen-clock        Move time only through the control API
   --max-tenants <n>     Tenants under /t/<name>/ at most (default 100; 0 serves none)
@@ -60,6 +61,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
         profile: { type: 'string', default: 'service' },
         'allow-sha1': { type: 'boolean', default: false },
         'cloud-port': { type: 'string' },
+        'imds-listener-limit': { type: 'string' },
         'clock-start': { type: 'string' },
         'frozen-clock': { type: 'boolean', default: false },
         'max-tenants': { type: 'string', default: '100' },
@@ -82,6 +84,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     profile,
     allowSha1: values['allow-sha1'],
     rootTokens: values['root-token'] ?? ['root'],
+    ...(values['imds-listener-limit'] !== undefined && { imdsListenerLimit: parseCount(values['imds-listener-limit'], '--imds-listener-limit') }),
     ...(values['random-seed'] !== undefined && { seed: values['random-seed'] }),
     ...((values['clock-start'] !== undefined || values['frozen-clock']) && {
       clock: { ...(values['clock-start'] !== undefined && { start: values['clock-start'] }), frozen: values['frozen-clock'] },
@@ -141,6 +144,11 @@ async function listenOrExplain(server: Server, port: number, host: string, flag:
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new StartupError(`doppel serve: cannot listen on --host ${host}: no such local address`)
     throw error
   }
+}
+
+function parseCount(value: string, flag: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`doppel serve: ${flag} must be an integer from 0 to 65535, not "${value}"`)
+  return Number(value)
 }
 
 function parsePort(value: string | undefined, flag: string): number {

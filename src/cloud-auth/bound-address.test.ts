@@ -14,8 +14,10 @@ describe('token_bound_cidrs items (go-sockaddr)', () => {
     expect(parseBoundAddress('fe80::/10')).toBe('fe80::/10')
     expect(parseBoundAddress('[::1]:8200')).toBe('[::1]:8200')
     expect(parseBoundAddress('./socket')).toBe('./socket')
-    // The quirk: anything else with a slash passes as a UNIX socket path.
-    expect(parseBoundAddress('1.2.3.4/33')).toBe('1.2.3.4/33')
+    // The quirk: anything else with a slash passes as a UNIX socket path...
+    expect(parseBoundAddress('run/vault.sock')).toBe('run/vault.sock')
+    // ...except an address with an impossible prefix, which doppel refuses (issue 14).
+    expect(() => parseBoundAddress('1.2.3.4/33')).toThrow(BoundAddressError)
   })
 
   it('refuses everything else with the real service’s text', () => {

@@ -2,6 +2,10 @@
  * `token_bound_cidrs` items as the real service parses them (go-sockaddr): an IPv4 or IPv6 address or
  * CIDR block, an address with a port, or, as a quirk, a UNIX socket path. Returns the read form: a /32
  * or /128 without its mask, other blocks as written (`10.1.2.3/8` keeps its host bits).
+ *
+ * Where the real service lets an address with an impossible prefix (`10.0.0.0/33`, `::1/129`,
+ * `10.0.0.0/x`) through as a "UNIX socket", doppel refuses it with the same message: it can never match
+ * a caller, so storing it only hides a mistake.
  */
 import { goQuote, goQuoteAscii } from './go-format.ts'
 
@@ -14,7 +18,7 @@ export class BoundAddressError extends Error {
 export function parseBoundAddress(text: string): string {
   const parsed = parseIpv4Form(text) ?? parseIpv6Form(text)
   if (parsed !== undefined) return parsed
-  if (text.length > 1 && (text[0] === '.' || text[0] === '/' || text.includes('/'))) return text
+  if (text.length > 1 && (text[0] === '.' || text[0] === '/' || text.includes('/')) && !isAddressWithBadPrefix(text)) return text
   throw new BoundAddressError(
     `error parsing address ${goQuote(text)}: Unable to convert ${goQuoteAscii(text)} to an IPv4 or IPv6 address, or a UNIX Socket`,
   )
@@ -55,6 +59,12 @@ function parseIpv6Form(text: string): string | undefined {
   }
   const ip = parseIp(text)
   return ip ? formatIp(ip) : undefined
+}
+
+/** An IP address followed by `/` and something that is no prefix length of its family. */
+function isAddressWithBadPrefix(text: string): boolean {
+  const at = text.indexOf('/')
+  return at > 0 && parseIp(text.slice(0, at)) !== undefined
 }
 
 function splitCidr(text: string): { address: string; bits: number } | undefined {

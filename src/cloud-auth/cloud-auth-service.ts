@@ -31,6 +31,8 @@ export async function cloudAuth(request: Request, context: RequestContext): Prom
 }
 
 async function serve(request: Request, context: RequestContext): Promise<Response> {
+  // A running clock moves by itself: tokens it expired go before this request is answered.
+  context.emulator.sweepExpired()
   const url = new URL(request.url)
   let path: string
   try {

@@ -3,6 +3,7 @@
  * weakly typed, with its exact error texts. Request data holds JSON numbers as their source text.
  */
 import { decodeStdBase64 } from './go-base64.ts'
+import { NestingTooDeepError } from '../core/bounded-parse.ts'
 import { GoDurationError, parseGoDurationNs } from '../core/go-duration.ts'
 import { goQuote, goTypeName, goValue } from './go-format.ts'
 import { parseGoBool, parseGoInt, StrconvError } from './go-strconv.ts'
@@ -63,20 +64,31 @@ export function toBoolField(value: unknown, name: string): boolean {
   throw new FieldError(name, value, unconvertible('', 'bool', value))
 }
 
-/** TypeInt: numbers and numeric strings in Go literal syntax (`0x10` too); `""` is 0; bools are 1/0. */
+/**
+ * TypeInt: numbers and numeric strings in Go literal syntax (`0x10` too); `""` is 0; bools are 1/0.
+ * Integers a JavaScript number cannot hold exactly (beyond ±2^53 - 1) are refused, so what is stored
+ * reads back as written.
+ */
 export function toIntField(value: unknown, name: string): number {
   if (value === null || value === undefined) return 0
   if (typeof value === 'boolean') return value ? 1 : 0
-  if (typeof value === 'number') return Math.trunc(value)
-  if (isScalarText(value)) {
+  let result: number
+  if (typeof value === 'number') result = Math.trunc(value)
+  else if (isScalarText(value)) {
     try {
-      return parseGoInt(value === '' ? '0' : value, 0)
+      result = parseGoInt(value === '' ? '0' : value, 0)
     } catch (error) {
       throw new FieldError(name, value, `cannot parse '' as int: ${(error as Error).message}`)
     }
+  } else throw new FieldError(name, value, unconvertible('', 'int', value))
+  if (!Number.isSafeInteger(result)) {
+    throw new FieldError(name, value, `value out of range: at most ${Number.MAX_SAFE_INTEGER} in magnitude can be stored exactly`)
   }
-  throw new FieldError(name, value, unconvertible('', 'int', value))
+  return result
 }
+
+/** The longest duration the real service can hold: Go's `time.Duration`, int64 nanoseconds (~292 years). */
+export const MAX_DURATION_SECONDS = 9_223_372_036
 
 /**
  * TypeDurationSecond: integer seconds, Go durations (`72h`, `1h30m`; fractions of a second truncated),
@@ -93,6 +105,9 @@ export function toDurationField(value: unknown, name: string): number {
     throw error
   }
   if (seconds < 0) throw new FieldError(name, value, `cannot provide negative value '${seconds}'`)
+  if (!(seconds <= MAX_DURATION_SECONDS)) {
+    throw new FieldError(name, value, `duration out of range: at most ${MAX_DURATION_SECONDS} seconds (a Go time.Duration)`)
+  }
   return seconds
 }
 
@@ -162,8 +177,8 @@ export function toHeaderField(value: unknown, name: string): HeaderMap {
     let parsed: unknown
     try {
       parsed = parseJsonKeepingNumbers(text)
-    } catch {
-      return fail(goJsonSyntaxError(text))
+    } catch (error) {
+      return fail(error instanceof NestingTooDeepError ? 'exceeded max depth' : goJsonSyntaxError(text))
     }
     if (parsed === null) return {}
     if (typeof parsed !== 'object' || Array.isArray(parsed)) {

@@ -1,3 +1,4 @@
+import { checkJsonDepth, SERVICE_NESTING_LIMIT, jsonValueEnd } from '../core/bounded-parse.ts'
 import { BodyTooLargeError, readBodyBytes } from '../core/http.ts'
 import { ServiceError } from './service-error.ts'
 
@@ -79,37 +80,30 @@ function parseJsonObject(text: string): Record<string, unknown> {
     throw new RequestDataError(JSON_ERROR)
   }
   if (text[start] !== '{') throw new RequestDataError(JSON_ERROR)
-  const end = objectEnd(text, start)
-  if (end === -1) throw new RequestDataError(JSON_ERROR)
   try {
-    return parseJsonKeepingNumbers(text.slice(start, end)) as Record<string, unknown>
+    // The scan finds the object's end and enforces the nesting limit before anything is parsed.
+    const end = jsonValueEnd(text, start, SERVICE_NESTING_LIMIT)
+    if (end === -1) throw new RequestDataError(JSON_ERROR)
+    return parseKeepingNumbers(text.slice(start, end)) as Record<string, unknown>
   } catch {
     throw new RequestDataError(JSON_ERROR)
   }
-}
-
-/** The index just past the `}` that closes the object opened at `start`, or -1. */
-function objectEnd(text: string, start: number): number {
-  let depth = 0
-  for (let i = start; i < text.length; i++) {
-    const char = text[i]
-    if (char === '"') {
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++
-    } else if (char === '{' || char === '[') depth++
-    else if (char === '}' || char === ']') {
-      depth--
-      if (depth === 0) return i + 1
-    }
-  }
-  return -1
 }
 
 type Reviver = (this: unknown, key: string, value: unknown, context: { source?: string }) => unknown
 
 const keepNumberText: Reviver = (_key, value, context) => (typeof value === 'number' && context.source !== undefined ? context.source : value)
 
-/** `JSON.parse` that keeps every number as its source text (Go's `json.Number`). */
+/**
+ * `JSON.parse` that keeps every number as its source text (Go's `json.Number`). Throws
+ * NestingTooDeepError past the service's nesting limit, before parsing.
+ */
 export function parseJsonKeepingNumbers(text: string): unknown {
+  checkJsonDepth(text, SERVICE_NESTING_LIMIT)
+  return parseKeepingNumbers(text)
+}
+
+function parseKeepingNumbers(text: string): unknown {
   // A reviver slows every parse down; most bodies (logins, role writes) hold no number at all.
   const plain: unknown = JSON.parse(text)
   return holdsNumber(plain) ? JSON.parse(text, keepNumberText as (key: string, value: unknown) => unknown) : plain

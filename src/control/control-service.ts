@@ -1,4 +1,5 @@
 import type { RequestContext } from '../core/glossary.ts'
+import { NestingTooDeepError, parseJsonBounded } from '../core/bounded-parse.ts'
 import { FaultError } from '../core/faults.ts'
 import { jsonResponse, readBodyText, BodyTooLargeError } from '../core/http.ts'
 import { DurationError } from '../core/duration.ts'
@@ -17,9 +18,17 @@ function controlError(status: number, message: string): Response {
 async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
   const text = await readBodyText(request, CONTROL_BODY_LIMIT)
   if (text.trim() === '') return {}
-  const value: unknown = JSON.parse(text)
+  const value: unknown = parseJsonBounded(text)
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SyntaxError('not an object')
   return value as Record<string, unknown>
+}
+
+function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -73,10 +82,13 @@ export async function control(request: Request, context: RequestContext): Promis
     }
     const fault = /^\/_doppel\/faults\/([^/]+)$/.exec(path)
     if (fault && method === 'DELETE') {
-      return emulator.faults.remove(decodeURIComponent(fault[1]!)) ? new Response(null, { status: 204 }) : controlError(404, 'no such fault')
+      // Fault ids are plain text: an id that does not decode names no fault.
+      const id = safeDecode(fault[1]!)
+      return id !== undefined && emulator.faults.remove(id) ? new Response(null, { status: 204 }) : controlError(404, 'no such fault')
     }
     return controlError(404, `unsupported path: ${method} ${path}`)
   } catch (error) {
+    if (error instanceof NestingTooDeepError) return controlError(400, `error parsing JSON: ${error.message}`)
     if (error instanceof SyntaxError) return controlError(400, 'error parsing JSON')
     if (error instanceof BodyTooLargeError) return controlError(413, 'request body too large')
     if (error instanceof URIError) return controlError(400, 'invalid path: malformed percent-encoding')

@@ -1,4 +1,10 @@
+import { describeValue } from './describe-value.ts'
 import { parseDuration } from './duration.ts'
+
+/** The times the clock can show: years 1970 to 9999, what RFC 3339 timestamps and the services represent. */
+export const EARLIEST_MS = 0
+export const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+const RANGE = '1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z'
 
 export interface ClockOptions {
   /** Start time. Default: the wall clock at creation. */
@@ -17,10 +23,11 @@ export class Clock {
   #offsetMs = 0
   #initialOffsetMs = 0
   #frozenAt: number
+  #moveListeners: (() => void)[] = []
 
   constructor(options: ClockOptions = {}) {
     this.frozen = options.frozen ?? false
-    this.#startMs = options.start === undefined ? Date.now() : toMs(options.start)
+    this.#startMs = options.start === undefined ? Date.now() : toMs(options.start, 'start')
     this.#frozenAt = this.#startMs
     if (!this.frozen) this.#offsetMs = this.#initialOffsetMs = this.#startMs - Date.now()
   }
@@ -33,20 +40,38 @@ export class Clock {
     return new Date(this.nowMs())
   }
 
-  /** Moves time forward by a Go duration (`"73h"`), a number of seconds, or `"<n>d"`. */
+  /**
+   * Moves time forward by a Go duration (`"73h"`), a number of seconds, or `"<n>d"`. Throws RangeError
+   * (the clock unchanged) for a negative move or one past the year 9999.
+   */
   advance(by: string | number): Date {
     const ms = typeof by === 'number' ? by * 1000 : parseDuration(by, { allowFraction: true }) * 1000
-    if (ms < 0) throw new RangeError(`Failed to advance the clock: negative duration "${by}"`)
+    if (Number.isNaN(ms) || ms < 0) throw new RangeError(`Failed to advance the clock: negative duration "${by}"`)
+    if (!(this.nowMs() + ms <= LATEST_MS)) {
+      throw new RangeError(`Failed to advance the clock: "advance" ${describeValue(by)} moves the time past 9999-12-31T23:59:59.999Z`)
+    }
     if (this.frozen) this.#frozenAt += ms
     else this.#offsetMs += ms
+    this.#moved()
     return this.now()
   }
 
+  /** Moves time to an instant; throws RangeError (the clock unchanged) outside years 1970 to 9999. */
   set(to: Date | string | number): Date {
-    const ms = toMs(to)
+    const ms = toMs(to, 'set')
     if (this.frozen) this.#frozenAt = ms
     else this.#offsetMs = ms - Date.now()
+    this.#moved()
     return this.now()
+  }
+
+  /** Calls `listener` after every `advance` and `set` (expiry sweeps hang off it). */
+  onMove(listener: () => void): void {
+    this.#moveListeners.push(listener)
+  }
+
+  #moved(): void {
+    for (const listener of this.#moveListeners) listener()
   }
 
   /** Back to the instant the clock was created with (frozen) or to wall time plus the original offset. */
@@ -56,8 +81,11 @@ export class Clock {
   }
 }
 
-function toMs(value: Date | string | number): number {
+function toMs(value: Date | string | number, field: 'start' | 'set'): number {
   const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value)
-  if (!Number.isFinite(ms)) throw new RangeError(`Failed to set the clock: "${String(value)}" is not a time`)
+  if (!Number.isFinite(ms)) throw new RangeError(`Failed to set the clock: "${field}" is not a time: ${describeValue(String(value))}`)
+  if (ms < EARLIEST_MS || ms > LATEST_MS) {
+    throw new RangeError(`Failed to set the clock: "${field}" must be a time from ${RANGE}, not ${describeValue(String(value))}`)
+  }
   return ms
 }

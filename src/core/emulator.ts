@@ -5,6 +5,12 @@ import { getProfile, type Profile } from './profile.ts'
 import { Random } from './random.ts'
 import { Store } from './store.ts'
 
+/** A domain state holding records that expire on the emulator clock (see Emulator.sweepExpired). */
+export interface ExpiringDomain {
+  /** Removes what has expired by `nowMs`, costing what was removed, not what is live. */
+  sweepExpired(nowMs: number): void
+}
+
 export interface EmulatorOptions {
   /** Makes ids, tokens and nonces repeatable. Unseeded instances use `node:crypto`. */
   seed?: number | string
@@ -24,6 +30,8 @@ export interface EmulatorOptions {
    * into bodies carry it. Default: none.
    */
   basePath?: string
+  /** How many per-instance IMDS listeners (sockets) may be open at once. Default 64. */
+  imdsListenerLimit?: number
 }
 
 /**
@@ -41,6 +49,7 @@ export class Emulator {
   readonly allowSha1: boolean
   readonly env: Record<string, string | undefined>
   readonly basePath: string
+  readonly imdsListenerLimit: number
   #domains = new Map<string, unknown>()
   #resetHooks: (() => void)[] = []
 
@@ -54,6 +63,18 @@ export class Emulator {
     this.allowSha1 = options.allowSha1 ?? false
     this.env = options.env ?? process.env
     this.basePath = options.basePath ?? ''
+    this.imdsListenerLimit = options.imdsListenerLimit ?? 64
+    this.clock.onMove(() => this.sweepExpired())
+  }
+
+  /**
+   * Removes expired records from every domain that keeps some (tokens...), as the real service's
+   * expiration manager does. Runs whenever the clock is moved; services also call it as requests come
+   * in, since a running clock moves by itself.
+   */
+  sweepExpired(): void {
+    const nowMs = this.clock.nowMs()
+    for (const state of this.#domains.values()) (state as Partial<ExpiringDomain>).sweepExpired?.(nowMs)
   }
 
   /**

@@ -1,4 +1,4 @@
-import { compilePathPattern, matchesPathPattern } from './path-pattern.ts'
+import { compilePathPattern, PATTERN_LIMIT, type PathPattern } from './path-pattern.ts'
 import type { Random } from './random.ts'
 
 export interface FaultInput {
@@ -23,7 +23,7 @@ export class FaultError extends Error {
 
 /** Injected faults of one emulator instance (WireMock-style): a status, a delay or a dropped connection. */
 export class Faults {
-  #faults = new Map<string, { fault: Fault; pattern: RegExp }>()
+  #faults = new Map<string, { fault: Fault; pattern: PathPattern }>()
   #random: Random
 
   constructor(random: Random) {
@@ -55,7 +55,7 @@ export class Faults {
     if (this.#faults.size === 0) return undefined
     for (const [id, { fault, pattern }] of this.#faults) {
       if (fault.method && fault.method.toUpperCase() !== method.toUpperCase()) continue
-      if (!matchesPathPattern(pattern, fault.path, url)) continue
+      if (!pattern.testUrl(url)) continue
       fault.hits++
       if (fault.remaining !== undefined) {
         fault.remaining--
@@ -73,6 +73,7 @@ function validateFault(input: unknown): FaultInput {
   }
   const f = input as Record<string, unknown>
   if (typeof f.path !== 'string' || f.path === '') throw new FaultError('Failed to add a fault: "path" must be a non-empty string')
+  if (f.path.length > PATTERN_LIMIT) throw new FaultError(`Failed to add a fault: "path" must be at most ${PATTERN_LIMIT} characters`)
   if (f.method !== undefined && typeof f.method !== 'string') throw new FaultError('Failed to add a fault: "method" must be a string')
   const kinds = ['status', 'latency_ms', 'drop'].filter((k) => f[k] !== undefined)
   if (kinds.length !== 1) throw new FaultError('Failed to add a fault: give exactly one of "status", "latency_ms" or "drop"')

@@ -1,10 +1,11 @@
+import { NestingTooDeepError, parseJsonBounded } from '../core/bounded-parse.ts'
 import { BodyTooLargeError, jsonResponse, readBodyText } from '../core/http.ts'
 import { cloudErrors } from './cloud-errors.ts'
 import type { CloudState } from './cloud-state.ts'
 import { STS_MOUNT } from './fake-cloud-api.ts'
 import { CloudError, type IdentityFormat } from './glossary.ts'
 import { IDENTITY_FORMATS, identityDocument } from './identity/identity-document.ts'
-import { startImdsListener } from './imds/imds-listener.ts'
+import { closeListener, startImdsListener } from './imds/imds-listener.ts'
 import { serveImds } from './imds/imds-service.ts'
 import { consistencySettings, setConsistency } from './iam/key-propagation.ts'
 import { listInstances, listPrincipals } from './inventory-listing.ts'
@@ -35,6 +36,12 @@ const ROUTES: { method: string; pattern: RegExp; run: Route }[] = [
     run: async (state, request, [id]) => ok(toInstance(setInstanceState(state, id!, (await readJson(request)).state))),
   },
   { method: 'POST', pattern: /^instances\/([^/]+)\/imds$/, run: async (state, _request, [id]) => ok(await startImdsListener(state, id!)) },
+  {
+    method: 'DELETE',
+    pattern: /^instances\/([^/]+)\/imds$/,
+    run: async (state, _request, [id]) =>
+      (await closeListener(state, id!)) ? new Response(null, { status: 204 }) : fail(404, `Failed to close the metadata listener: instance "${id}" has none`),
+  },
   { method: 'POST', pattern: /^principals$/, run: async (state, request) => created(createPrincipal(state, await readJson(request))) },
   {
     method: 'DELETE',
@@ -86,6 +93,7 @@ export async function serveCloudControl(state: CloudState, request: Request, url
   try {
     return await route.run(state, request, route.pattern.exec(path)!.slice(1).map(decodeSegment))
   } catch (error) {
+    if (error instanceof NestingTooDeepError) return fail(400, `Failed to read the request: the body is ${error.message}`)
     if (error instanceof SyntaxError) return fail(400, 'Failed to read the request: the body must be a JSON object')
     if (error instanceof BodyTooLargeError) return fail(413, 'Failed to read the request: the body is too large')
     if (error instanceof CloudError) return fail(controlStatus(error), error.message)
@@ -107,7 +115,7 @@ function instanceOrThrow(state: CloudState, instanceId: string) {
 async function readJson(request: Request): Promise<Record<string, unknown>> {
   const text = await readBodyText(request, CONTROL_BODY_LIMIT)
   if (text.trim() === '') return {}
-  const value: unknown = JSON.parse(text)
+  const value: unknown = parseJsonBounded(text)
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SyntaxError('not an object')
   return value as Record<string, unknown>
 }

@@ -1,3 +1,4 @@
+import { closeListener } from './imds/imds-listener.ts'
 import { cloudErrors } from './cloud-errors.ts'
 import { insert, isoSeconds, type CloudState, type InstanceRecord } from './cloud-state.ts'
 import type { Instance, InstanceState, Principal } from './glossary.ts'
@@ -93,6 +94,8 @@ export function setInstanceState(state: CloudState, instanceId: string, raw: unk
     pending_time: started ? isoSeconds(state.emulator.clock.nowMs()) : record.pending_time,
   }
   state.instances.set(updated)
+  // A terminated instance has no metadata service: its socket goes.
+  if (next === 'terminated') void closeListener(state, instanceId)
   return updated
 }
 

@@ -1,3 +1,4 @@
+import { NESTING_LIMIT, parseJsonBounded } from '../core/bounded-parse.ts'
 import { registryErrors } from './registry-error.ts'
 
 export type JsonObject = Record<string, unknown>
@@ -6,7 +7,8 @@ export type JsonObject = Record<string, unknown>
 export function parseJsonDocument(bytes: Uint8Array): JsonObject {
   let value: unknown
   try {
-    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+    // Rails' JSON parser refuses nesting past 100 levels (`max_nesting`).
+    value = parseJsonBounded(new TextDecoder('utf-8', { fatal: true }).decode(bytes), NESTING_LIMIT)
   } catch {
     throw registryErrors.invalidAttribute('/data', 'notJson')
   }

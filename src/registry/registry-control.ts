@@ -1,4 +1,5 @@
 import type { Emulator } from '../core/emulator.ts'
+import { NestingTooDeepError, parseJsonBounded } from '../core/bounded-parse.ts'
 import { BodyTooLargeError, jsonResponse, readBodyText } from '../core/http.ts'
 import type { RegistryFixture } from './glossary.ts'
 import { loadRegistryFixture, RegistryFixtureError } from './seed-registry.ts'
@@ -16,8 +17,9 @@ export async function registryControl(request: Request, emulator: Emulator, url:
   }
   let body: unknown
   try {
-    body = JSON.parse(await readBodyText(request, CONTROL_BODY_LIMIT))
+    body = parseJsonBounded(await readBodyText(request, CONTROL_BODY_LIMIT))
   } catch (error) {
+    if (error instanceof NestingTooDeepError) return jsonResponse(400, { errors: [`error parsing JSON: ${error.message}`] })
     if (error instanceof SyntaxError) return jsonResponse(400, { errors: ['error parsing JSON'] })
     if (error instanceof BodyTooLargeError) return jsonResponse(413, { errors: ['request body too large'] })
     throw error

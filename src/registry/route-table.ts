@@ -1,4 +1,5 @@
 /** Method + path-pattern routing for the registry's fixed route tables (`:param` matches one segment). */
+import { compilePathPattern, type PathPattern } from '../core/path-pattern.ts'
 
 export interface RouteMatch<Operation extends string> {
   operation: Operation
@@ -9,8 +10,7 @@ interface CompiledRoute<Operation extends string> {
   method: string
   /** The row's pattern as written (`/api/v2/organizations/:org/…`), for the OpenAPI document. */
   pattern: string
-  regex: RegExp
-  names: string[]
+  matcher: PathPattern
   operation: Operation
 }
 
@@ -18,18 +18,7 @@ export type RouteTable<Operation extends string> = CompiledRoute<Operation>[]
 
 /** Compiles `[method, pattern, operation]` rows once; earlier rows win. */
 export function compileRoutes<Operation extends string>(rows: readonly (readonly [string, string, Operation])[]): RouteTable<Operation> {
-  return rows.map(([method, pattern, operation]) => {
-    const names: string[] = []
-    const source = pattern
-      .split('/')
-      .map((segment) => {
-        if (!segment.startsWith(':')) return segment.replace(/[.+?^${}()|[\]\\*]/g, '\\$&')
-        names.push(segment.slice(1))
-        return '([^/]+)'
-      })
-      .join('/')
-    return { method, pattern, regex: new RegExp(`^${source}/?$`), names, operation }
-  })
+  return rows.map(([method, pattern, operation]) => ({ method, pattern, matcher: compilePathPattern(pattern), operation }))
 }
 
 /** The route for a request, with its parameters percent-decoded; undefined when none matches. */
@@ -40,11 +29,11 @@ export function matchRoute<Operation extends string>(
 ): RouteMatch<Operation> | undefined {
   for (const route of table) {
     if (route.method !== method) continue
-    const m = route.regex.exec(path)
-    if (!m) continue
+    const raw = route.matcher.match(path)
+    if (!raw) continue
     const params: Record<string, string> = {}
     try {
-      route.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1]!)))
+      for (const [name, value] of Object.entries(raw)) params[name] = decodeURIComponent(value)
     } catch {
       return undefined
     }

@@ -1,3 +1,4 @@
+import { describeValue } from '../core/describe-value.ts'
 import type { Emulator } from '../core/emulator.ts'
 import { ALPHANUMERIC } from '../core/random.ts'
 import type {
@@ -35,7 +36,7 @@ function optional(value: unknown, where: string, type: 'string' | 'boolean'): vo
 }
 
 function organization(value: unknown, where: string): string {
-  if (typeof value !== 'string' || !ORGANIZATION_NAME.test(value)) fail(where, `must be an organisation name (letters, digits, - and _), got ${JSON.stringify(value)}`)
+  if (typeof value !== 'string' || !ORGANIZATION_NAME.test(value)) fail(where, `must be an organisation name (letters, digits, - and _), got ${describeValue(value)}`)
   return value
 }
 
@@ -65,9 +66,9 @@ function validate(emulator: Emulator, fixture: unknown): RegistryFixture {
 function validateModule(emulator: Emulator, m: unknown, where: string, seen: Set<string>): void {
   if (!isObject(m)) fail(where, 'must be an object')
   organization(m.organization, `${where}.organization`)
-  if (typeof m.name !== 'string' || !MODULE_NAME.test(m.name)) fail(`${where}.name`, `is not a module name: ${JSON.stringify(m.name)}`)
+  if (typeof m.name !== 'string' || !MODULE_NAME.test(m.name)) fail(`${where}.name`, `is not a module name: ${describeValue(m.name)}`)
   if (typeof m.provider !== 'string' || !PROVIDER_NAME.test(m.provider)) {
-    fail(`${where}.provider`, `is not a provider name (lowercase alphanumerics): ${JSON.stringify(m.provider)}`)
+    fail(`${where}.provider`, `is not a provider name (lowercase alphanumerics): ${describeValue(m.provider)}`)
   }
   optional(m.description, `${where}.description`, 'string')
   const key = coordinates(m.organization as string, m.name, m.provider)
@@ -78,7 +79,7 @@ function validateModule(emulator: Emulator, m: unknown, where: string, seen: Set
   list(m.versions, `${where}.versions`).forEach((entry, j) => {
     const at = `${where}.versions[${j}]`
     const v: Record<string, unknown> = isObject(entry) ? entry : { version: entry }
-    if (typeof v.version !== 'string' || !isSemver(v.version)) fail(`${at}.version`, `is not a semantic version: ${JSON.stringify(v.version)}`)
+    if (typeof v.version !== 'string' || !isSemver(v.version)) fail(`${at}.version`, `is not a semantic version: ${describeValue(v.version)}`)
     if (versions.has(v.version) || findVersion(state, m.organization as string, m.name as string, m.provider as string, v.version)) {
       fail(`${at}.version`, `${v.version} already exists`)
     }

@@ -518,6 +518,17 @@ export function allEndpoints(world: () => RobustWorld): Endpoint[] {
       },
     },
     {
+      label: 'control POST /_doppel/fixtures',
+      family: 'control',
+      send: (body) => probe('POST', `${BASE}/_doppel/fixtures`, JSON_HEADERS, body),
+      json: true,
+      limit: CONTROL_LIMIT,
+      takes: {
+        types: (value) => probe('POST', `${BASE}/_doppel/fixtures`, JSON_HEADERS, `{"version":1,"auth":{"roles":{"fixture-role":${value}}}}`),
+        text: (value) => probe('POST', `${BASE}/_doppel/fixtures`, JSON_HEADERS, json({ version: 1, registry: { organizations: [value] } })),
+      },
+    },
+    {
       label: 'control DELETE /_doppel/faults/:id',
       family: 'control',
       takes: { name: (name) => probe('DELETE', `${BASE}/_doppel/faults/${name}`, {}) },
@@ -527,6 +538,11 @@ export function allEndpoints(world: () => RobustWorld): Endpoint[] {
       family: 'control',
       // A traversal out of /_doppel/ is another route (the router's 404), not bad input to this one.
       takes: { name: (name) => (/^(\.\.|%2e%2e)\//i.test(name) ? undefined : probe('GET', `${BASE}/_doppel/${name}`, {})) },
+    },
+    {
+      label: 'cloud DELETE /_doppel/cloud/instances/:id/imds',
+      family: 'control',
+      takes: { name: (name) => probe('DELETE', `${BASE}/_doppel/cloud/instances/${name}/imds`, {}) },
     },
   ]
 }

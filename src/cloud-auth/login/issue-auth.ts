@@ -90,7 +90,7 @@ export function prepareAuth(context: RequestContext, request: AuthRequest): Prep
     auth,
     warnings,
     commit() {
-      store.tokens.set(token)
+      store.save(token)
       store.entities.set({
         key: aliasKey,
         mount: request.mount,

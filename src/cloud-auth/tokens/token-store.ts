@@ -1,4 +1,5 @@
-import type { Emulator } from '../../core/emulator.ts'
+import type { Emulator, ExpiringDomain } from '../../core/emulator.ts'
+import { ExpiryQueue } from '../../core/expiry-queue.ts'
 import type { KeyedCollection } from '../../core/store.ts'
 
 /** A token issued by a login, as the emulator records it (inspectable through `emulator.store`). */
@@ -46,11 +47,16 @@ export interface EntityAlias {
   metadata: Record<string, string>
 }
 
-/** Issued tokens and entity aliases of one emulator instance. */
-export class TokenStore {
+/**
+ * Issued tokens and entity aliases of one emulator instance. Tokens past their expiry are revoked and
+ * removed as the real service's expiration manager does: on access, and by sweeps as time moves, which
+ * visit only what has expired. Entities stay, as in the real service.
+ */
+export class TokenStore implements ExpiringDomain {
   readonly tokens: KeyedCollection<IssuedToken>
   readonly entities: KeyedCollection<EntityAlias>
   readonly #emulator: Emulator
+  readonly #expiries = new ExpiryQueue()
 
   constructor(emulator: Emulator) {
     this.#emulator = emulator
@@ -59,6 +65,20 @@ export class TokenStore {
       indexes: { accessor: (token: IssuedToken) => token.accessor || undefined },
     })
     this.entities = emulator.store.collection('token-entities', { key: (alias: EntityAlias) => alias.key })
+  }
+
+  /** Stores a new or changed token (the only way tokens are written, so every expiry is tracked). */
+  save(token: IssuedToken): void {
+    this.tokens.set(token)
+    if (token.expire_time !== null) this.#expiries.push(token.id, token.expire_time)
+  }
+
+  /** Removes every token expired by `nowMs`; entries of tokens renewed or revoked since are skipped. */
+  sweepExpired(nowMs: number): void {
+    this.#expiries.drain(nowMs, (id, expiresMs) => {
+      const token = this.tokens.get(id)
+      if (token !== undefined && token.expire_time === expiresMs) this.tokens.delete(id)
+    })
   }
 
   /** A live token: known and not expired on the emulator clock. Expired ones are dropped on sight. */
@@ -83,7 +103,7 @@ export class TokenStore {
     if (token.num_uses === 0) return 0
     const left = token.num_uses - 1
     if (left === 0) this.tokens.delete(token.id)
-    else this.tokens.set({ ...token, num_uses: left })
+    else this.save({ ...token, num_uses: left })
     return left
   }
 }

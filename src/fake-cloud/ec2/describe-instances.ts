@@ -1,3 +1,4 @@
+import { compileWildcard, PATTERN_LIMIT } from '../../core/path-pattern.ts'
 import { cloudErrors } from '../cloud-errors.ts'
 import { placeKey, type CloudState, type InstanceRecord } from '../cloud-state.ts'
 import { authorize } from '../iam/authorize.ts'
@@ -79,14 +80,13 @@ function compileFilter(filter: { name: string; values: string[] }): (instance: I
       ? FILTERS[filter.name]!
       : undefined
   if (read === undefined) throw cloudErrors.invalidFilter(filter.name)
-  const patterns = filter.values.map(globToRegExp)
-  return (instance) => read(instance).some((value) => value !== null && patterns.some((p) => p.test(value)))
-}
-
-/** EC2 filter values take `*` and `?` wildcards. */
-function globToRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')
-  return new RegExp(`^${body}$`, 's')
+  const tooLong = filter.values.find((value) => value.length > PATTERN_LIMIT)
+  if (tooLong !== undefined) {
+    throw cloudErrors.invalidParameterValue(`The filter value for '${filter.name}' is longer than ${PATTERN_LIMIT} characters`)
+  }
+  // EC2 filter values take `*` and `?` wildcards.
+  const patterns = filter.values.map(compileWildcard)
+  return (instance) => read(instance).some((value) => value !== null && patterns.some((matches) => matches(value)))
 }
 
 function pageSize(input: DescribeInstancesInput): number | undefined {

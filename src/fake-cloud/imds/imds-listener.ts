@@ -8,13 +8,16 @@ import { serveImds } from './imds-service.ts'
 
 /**
  * A real socket for one instance's metadata service, for clients that cannot be pointed at a path prefix
- * (`AWS_EC2_METADATA_SERVICE_ENDPOINT=http://127.0.0.1:PORT`). Started once per instance; closed by
- * `closeListeners` and on the emulator's `reset()`.
+ * (`AWS_EC2_METADATA_SERVICE_ENDPOINT=http://127.0.0.1:PORT`). Started once per instance, at most
+ * `imdsListenerLimit` at once (each holds a file descriptor); closed by `closeListener`,
+ * `closeListeners`, the instance's termination and the emulator's `reset()`.
  */
 export async function startImdsListener(state: CloudState, instanceId: string): Promise<{ endpoint: string }> {
   if (!state.instances.has(instanceId)) throw cloudErrors.instanceNotFound([instanceId])
   let listener = state.listeners.get(instanceId)
   if (listener === undefined) {
+    const limit = state.emulator.imdsListenerLimit
+    if (state.listeners.size >= limit) throw cloudErrors.listenerLimit(limit)
     const { emulator } = state
     const server = createServer((req, res) => {
       // A page that rebinds its name to 127.0.0.1 must not read an instance's credentials.
@@ -39,6 +42,15 @@ export async function startImdsListener(state: CloudState, instanceId: string): 
     endpoint.catch(() => state.listeners.delete(instanceId))
   }
   return { endpoint: await listener.endpoint }
+}
+
+/** Closes one instance's listener, if it has one; answers whether it had. */
+export async function closeListener(state: CloudState, instanceId: string): Promise<boolean> {
+  const listener = state.listeners.get(instanceId)
+  if (listener === undefined) return false
+  state.listeners.delete(instanceId)
+  await closeServer(listener.server)
+  return true
 }
 
 /** Closes every listener of this state (dropping open connections). */

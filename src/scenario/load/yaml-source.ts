@@ -1,4 +1,5 @@
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
+import { checkYamlDepth, YamlNestingError } from '../../core/bounded-parse.ts'
 import type { Locate, ValuePath } from '../glossary.ts'
 import type { ScenarioIssue } from '../scenario-error.ts'
 
@@ -15,6 +16,13 @@ export interface YamlSource {
  * JSON bodies take the same road.
  */
 export function parseYamlSource(text: string, file: string): YamlSource {
+  try {
+    // Before the parser: it takes seconds and gigabytes on a deep enough document.
+    checkYamlDepth(text)
+  } catch (error) {
+    if (!(error instanceof YamlNestingError)) throw error
+    return { value: undefined, issues: [{ file, line: error.line, message: error.message }], locate: () => error.line }
+  }
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false })
   const lineAt = (offset: number) => lineCounter.linePos(offset).line

@@ -1,3 +1,4 @@
+import { checkJsonDepth, SERVICE_NESTING_LIMIT, NestingTooDeepError } from '../../../core/bounded-parse.ts'
 import { LoginError } from '../login-error.ts'
 
 /** The identity document fields the login reads (reference §4, "Identity document fields used"). */
@@ -43,8 +44,10 @@ export function parseIdentityDocument(bytes: Buffer): IdentityDocument {
 function decodeFirstJsonValue(text: string): unknown {
   if (text.trim() === '') throw new LoginError('EOF')
   try {
+    checkJsonDepth(text, SERVICE_NESTING_LIMIT)
     return JSON.parse(text)
   } catch (error) {
+    if (error instanceof NestingTooDeepError) throw new LoginError('exceeded max depth')
     const message = (error as Error).message
     const trailing = /Unexpected non-whitespace character after JSON at position (\d+)/.exec(message)
     if (trailing) return JSON.parse(text.slice(0, Number(trailing[1])))

@@ -1,0 +1,250 @@
+/**
+ * Nesting limits for JSON and YAML bodies, checked by a linear scan BEFORE any structure is built: a
+ * 200k-deep `[[[[…` is refused in milliseconds instead of being parsed (seconds, gigabytes) and then
+ * walked by recursive code.
+ */
+
+/** doppel's own inputs (control API, fixtures, scenarios) and the registry (Rails' JSON `max_nesting`). */
+export const NESTING_LIMIT = 100
+
+/**
+ * The auth service's JSON (request bodies, identity documents, header fields). Go's `encoding/json` stops
+ * at 10000 levels; doppel stops at 1000, because the code that reads the values (number detection, Go-style
+ * value formatting in error messages) recurses, and 10000 frames can exhaust the stack.
+ */
+export const SERVICE_NESTING_LIMIT = 1000
+
+/** A body nested deeper than its limit. A SyntaxError, so every "cannot parse" path refuses it. */
+export class NestingTooDeepError extends SyntaxError {
+  override name = 'NestingTooDeepError'
+  readonly limit: number
+  constructor(limit: number) {
+    super(`nested deeper than ${limit} levels`)
+    this.limit = limit
+  }
+}
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const OPEN_BRACKET = 0x5b
+const CLOSE_BRACKET = 0x5d
+const OPEN_BRACE = 0x7b
+const CLOSE_BRACE = 0x7d
+
+/** The index of the quote closing the JSON string opened at `open` (the text's length when unclosed). */
+function stringEnd(text: string, open: number): number {
+  // indexOf runs far faster than a loop over characters; long base64 strings are most of a login body.
+  for (let at = open + 1; ; at++) {
+    at = text.indexOf('"', at)
+    if (at === -1) return text.length
+    let backslashes = 0
+    while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++
+    if (backslashes % 2 === 0) return at
+  }
+}
+
+/**
+ * Scans the JSON value that starts at `start` (strings skipped): the index just past the bracket that
+ * closes it, or -1 when it is not closed. Throws NestingTooDeepError as soon as nesting passes `limit`.
+ */
+export function jsonValueEnd(text: string, start: number, limit: number): number {
+  let depth = 0
+  for (let i = start; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code === QUOTE) {
+      i = stringEnd(text, i)
+    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      if (++depth > limit) throw new NestingTooDeepError(limit)
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+      if (--depth <= 0) return i + 1
+    }
+  }
+  return -1
+}
+
+/** Throws NestingTooDeepError when any JSON value in `text` nests deeper than `limit`. */
+export function checkJsonDepth(text: string, limit: number): void {
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code === QUOTE) {
+      i = stringEnd(text, i)
+    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      if (++depth > limit) throw new NestingTooDeepError(limit)
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+      if (depth > 0) depth--
+    }
+  }
+}
+
+/** `JSON.parse` after the nesting check. */
+export function parseJsonBounded(text: string, limit = NESTING_LIMIT): unknown {
+  checkJsonDepth(text, limit)
+  return JSON.parse(text)
+}
+
+/**
+ * An upper bound on the nesting of a YAML document, checked line by line: block collections by the
+ * stack of indentation columns (compact `- - x` and `- a: b` count a level per indicator), flow
+ * collections by their brackets; quoted scalars, comments and block scalars (`|`, `>`) are skipped.
+ * It may count a level more than the parser would (it does not know which plain scalars are keys), never
+ * fewer. Throws NestingTooDeepError with the 1-based line where the limit was passed.
+ */
+export function checkYamlDepth(text: string, limit = NESTING_LIMIT): void {
+  new YamlDepthScan(text, limit).run()
+}
+
+/** The line a YAML nesting refusal points at. */
+export class YamlNestingError extends NestingTooDeepError {
+  readonly line: number
+  constructor(limit: number, line: number) {
+    super(limit)
+    this.line = line
+  }
+}
+
+class YamlDepthScan {
+  readonly #text: string
+  readonly #limit: number
+  /** Columns of the open block collections. */
+  readonly #blocks: number[] = []
+  #flow = 0
+  #line = 1
+  /** Inside a block scalar: lines indented more than this belong to it. */
+  #blockScalarIndent = -1
+
+  constructor(text: string, limit: number) {
+    this.#text = text
+    this.#limit = limit
+  }
+
+  run(): void {
+    const text = this.#text
+    let lineStart = 0
+    while (lineStart < text.length) {
+      let end = text.indexOf('\n', lineStart)
+      if (end === -1) end = text.length
+      // A multi-line quoted scalar moves the end past this line.
+      lineStart = this.#scanLine(lineStart, end) + 1
+      this.#line++
+    }
+  }
+
+  #check(): void {
+    if (this.#blocks.length + this.#flow > this.#limit) throw new YamlNestingError(this.#limit, this.#line)
+  }
+
+  /** Scans the line from `start` to `end`; answers where the scan stopped (past `end` after a multi-line quote). */
+  #scanLine(start: number, end: number): number {
+    const text = this.#text
+    let i = start
+    while (i < end && (text[i] === ' ' || text[i] === '\t')) i++
+    if (i === end || text[i] === '\r' || text[i] === '#') return end
+    const indent = i - start
+    if (this.#blockScalarIndent >= 0) {
+      if (indent > this.#blockScalarIndent) return end
+      this.#blockScalarIndent = -1
+    }
+    if (this.#flow === 0) {
+      while (this.#blocks.length > 0 && this.#blocks.at(-1)! > indent) this.#blocks.pop()
+      this.#open(indent)
+      // Compact nesting: every `- `, `? ` or `key: ` on the line opens a level at its column.
+      for (;;) {
+        const c = text[i]
+        if ((c === '-' || c === '?' || c === ':') && (i + 1 === end || text[i + 1] === ' ' || text[i + 1] === '\r')) {
+          i++
+          while (i < end && text[i] === ' ') i++
+          if (i < end && text[i] !== '#' && text[i] !== '\r') this.#open(i - start)
+          continue
+        }
+        break
+      }
+    }
+    return this.#scanRest(i, end, indent, start)
+  }
+
+  /** A block collection at `column`, unless the innermost one is already there. */
+  #open(column: number): void {
+    if (this.#blocks.at(-1) === column) return
+    this.#blocks.push(column)
+    this.#check()
+  }
+
+  /**
+   * Flow brackets, quoted scalars, comments, `key: value` and block scalar headers from `i` to the line's
+   * end (a later line's when a quoted scalar spans lines); answers that end.
+   */
+  #scanRest(i: number, end: number, indent: number, lineStart: number): number {
+    const text = this.#text
+    let previous = ' '
+    // Where a node may start: the line's first token, after `: `, and inside flow collections after
+    // `[`, `{` and `,`. Only there does a quote open a quoted scalar, a bracket a flow collection, or
+    // `|`/`>` a block scalar; elsewhere they are characters of a plain scalar (`it's`, `${x}`, `a [b`).
+    let nodeStart = true
+    for (; i < end; i++) {
+      const c = text[i]!
+      if (c === ' ' || c === '\t') {
+        previous = c
+        continue
+      }
+      if (c === '#' && (previous === ' ' || previous === '\t')) return end
+      const startsNode = nodeStart
+      nodeStart = false
+      if ((c === '"' || c === "'") && startsNode) {
+        i = this.#skipQuoted(i, c)
+        if (i >= end) {
+          if (i >= text.length) return text.length
+          lineStart = text.lastIndexOf('\n', i) + 1
+          end = text.indexOf('\n', i)
+          if (end === -1) end = text.length
+        }
+        previous = c
+        continue
+      }
+      if ((c === '[' || c === '{') && (startsNode || this.#flow > 0)) {
+        this.#flow++
+        this.#check()
+        nodeStart = true
+      } else if ((c === ']' || c === '}') && this.#flow > 0) this.#flow--
+      else if (c === ',' && this.#flow > 0) nodeStart = true
+      else if (c === ':' && (i + 1 === end || text[i + 1] === ' ' || text[i + 1] === '\r' || (this.#flow > 0 && (previous === '"' || previous === "'" || /[,[\]{}]/.test(text[i + 1]!))))) {
+        // In flow collections a value may follow a quoted key with no space (`{"a":"b"}`).
+        nodeStart = true
+        if (this.#flow === 0) {
+          // `key: value` on one line: the value after it sits one level down.
+          let j = i + 1
+          while (j < end && text[j] === ' ') j++
+          if (j < end && text[j] !== '#' && text[j] !== '\r') this.#open(j - lineStart)
+        }
+      } else if ((c === '|' || c === '>') && this.#flow === 0 && startsNode && isBlockScalarHeader(text, i + 1, end)) {
+        this.#blockScalarIndent = indent
+        return end
+      }
+      previous = c
+    }
+    return end
+  }
+
+  /** The index of the quote closing the scalar opened at `open` (the text's end when unclosed). */
+  #skipQuoted(open: number, quote: string): number {
+    const text = this.#text
+    for (let i = open + 1; i < text.length; i++) {
+      const c = text[i]
+      if (c === '\n') this.#line++
+      else if (quote === '"' && c === '\\') i++
+      else if (c === quote) {
+        if (quote === "'" && text[i + 1] === "'") i++
+        else return i
+      }
+    }
+    return text.length
+  }
+}
+
+/** Whether the rest of a line after `|` or `>` is a block scalar header: indicators, then nothing or a comment. */
+function isBlockScalarHeader(text: string, i: number, end: number): boolean {
+  while (i < end && /[-+0-9]/.test(text[i]!)) i++
+  const indicatorsEnd = i
+  while (i < end && (text[i] === ' ' || text[i] === '\t')) i++
+  return i === end || text[i] === '\r' || (text[i] === '#' && i > indicatorsEnd)
+}
