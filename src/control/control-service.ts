@@ -2,6 +2,7 @@ import type { RequestContext } from '../core/glossary.ts'
 import { FaultError } from '../core/faults.ts'
 import { jsonResponse, readBodyText, BodyTooLargeError } from '../core/http.ts'
 import { DurationError } from '../core/duration.ts'
+import { LightResponse } from '../core/light-response.ts'
 
 const CONTROL_BODY_LIMIT = 8 * 1024 * 1024
 
@@ -29,7 +30,7 @@ export async function control(request: Request, context: RequestContext): Promis
     if (path === '/_doppel/health' && method === 'GET') return jsonResponse(200, { status: 'ok' })
     if (path === '/_doppel/reset' && method === 'POST') {
       emulator.reset()
-      return new Response(null, { status: 204 })
+      return new LightResponse(null, { status: 204 })
     }
     if (path === '/_doppel/clock') {
       if (method === 'POST') {
@@ -45,7 +46,7 @@ export async function control(request: Request, context: RequestContext): Promis
     }
     if (path === '/_doppel/journal' && method === 'DELETE') {
       emulator.journal.clear()
-      return new Response(null, { status: 204 })
+      return new LightResponse(null, { status: 204 })
     }
     if (path === '/_doppel/state' && method === 'GET') return jsonResponse(200, emulator.store.snapshot())
     if (path === '/_doppel/fixtures' && method === 'POST') return await loadFixturesRoute(request, context)
@@ -54,13 +55,13 @@ export async function control(request: Request, context: RequestContext): Promis
       if (method === 'GET') return jsonResponse(200, { faults: emulator.faults.list() })
       if (method === 'DELETE') {
         emulator.faults.clear()
-        return new Response(null, { status: 204 })
+        return new LightResponse(null, { status: 204 })
       }
       return controlError(405, 'unsupported operation')
     }
     const fault = /^\/_doppel\/faults\/([^/]+)$/.exec(path)
     if (fault && method === 'DELETE') {
-      return emulator.faults.remove(decodeURIComponent(fault[1]!)) ? new Response(null, { status: 204 }) : controlError(404, 'no such fault')
+      return emulator.faults.remove(decodeURIComponent(fault[1]!)) ? new LightResponse(null, { status: 204 }) : controlError(404, 'no such fault')
     }
     return controlError(404, `unsupported path: ${method} ${path}`)
   } catch (error) {

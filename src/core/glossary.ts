@@ -7,6 +7,8 @@ export interface RequestContext {
   profile: Profile
   /** The caller's address (token_bound_cidrs). `127.0.0.1` in process. */
   remoteAddress: string
+  /** `request.url` parsed, when the caller already has it (see `requestUrl`). */
+  url?: URL
 }
 
 /** One emulated service: a plain fetch function over an emulator instance. */
