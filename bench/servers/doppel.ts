@@ -7,3 +7,4 @@ import { prepare } from '../fixtures.ts'
 const { doppel, ...bodies } = await prepare()
 const server = createDoppelServer(doppel)
 server.listen(0, '127.0.0.1', () => process.stdout.write(JSON.stringify({ port: (server.address() as AddressInfo).port, ...bodies }) + '\n'))
+process.on('SIGTERM', () => process.exit(0))

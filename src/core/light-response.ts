@@ -27,6 +27,8 @@ export interface LightResponse extends Response {}
 export class LightResponse {
   #parts: ResponseParts
   #real: Response | undefined
+  #headers: Headers | undefined
+  #used = false
 
   constructor(body: LightBody = null, init: LightInit = {}) {
     this.#parts = { status: init.status ?? 200, headers: init.headers ?? NO_HEADERS, body }
@@ -45,23 +47,43 @@ export class LightResponse {
    * changed since); otherwise undefined.
    */
   parts(): ResponseParts | undefined {
-    return this.#real === undefined ? this.#parts : undefined
+    return this.#real === undefined && this.#headers === undefined ? this.#parts : undefined
+  }
+
+  /** Headers alone cost far less than the whole Response (the iam login reads the fake STS's). */
+  get headers(): Headers {
+    return (this.#headers ??= this.#real?.headers ?? new Headers(this.#parts.headers))
+  }
+
+  get bodyUsed(): boolean {
+    return this.#used || (this.#real?.bodyUsed ?? false)
+  }
+
+  async text(): Promise<string> {
+    const body = this.#parts.body
+    if (this.#real !== undefined || typeof body !== 'string') return this.real().text()
+    if (this.#used) throw new TypeError('Body is unusable: Body has already been read')
+    this.#used = true
+    return body
   }
 
   /** The real Response, built on first use. */
   real(): Response {
     if (this.#real === undefined) {
-      const { status, headers, body } = this.#parts
+      const { status, body } = this.#parts
       // A Uint8Array is a valid body at run time; the DOM typing of BodyInit is narrower than undici's.
-      this.#real = new Response(body as BodyInit | null, { status, headers })
+      const real = new Response(body as BodyInit | null, { status, headers: this.#headers ?? this.#parts.headers })
+      // A body read through `text()` stays read.
+      if (this.#used) void real.text()
+      this.#real = real
     }
     return this.#real
   }
 }
 
 // Every other member of Response goes to the real one; `instanceof Response` holds through the prototype.
-const DELEGATED = ['headers', 'statusText', 'type', 'url', 'redirected', 'body', 'bodyUsed'] as const
-const DELEGATED_METHODS = ['clone', 'text', 'json', 'arrayBuffer', 'blob', 'formData', 'bytes'] as const
+const DELEGATED = ['statusText', 'type', 'url', 'redirected', 'body'] as const
+const DELEGATED_METHODS = ['clone', 'json', 'arrayBuffer', 'blob', 'formData', 'bytes'] as const
 for (const name of DELEGATED) {
   Object.defineProperty(LightResponse.prototype, name, {
     get(this: LightResponse) {

@@ -2,8 +2,8 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import { Readable } from 'node:stream'
+import { LightRequest } from '../core/light-request.ts'
 import { responseParts } from '../core/light-response.ts'
-import { LightRequest } from './light-request.ts'
 import type { RawRequest } from './raw-requests.ts'
 
 /** Bodies up to this size are read into memory first (cheaper than a stream); larger ones stream. */
@@ -36,12 +36,12 @@ export async function toFetchRequest(req: IncomingMessage, fallbackHost: string)
   const raw = req.rawHeaders
   const method = req.method ?? 'GET'
   const url = `http://${firstRawHeader(raw, 'host') ?? fallbackHost}${req.url ?? '/'}`
-  if (method === 'GET' || method === 'HEAD') return new LightRequest(req, url, undefined)
+  if (method === 'GET' || method === 'HEAD') return new LightRequest(method, url, raw, undefined)
   const length = firstRawHeader(raw, 'content-length')
-  if (length === undefined && firstRawHeader(raw, 'transfer-encoding') === undefined) return new LightRequest(req, url, undefined)
+  if (length === undefined && firstRawHeader(raw, 'transfer-encoding') === undefined) return new LightRequest(method, url, raw, undefined)
   const declared = Number(length)
   if (length !== undefined && Number.isInteger(declared) && declared <= BUFFERED_BODY_LIMIT) {
-    return new LightRequest(req, url, declared === 0 ? undefined : await readWhole(req))
+    return new LightRequest(method, url, raw, declared === 0 ? undefined : await readWhole(req))
   }
   const headers = new Headers()
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!)

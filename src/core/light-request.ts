@@ -1,11 +1,11 @@
 /**
- * A Fetch `Request` over a Node request whose parts are built only when touched (the technique of
- * `@hono/node-server`, see docs/decisions/node-http-adapter.md): the method and URL are strings, headers
- * are read from `rawHeaders` on demand, and a body already read into memory is handed over as is. Any
- * member beyond those builds the real `Request` once and delegates to it; `instanceof Request` holds.
+ * A Fetch `Request` whose parts are built only when touched (the technique of `@hono/node-server`, see
+ * docs/decisions/node-http-adapter.md): the method and URL are strings, headers are read from a flat
+ * name/value list (Node's `rawHeaders`) on demand, and a body already in memory is handed over as is.
+ * Any member beyond those builds the real `Request` once and delegates to it; `instanceof Request` holds.
+ * The HTTP server makes one per request; the iam login makes one for its replay to the fake STS.
  */
-import type { IncomingMessage } from 'node:http'
-import { BUFFERED_BODY } from '../core/http.ts'
+import { BUFFERED_BODY } from './http.ts'
 
 const EMPTY = new Uint8Array(0)
 
@@ -69,11 +69,14 @@ export class LightRequest {
   #used = false
   #real: Request | undefined
 
-  /** `body` is the whole body already read (undefined for a GET or HEAD). */
-  constructor(req: IncomingMessage, url: string, body: Uint8Array | undefined) {
-    this.method = req.method ?? 'GET'
+  /**
+   * `rawHeaders` alternate names and values, as received (valid HTTP names and values); `body` is the
+   * whole body (undefined for none).
+   */
+  constructor(method: string, url: string, rawHeaders: string[], body: Uint8Array | undefined) {
+    this.method = method
     this.url = url
-    this.headers = new LightHeaders(req.rawHeaders)
+    this.headers = new LightHeaders(rawHeaders)
     this.#body = body
   }
 
