@@ -3,13 +3,13 @@
 // pinned to different cores (taskset), rounds interleaved across servers, medians. Every server gets
 // the same requests; the floor is a bare node:http server in the same run; peers are the mock servers a
 // user would pick instead (json-server; WireMock when java is installed).
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { cryptoFloors } from './login-floor.ts'
 import { figure, median, type Figure } from './lib.ts'
 
@@ -113,18 +113,29 @@ interface LoadResult {
   errors: number
 }
 
-async function runLoad(port: number, load: Load, duration = DURATION_S): Promise<LoadResult> {
-  const config = { url: `http://127.0.0.1:${port}${load.path}`, method: load.method, headers: load.headers, body: load.body, duration }
-  const [command, argv] = pinned(1, process.execPath, [CLIENT, JSON.stringify(config)])
-  const { stdout } = await promisify(execFile)(command, argv, { timeout: 60_000 })
-  return JSON.parse(stdout) as LoadResult
+/** The load generator: one process on core 1, fed one run per line. */
+class LoadClient {
+  #child = spawn(...pinned(1, process.execPath, [CLIENT]), { stdio: ['pipe', 'pipe', 'inherit'] })
+  #lines = createInterface({ input: this.#child.stdout! })[Symbol.asyncIterator]()
+
+  async run(port: number, load: Load, duration = DURATION_S): Promise<LoadResult> {
+    const config = { url: `http://127.0.0.1:${port}${load.path}`, method: load.method, headers: load.headers, body: load.body, duration }
+    this.#child.stdin!.write(JSON.stringify(config) + '\n')
+    const { value, done } = await this.#lines.next()
+    if (done) throw new Error('the load generator exited')
+    return JSON.parse(value as string) as LoadResult
+  }
+
+  stop(): void {
+    this.#child.stdin!.end()
+  }
 }
 
 /** Server CPU µs per request for one load run. */
-async function measure(target: Target, work: Work): Promise<number> {
+async function measure(client: LoadClient, target: Target, work: Work): Promise<number> {
   const load = target.loads[work]!
   const before = cpuMicros(target.pid)
-  const result = await runLoad(target.port, load)
+  const result = await client.run(target.port, load)
   const spent = cpuMicros(target.pid) - before
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name} ${work}: ${result.non2xx} non-2xx, ${result.errors} errors under load`)
   return spent / result.total
@@ -210,7 +221,8 @@ export async function benchServerLoad(): Promise<Figure[]> {
     answers[work] = answer.text
   }
   const targets: Target[] = [doppel]
-  const stops: (() => void)[] = [doppel.stop]
+  const client = new LoadClient()
+  const stops: (() => void)[] = [doppel.stop, () => client.stop()]
   try {
     const floor = await startPlain('bare node:http', here('./servers/floor.ts'), doppel.loads)
     stops.push(floor.stop)
@@ -227,7 +239,7 @@ export async function benchServerLoad(): Promise<Figure[]> {
 
     // Warm-up: JIT (and the JVM's) before anything is counted.
     for (const target of targets) {
-      for (const work of WORKS) if (target.loads[work]) await runLoad(target.port, target.loads[work], target.name === 'WireMock' ? 4 : 1)
+      for (const work of WORKS) if (target.loads[work]) await client.run(target.port, target.loads[work], target.name === 'WireMock' ? 4 : 1)
     }
     const samples = new Map<string, number[]>()
     for (let round = 0; round < ROUNDS; round++) {
@@ -235,7 +247,7 @@ export async function benchServerLoad(): Promise<Figure[]> {
         for (const target of targets) {
           if (!target.loads[work]) continue
           const key = `${target.name}|${work}`
-          samples.set(key, [...(samples.get(key) ?? []), await measure(target, work)])
+          samples.set(key, [...(samples.get(key) ?? []), await measure(client, target, work)])
         }
       }
     }
