@@ -1,6 +1,10 @@
-// The second process of the server benchmark: runs autocannon against one URL and prints its result.
+// The second process of the server benchmark: reads one autocannon configuration per stdin line, runs
+// it, and prints its result as one JSON line. Kept alive across runs so its start-up is paid once.
 import autocannon from 'autocannon'
+import { createInterface } from 'node:readline'
 
-const config = JSON.parse(process.argv[2]!)
-const result = await autocannon({ connections: 16, pipelining: 1, duration: 3, ...config })
-process.stdout.write(JSON.stringify({ rps: result.requests.average, non2xx: result.non2xx, errors: result.errors, total: result.requests.total }))
+for await (const line of createInterface({ input: process.stdin })) {
+  const config = JSON.parse(line) as Record<string, unknown>
+  const result = await autocannon({ connections: 16, pipelining: 1, duration: 2, ...config })
+  process.stdout.write(JSON.stringify({ total: result.requests.total, non2xx: result.non2xx, errors: result.errors }) + '\n')
+}

@@ -1,67 +1,289 @@
-import { execFile } from 'node:child_process'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+// The standalone server under load, measured by the server's own CPU time per request: utime + stime
+// from /proc/<pid>/stat around an autocannon run from a second process, server and load generator
+// pinned to different cores (taskset), rounds interleaved across servers, medians. Every server gets
+// the same requests; the floor is a bare node:http server in the same run; peers are the mock servers a
+// user would pick instead (json-server; WireMock when java is installed).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
-import { createDoppelServer, listen } from '../src/index.ts'
-import { prepare } from './fixtures.ts'
+import { cryptoFloors } from './login-floor.ts'
 import { figure, median, type Figure } from './lib.ts'
 
-const CLIENT = fileURLToPath(new URL('./load-client.ts', import.meta.url))
-const STATIC = JSON.stringify({ request_id: 'static', data: { ok: true } }) + '\n'
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+const CLIENT = here('./load-client.ts')
+const DURATION_S = 2
+const ROUNDS = 3
+
+interface Load {
+  method: string
+  path: string
+  headers?: Record<string, string>
+  body?: string
+}
+
+type Work = 'GET role' | 'POST role' | 'registry GET' | 'ec2 login' | 'iam login'
+const WORKS: Work[] = ['GET role', 'POST role', 'registry GET', 'ec2 login', 'iam login']
+const CRUD = new Set<Work>(['GET role', 'POST role', 'registry GET'])
+
+interface Target {
+  name: string
+  pid: number
+  port: number
+  /** The request for each work this server can do. */
+  loads: Partial<Record<Work, Load>>
+  stop(): void
+}
+
+const canPin = (() => {
+  try {
+    execFileSync('taskset', ['-c', '0', 'true'])
+    execFileSync('taskset', ['-c', '1', 'true'])
+    return true
+  } catch {
+    return false
+  }
+})()
+const pinned = (core: number, command: string, args: string[]): [string, string[]] =>
+  canPin ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]
+
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100
+  } catch {
+    return 100
+  }
+})()
+
+/** The process's CPU time so far (user + system, all threads), in microseconds. */
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLK_TCK
+}
+
+/** Starts a server process on core 0 and resolves with its first stdout line parsed as JSON. */
+function startNode(script: string, args: string[] = []): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
+  const [command, argv] = pinned(0, process.execPath, [script, ...args])
+  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'] })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const end = out.indexOf('\n')
+      if (end !== -1) resolve({ child, info: JSON.parse(out.slice(0, end)) as Record<string, unknown> })
+    })
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before listening`)))
+  })
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+async function waitFor(url: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      if ((await fetch(url)).status < 500) return
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error(`${url} did not answer within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
+async function send(port: number, load: Load): Promise<{ status: number; text: string; type: string }> {
+  const res = await fetch(`http://127.0.0.1:${port}${load.path}`, { method: load.method, headers: load.headers, body: load.body })
+  return { status: res.status, text: await res.text(), type: res.headers.get('content-type') ?? '' }
+}
 
 interface LoadResult {
-  rps: number
+  total: number
   non2xx: number
   errors: number
-  total: number
 }
 
-async function load(config: Record<string, unknown>): Promise<LoadResult> {
-  const { stdout } = await promisify(execFile)(process.execPath, [CLIENT, JSON.stringify(config)], { timeout: 60_000 })
-  return JSON.parse(stdout) as LoadResult
-}
+/** The load generator: one process on core 1, fed one run per line. */
+class LoadClient {
+  #child = spawn(...pinned(1, process.execPath, [CLIENT]), { stdio: ['pipe', 'pipe', 'inherit'] })
+  #lines = createInterface({ input: this.#child.stdout! })[Symbol.asyncIterator]()
 
-/** The standalone server under load from a second process, against a bare node:http server. */
-export async function benchServerLoad(rounds = 3): Promise<Figure[]> {
-  const bare = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(STATIC) })
-    res.end(STATIC)
-  })
-  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve))
-  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`
-  const p = await prepare()
-  const server = await listen(createDoppelServer(p.doppel), 0, '127.0.0.1')
-  const u = server.url
-  const ops: [string, Record<string, unknown>][] = [
-    ['role write + read', { url: u, requests: [
-      { method: 'POST', path: '/v1/auth/cloud/role/load-bench', headers: { 'x-service-token': 'root' }, body: JSON.stringify({ auth_type: 'ec2', bound_ami_id: 'ami-0bbbb000000000001' }) },
-      { method: 'GET', path: '/v1/auth/cloud/role/load-bench', headers: { 'x-service-token': 'root' } },
-    ] }],
-    ['ec2 login', { url: `${u}/v1/auth/cloud/login`, method: 'POST', body: p.ec2Login }],
-    ['iam login', { url: `${u}/v1/auth/cloud/login`, method: 'POST', body: p.iamLogin }],
-    ['registry deprecate + read', { url: u, requests: [
-      { method: 'PATCH', path: p.patchPath, headers: { authorization: 'Bearer root', 'content-type': 'application/vnd.api+json' }, body: p.deprecate },
-      { method: 'GET', path: p.versionRead, headers: { authorization: 'Bearer root' } },
-    ] }],
-  ]
-  const figures: Figure[] = []
-  try {
-    for (const [name, config] of ops) {
-      const ratios: number[] = []
-      let detail = ''
-      for (let i = 0; i < rounds; i++) {
-        const floor = await load({ url: bareUrl })
-        const subject = await load(config)
-        if (subject.non2xx > 0 || subject.errors > 0) throw new Error(`${name}: ${subject.non2xx} non-2xx, ${subject.errors} errors under load`)
-        ratios.push(subject.rps / floor.rps)
-        detail = `${subject.rps.toFixed(0)} req/s vs ${floor.rps.toFixed(0)} req/s`
-      }
-      figures.push(figure(`server under load (autocannon, 16 connections): ${name} / bare node:http`, median(ratios), 'x', '>= 0.6', detail))
-    }
-  } finally {
-    await server.close()
-    bare.close()
+  async run(port: number, load: Load, duration = DURATION_S): Promise<LoadResult> {
+    const config = { url: `http://127.0.0.1:${port}${load.path}`, method: load.method, headers: load.headers, body: load.body, duration }
+    this.#child.stdin!.write(JSON.stringify(config) + '\n')
+    const { value, done } = await this.#lines.next()
+    if (done) throw new Error('the load generator exited')
+    return JSON.parse(value as string) as LoadResult
   }
-  return figures
+
+  stop(): void {
+    this.#child.stdin!.end()
+  }
+}
+
+/** Server CPU µs per request for one load run. */
+async function measure(client: LoadClient, target: Target, work: Work): Promise<number> {
+  const load = target.loads[work]!
+  const before = cpuMicros(target.pid)
+  const result = await client.run(target.port, load)
+  const spent = cpuMicros(target.pid) - before
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name} ${work}: ${result.non2xx} non-2xx, ${result.errors} errors under load`)
+  return spent / result.total
+}
+
+async function startDoppel(): Promise<{ target: Target; bodies: Record<string, string> }> {
+  const { child, info } = await startNode(here('./servers/doppel.ts'))
+  const bodies = info as Record<string, string>
+  const root = { 'x-service-token': 'root' }
+  const json = { 'content-type': 'application/json' }
+  const loads: Record<Work, Load> = {
+    'GET role': { method: 'GET', path: '/v1/auth/cloud/role/ec2-bench', headers: root },
+    'POST role': { method: 'POST', path: '/v1/auth/cloud/role/load-bench', headers: { ...root, ...json }, body: JSON.stringify({ auth_type: 'ec2', bound_ami_id: 'ami-0bbbb000000000001' }) },
+    'registry GET': { method: 'GET', path: bodies.versionRead!, headers: { authorization: 'Bearer root' } },
+    'ec2 login': { method: 'POST', path: '/v1/auth/cloud/login', headers: json, body: bodies.ec2Login },
+    'iam login': { method: 'POST', path: '/v1/auth/cloud/login', headers: json, body: bodies.iamLogin },
+  }
+  return { target: { name: 'doppel serve', pid: child.pid!, port: Number(info.port), loads, stop: () => child.kill() }, bodies }
+}
+
+async function startPlain(name: string, script: string, loads: Partial<Record<Work, Load>>, args: string[] = []): Promise<Target> {
+  const { child, info } = await startNode(script, args)
+  return { name, pid: child.pid!, port: Number(info.port), loads, stop: () => child.kill() }
+}
+
+/** json-server over a db holding the role and the module version doppel answers with. */
+async function startJsonServer(doppel: Target, answers: Partial<Record<Work, string>>): Promise<Target> {
+  const dir = mkdtempSync(join(tmpdir(), 'doppel-bench-'))
+  const role = JSON.parse(answers['GET role']!) as { data: Record<string, unknown> }
+  const version = JSON.parse(answers['registry GET']!) as Record<string, unknown>
+  const db = join(dir, 'db.json')
+  writeFileSync(db, JSON.stringify({ roles: [{ id: 'ec2-bench', ...role.data }, { id: 'load-bench', ...role.data }], versions: [{ ...version, id: '1' }] }))
+  const port = await freePort()
+  const bin = here('../node_modules/json-server/lib/cli/bin.js')
+  const [command, argv] = pinned(0, process.execPath, [bin, db, '--port', String(port), '--host', '127.0.0.1', '--quiet'])
+  const child = spawn(command, argv, { stdio: 'ignore' })
+  await waitFor(`http://127.0.0.1:${port}/roles/ec2-bench`, 15_000)
+  const json = { 'content-type': 'application/json' }
+  const loads: Partial<Record<Work, Load>> = {
+    'GET role': { method: 'GET', path: '/roles/ec2-bench' },
+    // json-server's update of a record (a role write is an upsert of one record).
+    'POST role': { method: 'PUT', path: '/roles/load-bench', headers: json, body: doppel.loads['POST role']!.body! },
+    'registry GET': { method: 'GET', path: '/versions/1' },
+  }
+  return { name: 'json-server', pid: child.pid!, port, loads, stop: () => (child.kill(), rmSync(dir, { recursive: true, force: true })) }
+}
+
+/** WireMock's standalone jar from its npm package, stubbed with doppel's own answers; needs java. */
+async function startWireMock(doppel: Target, answers: Partial<Record<Work, string>>): Promise<Target | string> {
+  try {
+    execFileSync('java', ['-version'], { stdio: 'ignore' })
+  } catch {
+    return 'java is not installed (Debian: apt-get install default-jre-headless)'
+  }
+  const dir = here('../node_modules/wiremock/build')
+  const jar = existsSync(dir) ? readdirSync(dir).find((f) => /^wiremock-standalone-.*\.jar$/.test(f)) : undefined
+  if (!jar) return 'the wiremock npm package is not installed'
+  const port = await freePort()
+  const [command, argv] = pinned(0, 'java', ['-jar', join(dir, jar), '--port', String(port), '--bind-address', '127.0.0.1', '--disable-banner'])
+  const child = spawn(command, argv, { stdio: 'ignore' })
+  await waitFor(`http://127.0.0.1:${port}/__admin/health`, 60_000)
+  for (const work of WORKS) {
+    const load = doppel.loads[work]!
+    const status = work === 'POST role' ? 204 : 200
+    const mapping = {
+      request: { method: load.method, urlPath: load.path },
+      response: { status, ...(status === 200 && { body: answers[work], headers: { 'Content-Type': 'application/json' } }) },
+    }
+    const res = await fetch(`http://127.0.0.1:${port}/__admin/mappings`, { method: 'POST', body: JSON.stringify(mapping) })
+    if (res.status !== 201) throw new Error(`WireMock refused a stub: ${res.status}`)
+  }
+  return { name: 'WireMock', pid: child.pid!, port, loads: doppel.loads, stop: () => child.kill() }
+}
+
+export async function benchServerLoad(): Promise<Figure[]> {
+  const notes: string[] = []
+  if (!canPin) notes.push('taskset is not available: server and load generator are not pinned')
+  const { target: doppel } = await startDoppel()
+  const answers: Partial<Record<Work, string>> = {}
+  for (const work of WORKS) {
+    const answer = await send(doppel.port, doppel.loads[work]!)
+    if (answer.status >= 300) throw new Error(`bench set-up: ${work} answered ${answer.status} ${answer.text}`)
+    answers[work] = answer.text
+  }
+  const targets: Target[] = [doppel]
+  const client = new LoadClient()
+  const stops: (() => void)[] = [doppel.stop, () => client.stop()]
+  try {
+    const floor = await startPlain('bare node:http', here('./servers/floor.ts'), doppel.loads)
+    stops.push(floor.stop)
+    const ownAdapter = await startPlain('doppel adapter, constant answer', here('./servers/adapters.ts'), { 'GET role': doppel.loads['GET role']! }, ['doppel'])
+    const honoAdapter = await startPlain('@hono/node-server, constant answer', here('./servers/adapters.ts'), { 'GET role': doppel.loads['GET role']! }, ['hono'])
+    stops.push(ownAdapter.stop, honoAdapter.stop)
+    const jsonServer = await startJsonServer(doppel, answers)
+    stops.push(jsonServer.stop)
+    const wiremock = await startWireMock(doppel, answers)
+    if (typeof wiremock === 'string') notes.push(`WireMock skipped: ${wiremock}`)
+    else stops.push(wiremock.stop)
+    const peers = [jsonServer, ...(typeof wiremock === 'string' ? [] : [wiremock])]
+    targets.push(floor, ownAdapter, honoAdapter, ...peers)
+
+    // Warm-up: JIT (and the JVM's) before anything is counted.
+    for (const target of targets) {
+      for (const work of WORKS) if (target.loads[work]) await client.run(target.port, target.loads[work], target.name === 'WireMock' ? 4 : 1)
+    }
+    const samples = new Map<string, number[]>()
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const work of WORKS) {
+        for (const target of targets) {
+          if (!target.loads[work]) continue
+          const key = `${target.name}|${work}`
+          samples.set(key, [...(samples.get(key) ?? []), await measure(client, target, work)])
+        }
+      }
+    }
+    const at = (target: Target, work: Work) => samples.get(`${target.name}|${work}`)
+    /** The median over rounds of the per-round ratio: drift hits both sides of a round alike. */
+    const ratio = (a: number[], b: number[]) => median(a.map((value, i) => value / b[i]!))
+    const us = (values: number[]) => `${median(values).toFixed(1)} µs`
+
+    const figures: Figure[] = []
+    const floors = await cryptoFloors()
+    for (const work of WORKS) {
+      const subject = at(doppel, work)!
+      const base = at(floor, work)!
+      figures.push(
+        figure(`server CPU per request: doppel ${work} / bare node:http`, ratio(subject, base), 'x', CRUD.has(work) ? '<= 2.0' : '<= 6.0', `${us(subject)} vs ${us(base)}`),
+      )
+      for (const peer of peers) {
+        const theirs = at(peer, work)
+        if (theirs) figures.push(figure(`server CPU per request: doppel ${work} / ${peer.name}`, ratio(subject, theirs), 'x', '<= 0.5', `${us(subject)} vs ${us(theirs)}`))
+      }
+      const crypto = floors[work]
+      if (crypto !== undefined) {
+        // The floor of a login over HTTP: its cryptography plus the bare server's cost of a request.
+        const least = crypto.micros + median(base)
+        figures.push(
+          figure(`server CPU per request: doppel ${work} / (its crypto + bare node:http)`, median(subject) / least, 'x', '<= 6.0', `${us(subject)} vs ${crypto.micros.toFixed(1)} µs crypto (${crypto.what}) + ${us(base)}`),
+        )
+      }
+    }
+    for (const adapter of [ownAdapter, honoAdapter]) {
+      const values = at(adapter, 'GET role')!
+      figures.push(figure(`server CPU per request: ${adapter.name} / bare node:http`, ratio(values, at(floor, 'GET role')!), 'x', '<= 1.5', `${us(values)} vs ${us(at(floor, 'GET role')!)}`))
+    }
+    for (const note of notes) process.stdout.write(`  note: ${note}\n`)
+    return figures
+  } finally {
+    for (const stop of stops) stop()
+  }
 }

@@ -6,6 +6,7 @@ import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from '
 import { registryFaultResponse } from './registry/json-api.ts'
 import type { FixtureSource } from './scenario/fixtures/index.ts'
 import type { TenantDirectory } from './tenants/glossary.ts'
+import { LightResponse, realResponse } from './core/light-response.ts'
 
 /** Which listener a request arrived on: the main one, or the fake cloud's own (`--cloud-port`). */
 export type Surface = 'main' | 'cloud'
@@ -24,24 +25,34 @@ export class DroppedConnection extends Error {
 
 type ServiceName = 'cloud-auth' | 'registry' | 'fake-cloud' | 'control'
 
-/**
- * A service whose module is imported on its first request: start-up loads only the core and the fake
- * cloud (which `doppel.cloud` needs at once). The module cache is code loading, not emulator state.
- */
-function lazyService(load: () => Promise<Service>): Service {
-  let loaded: Service | undefined
-  let loading: Promise<Service> | undefined
-  return async (request, context) => {
-    if (!loaded) loaded = await (loading ??= load())
-    return loaded(request, context)
-  }
+/** A service and the body an injected fault answers with on it. */
+interface ServiceEntry {
+  serve: Service
+  fault: (status: number) => Response
 }
 
-const SERVICES: Record<ServiceName, { serve: Service; fault: (status: number) => Response }> = {
-  'cloud-auth': { serve: lazyService(async () => (await import('./cloud-auth/index.ts')).cloudAuth), fault: authFaultResponse },
-  registry: { serve: lazyService(async () => (await import('./registry/index.ts')).registry), fault: registryFaultResponse },
+/**
+ * A service whose module is imported on its first request: start-up loads only the core and the fake
+ * cloud (which `doppel.cloud` needs at once). Once loaded, the entry's `serve` is the service itself, so
+ * later requests call it directly. The module cache is code loading, not emulator state.
+ */
+function lazyService(load: () => Promise<Service>, fault: (status: number) => Response): ServiceEntry {
+  let loading: Promise<Service> | undefined
+  const entry: ServiceEntry = {
+    serve: async (request, context) => {
+      entry.serve = await (loading ??= load())
+      return entry.serve(request, context)
+    },
+    fault,
+  }
+  return entry
+}
+
+const SERVICES: Record<ServiceName, ServiceEntry> = {
+  'cloud-auth': lazyService(async () => (await import('./cloud-auth/index.ts')).cloudAuth, authFaultResponse),
+  registry: lazyService(async () => (await import('./registry/index.ts')).registry, registryFaultResponse),
   'fake-cloud': { serve: fakeCloud, fault: cloudFaultResponse },
-  control: { serve: lazyService(async () => (await import('./control/index.ts')).control), fault: authFaultResponse },
+  control: lazyService(async () => (await import('./control/index.ts')).control, authFaultResponse),
 }
 
 const CLOUD_HOST = /^(169\.254\.169\.254|\[fd00:ec2::254\]|([a-z0-9-]+\.)*amazonaws\.com(\.cn)?)(:\d+)?$/i
@@ -105,7 +116,13 @@ export class Doppel extends Emulator {
     const load = () => {
       const loading = import('./scenario/fixtures/index.ts').then(({ loadFixtureSources }) => loadFixtureSources(this, list))
       // Surfaced by ready() and by every request; not an unhandled rejection when nobody asks yet.
-      loading.catch(() => undefined)
+      // Once in, requests stop waiting on it.
+      loading.then(
+        () => {
+          if (this.#fixtures === loading) this.#fixtures = undefined
+        },
+        () => undefined,
+      )
       this.#fixtures = loading
     }
     load()
@@ -121,14 +138,17 @@ export class Doppel extends Emulator {
   async fetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init)
     try {
-      return await this.handle(request)
+      return realResponse(await this.handle(request))
     } catch (error) {
       if (error instanceof DroppedConnection) throw new TypeError('fetch failed', { cause: error })
       throw error
     }
   }
 
-  /** The single entry point: faults, routing, journal. Throws DroppedConnection for a `drop` fault. */
+  /**
+   * The single entry point: faults, routing, journal. Throws DroppedConnection for a `drop` fault. The
+   * answer may be a light Response (see `core/light-response.ts`); `fetch` and MSW hand out real ones.
+   */
   async handle(request: Request, options: HandleOptions = {}): Promise<Response> {
     if (this.#fixtures) await this.#fixtures
     const started = performance.now()
@@ -136,7 +156,7 @@ export class Doppel extends Emulator {
     const name = serviceFor(url, options.surface ?? 'main')
     let response: Response
     if (name === undefined) {
-      response = new Response('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+      response = new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
     } else {
       const service = SERVICES[name]
       // Faults never touch the control API, whichever service answers under /_doppel/.
@@ -154,6 +174,7 @@ export class Doppel extends Emulator {
           profile: this.profile,
           remoteAddress: options.remoteAddress ?? '127.0.0.1',
           ...(options.tenants && { tenants: options.tenants }),
+          url,
         }
         response = await service.serve(request, context)
       }
@@ -164,12 +185,12 @@ export class Doppel extends Emulator {
 
   #record(service: string, request: Request, status: number, started: number): void {
     this.journal.record({
-      time: this.clock.now().toISOString(),
+      timeMs: this.clock.nowMs(),
       service,
       method: request.method,
       url: request.url,
       status,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      duration: performance.now() - started,
     })
   }
 }

@@ -3,6 +3,7 @@
  * and the token store's `lookup-self`, `renew-self` and `revoke-self`. Request → operation and data → token check → route → handler → shape.
  */
 import type { RequestContext } from '../core/glossary.ts'
+import { requestUrl } from '../core/http.ts'
 import { authError, multiError } from './envelope.ts'
 import { handleLogin } from './login/index.ts'
 import { MESSAGES } from './messages.ts'
@@ -33,7 +34,7 @@ export async function cloudAuth(request: Request, context: RequestContext): Prom
 async function serve(request: Request, context: RequestContext): Promise<Response> {
   // A running clock moves by itself: tokens it expired go before this request is answered.
   context.emulator.sweepExpired()
-  const url = new URL(request.url)
+  const url = requestUrl(request, context)
   let path: string
   try {
     path = decodeURIComponent(url.pathname).replace(/^\/v1\//, '')

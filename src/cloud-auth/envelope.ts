@@ -1,4 +1,5 @@
 import type { RequestContext } from '../core/glossary.ts'
+import { LightResponse } from '../core/light-response.ts'
 
 /** The auth service's response envelope (reference §1.5). */
 export interface AuthEnvelopeInput {
@@ -13,12 +14,22 @@ export interface AuthEnvelopeInput {
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }
+const RETRY_HEADERS = { ...JSON_HEADERS, 'Retry-After': '1' }
 
-/** Go marshals maps with their keys sorted; `data` is a map in the real service. */
+/**
+ * Go marshals maps with their keys sorted; `data` is a map in the real service. Handlers build their
+ * data in key order, so checking is all most answers cost; only out-of-order data is re-built sorted.
+ */
 function sortedKeys(data: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const key of Object.keys(data).sort()) out[key] = data[key]
-  return out
+  const keys = Object.keys(data)
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1]! > keys[i]!) {
+      const out: Record<string, unknown> = {}
+      for (const key of keys.sort()) out[key] = data[key]
+      return out
+    }
+  }
+  return data
 }
 
 /** A 2xx answer in the envelope: `data` keys sorted as Go marshals a map. */
@@ -35,17 +46,21 @@ export function authResponse(context: RequestContext, input: AuthEnvelopeInput):
     auth: input.auth ?? null,
     mount_type: input.mountType ?? 'aws',
   }
-  return new Response(JSON.stringify(body) + '\n', { status: input.status ?? 200, headers: JSON_HEADERS })
+  return new LightResponse(JSON.stringify(body) + '\n', { status: input.status ?? 200, headers: JSON_HEADERS })
 }
 
 /** 204 with an empty body, as every write without warnings answers. */
 export function noContent(): Response {
-  return new Response(null, { status: 204, headers: JSON_HEADERS })
+  return new LightResponse(null, { status: 204, headers: JSON_HEADERS })
 }
 
 /** `{"errors":[...]}` with the given status. */
 export function authError(status: number, ...messages: string[]): Response {
-  return new Response(JSON.stringify({ errors: messages }) + '\n', { status, headers: JSON_HEADERS })
+  return errorsResponse(status, messages, JSON_HEADERS)
+}
+
+function errorsResponse(status: number, messages: string[], headers: Record<string, string>): Response {
+  return new LightResponse(JSON.stringify({ errors: messages }) + '\n', { status, headers })
 }
 
 /** Go's multierror text, used on authenticated paths for unsupported path/operation and ACL denials. */
@@ -64,7 +79,6 @@ const STATUS_TEXT: Record<number, string> = {
 /** The body an injected fault answers with on the auth service. */
 export function authFaultResponse(status: number): Response {
   const message = STATUS_TEXT[status] ?? `injected fault ${status}`
-  const response = authError(status, status >= 500 && status !== 503 ? multiError(message) : message)
-  if (status === 429) response.headers.set('Retry-After', '1')
-  return response
+  const text = status >= 500 && status !== 503 ? multiError(message) : message
+  return errorsResponse(status, [text], status === 429 ? RETRY_HEADERS : JSON_HEADERS)
 }

@@ -119,6 +119,7 @@ function holdsNumber(value: unknown): boolean {
 /** Query parameters as request data: one value as a string, several as an array; `help` is reserved. */
 export function queryData(url: URL): Record<string, unknown> {
   const data: Record<string, unknown> = {}
+  if (url.search === '') return data
   for (const key of new Set(url.searchParams.keys())) {
     if (key === 'help') continue
     const values = url.searchParams.getAll(key)

@@ -94,7 +94,7 @@ export function tokenReadData(role: TokenSettings): Record<string, unknown> {
     token_num_uses: role.token_num_uses,
     token_period: role.token_period,
     token_policies: [...role.token_policies],
-    token_type: role.token_type,
     token_ttl: role.token_ttl,
+    token_type: role.token_type,
   }
 }

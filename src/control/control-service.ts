@@ -8,6 +8,7 @@ import { tenantsControl } from '../tenants/tenants-control.ts'
 import { hasManagementToken } from './management-token.ts'
 import { OPENAPI_PATH, openApiRoute } from './openapi-route.ts'
 import { redactEntries, redactSnapshot } from './redact.ts'
+import { LightResponse } from '../core/light-response.ts'
 
 const CONTROL_BODY_LIMIT = 8 * 1024 * 1024
 
@@ -43,7 +44,7 @@ export async function control(request: Request, context: RequestContext): Promis
     if (path === '/_doppel/health' && method === 'GET') return jsonResponse(200, { status: 'ok' })
     if (path === '/_doppel/reset' && method === 'POST') {
       emulator.reset()
-      return new Response(null, { status: 204 })
+      return new LightResponse(null, { status: 204 })
     }
     if (path === '/_doppel/clock') {
       if (method === 'POST') {
@@ -61,7 +62,7 @@ export async function control(request: Request, context: RequestContext): Promis
     }
     if (path === '/_doppel/journal' && method === 'DELETE') {
       emulator.journal.clear()
-      return new Response(null, { status: 204 })
+      return new LightResponse(null, { status: 204 })
     }
     if (path === '/_doppel/ui' || path.startsWith('/_doppel/ui/')) return await dashboard(request)
     if (path === '/_doppel/tenants' || path.startsWith('/_doppel/tenants/')) return tenantsControl(request, context, path)
@@ -76,7 +77,7 @@ export async function control(request: Request, context: RequestContext): Promis
       if (method === 'GET') return jsonResponse(200, { faults: emulator.faults.list() })
       if (method === 'DELETE') {
         emulator.faults.clear()
-        return new Response(null, { status: 204 })
+        return new LightResponse(null, { status: 204 })
       }
       return controlError(405, 'unsupported operation')
     }
@@ -84,7 +85,7 @@ export async function control(request: Request, context: RequestContext): Promis
     if (fault && method === 'DELETE') {
       // Fault ids are plain text: an id that does not decode names no fault.
       const id = safeDecode(fault[1]!)
-      return id !== undefined && emulator.faults.remove(id) ? new Response(null, { status: 204 }) : controlError(404, 'no such fault')
+      return id !== undefined && emulator.faults.remove(id) ? new LightResponse(null, { status: 204 }) : controlError(404, 'no such fault')
     }
     return controlError(404, `unsupported path: ${method} ${path}`)
   } catch (error) {

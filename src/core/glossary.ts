@@ -10,6 +10,8 @@ export interface RequestContext {
   remoteAddress: string
   /** The server's tenants, on the root instance of a server that has them (`GET /_doppel/tenants`). */
   tenants?: TenantDirectory
+  /** `request.url` parsed, when the caller already has it (see `requestUrl`). */
+  url?: URL
 }
 
 /** One emulated service: a plain fetch function over an emulator instance. */

@@ -1,7 +1,8 @@
+import { LightResponse } from './light-response.ts'
 /** Small Fetch helpers shared by every service. */
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body) + '\n', {
+  return new LightResponse(JSON.stringify(body) + '\n', {
     status,
     headers: { 'Content-Type': 'application/json', ...headers },
   })
@@ -14,10 +15,26 @@ export class BodyTooLargeError extends Error {
 /** Default body limit: the auth service's listener limit (32 MiB). */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024
 
+/**
+ * A request whose whole body is already in memory (the server's light request) offers it under this key:
+ * a function returning the bytes once, then throwing as a used Fetch body does.
+ */
+export const BUFFERED_BODY = Symbol('doppel.bufferedBody')
+
+interface BufferedRequest {
+  [BUFFERED_BODY]?: () => Uint8Array
+}
+
 /** Reads the body as bytes, refusing more than `limit` bytes without buffering them all. */
 export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length'))
   if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError(`body exceeds ${limit} bytes`)
+  const buffered = (request as BufferedRequest)[BUFFERED_BODY]
+  if (buffered) {
+    const bytes = buffered.call(request)
+    if (bytes.byteLength > limit) throw new BodyTooLargeError(`body exceeds ${limit} bytes`)
+    return bytes
+  }
   if (!request.body) return new Uint8Array(0)
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
@@ -44,6 +61,11 @@ export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES): P
 
 export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
   return new TextDecoder().decode(await readBodyBytes(request, limit))
+}
+
+/** The request's URL: parsed once by `Doppel.handle` and carried in the context, else parsed here. */
+export function requestUrl(request: Request, context: { url?: URL }): URL {
+  return context.url ?? new URL(request.url)
 }
 
 /** The media type of a Content-Type header, lower-case, without parameters. */

@@ -11,6 +11,7 @@ import { consistencySettings, setConsistency } from './iam/key-propagation.ts'
 import { listInstances, listPrincipals } from './inventory-listing.ts'
 import { createInstance, createPrincipal, deletePrincipal, setInstanceState, toInstance } from './inventory.ts'
 import { serveQueryApi } from './query-api.ts'
+import { LightResponse } from '../core/light-response.ts'
 
 /**
  * The fake cloud under `/_doppel/cloud/` on doppel's own listeners: the control API (instances, principals,
@@ -47,7 +48,7 @@ const ROUTES: { method: string; pattern: RegExp; run: Route }[] = [
     method: 'DELETE',
     pattern: /^principals\/(.+)$/,
     run: async (state, _request, [arnOrName]) =>
-      deletePrincipal(state, arnOrName!) ? new Response(null, { status: 204 }) : fail(404, `Failed to delete principal "${arnOrName}": no such principal`),
+      deletePrincipal(state, arnOrName!) ? new LightResponse(null, { status: 204 }) : fail(404, `Failed to delete principal "${arnOrName}": no such principal`),
   },
   {
     method: 'POST',

@@ -180,11 +180,13 @@ export function authenticate(state: CloudState, credentials: AwsCredentials): Ca
  */
 export function defaultServiceKey(state: CloudState): AccessKeyRecord {
   const seed = state.emulator.random.seed
-  const own = createIds(new Random(seed === undefined ? undefined : `${seed}:${DEFAULT_SERVICE_USER}`))
+  // Drawn only on first use: every login with the default identity asks for this key.
+  let ids: ReturnType<typeof createIds> | undefined
+  const own = () => (ids ??= createIds(new Random(seed === undefined ? undefined : `${seed}:${DEFAULT_SERVICE_USER}`)))
   const user =
     findPrincipal(state, DEFAULT_ACCOUNT, 'user', DEFAULT_SERVICE_USER) ??
-    addPrincipal(state, { type: 'user', name: DEFAULT_SERVICE_USER, account: DEFAULT_ACCOUNT, path: '/' }, own)
-  return longTermKeysOf(state, user)[0] ?? addLongTermKey(state, user, own)
+    addPrincipal(state, { type: 'user', name: DEFAULT_SERVICE_USER, account: DEFAULT_ACCOUNT, path: '/' }, own())
+  return longTermKeysOf(state, user)[0] ?? addLongTermKey(state, user, own())
 }
 
 function sameText(a: string, b: string): boolean {

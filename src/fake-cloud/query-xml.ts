@@ -1,4 +1,5 @@
 import type { CloudError } from './glossary.ts'
+import { LightResponse } from '../core/light-response.ts'
 
 /**
  * XML of the AWS query protocols: the STS/IAM envelopes (`<XResponse>`, `ErrorResponse`) and EC2's
@@ -80,7 +81,7 @@ export function ec2Error(error: CloudError, meta: ResponseMeta): Response {
 }
 
 function xmlResponse(status: number, body: string, contentType: string, meta: ResponseMeta): Response {
-  return new Response(body, {
+  return new LightResponse(body, {
     status,
     headers: { 'Content-Type': contentType, 'x-amzn-RequestId': meta.requestId, Date: meta.date.toUTCString() },
   })
@@ -91,5 +92,5 @@ export function cloudFaultResponse(status: number): Response {
   const code = status === 429 ? 'Throttling' : status >= 500 ? 'InternalFailure' : 'InjectedFault'
   const type = status >= 500 ? 'Receiver' : 'Sender'
   const body = `<ErrorResponse xmlns="${NAMESPACE.sts}"><Error><Type>${type}</Type><Code>${code}</Code><Message>Injected fault</Message></Error><RequestId>00000000-0000-4000-8000-000000000000</RequestId></ErrorResponse>`
-  return new Response(body, { status, headers: { 'Content-Type': 'text/xml' } })
+  return new LightResponse(body, { status, headers: { 'Content-Type': 'text/xml' } })
 }

@@ -1,4 +1,5 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
+import { realResponse } from '../core/light-response.ts'
 import { DroppedConnection, type Doppel } from '../doppel.ts'
 
 export interface HandlerOptions {
@@ -27,7 +28,7 @@ export function createHandlers(doppel: Doppel, options: HandlerOptions = {}): Ht
   const origins = [options.baseUrl ?? 'http://127.0.0.1:8200'].flat().map((url) => url.replace(/\/+$/, ''))
   const resolver = async ({ request }: { request: Request }) => {
     try {
-      return await doppel.handle(request)
+      return realResponse(await doppel.handle(request))
     } catch (error) {
       if (error instanceof DroppedConnection) return HttpResponse.error()
       throw error

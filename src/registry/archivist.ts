@@ -4,6 +4,7 @@ import { registryErrors } from './registry-error.ts'
 import { now, type RegistryState } from './registry-state.ts'
 import { compileRoutes, matchRoute } from './route-table.ts'
 import { syntheticArchive } from './synthetic-archive.ts'
+import { LightResponse } from '../core/light-response.ts'
 
 /** Tarball uploads above this are refused with a 413. */
 export const ARCHIVE_LIMIT = 50 * 1024 * 1024
@@ -26,7 +27,7 @@ export async function archivist(request: Request, state: RegistryState, url: URL
     if (!version || version.status !== 'ok') throw registryErrors.notFound()
     const stored = state.archives.get(version.id)
     const bytes = stored ? Buffer.from(stored.base64, 'base64') : syntheticArchive(version.contents!)
-    return new Response(new Uint8Array(bytes), { status: 200, headers: { 'Content-Type': 'application/x-gzip' } })
+    return new LightResponse(new Uint8Array(bytes), { status: 200, headers: { 'Content-Type': 'application/x-gzip' } })
   }
   const version = state.versions.findOneBy('upload', object)
   if (!version) throw registryErrors.notFound()
@@ -42,5 +43,5 @@ export async function archivist(request: Request, state: RegistryState, url: URL
   const at = now(state)
   state.versions.set({ ...version, status: 'ok', contents, publishedAt: at, updatedAt: at })
   state.archives.set({ versionId: version.id, base64: Buffer.from(bytes).toString('base64') })
-  return new Response(null, { status: 200 })
+  return new LightResponse(null, { status: 200 })
 }

@@ -1,5 +1,6 @@
 import { jsonResponse } from '../core/http.ts'
 import { REGISTRY_V1_ERRORS, type RegistryError } from './registry-error.ts'
+import { LightResponse } from '../core/light-response.ts'
 
 /** JSON:API documents and error objects of the registry's management API (reference §1.5, §4.2). */
 
@@ -7,7 +8,7 @@ export const JSON_API = 'application/vnd.api+json'
 
 /** A JSON:API document response. */
 export function jsonApiResponse(status: number, document: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(document), { status, headers: { 'Content-Type': JSON_API, ...headers } })
+  return new LightResponse(JSON.stringify(document), { status, headers: { 'Content-Type': JSON_API, ...headers } })
 }
 
 export interface JsonApiErrorObject {

@@ -22,6 +22,7 @@ import {
 import { compileRoutes, matchRoute } from './route-table.ts'
 import { deprecationDocument, moduleResource, versionResource } from './v2-documents.ts'
 import { parseVersionPatch } from './version-patch.ts'
+import { LightResponse } from '../core/light-response.ts'
 
 /** JSON request bodies above this are refused with a 413. */
 export const JSON_BODY_LIMIT = 1024 * 1024
@@ -78,7 +79,7 @@ export async function managementApi(request: Request, state: RegistryState, url:
 
 /** go-tfe reads these headers when it builds a client (reference §4.3). */
 function ping(): Response {
-  return new Response(null, {
+  return new LightResponse(null, {
     status: 200,
     headers: {
       'TFP-API-Version': '2.6',
@@ -121,7 +122,7 @@ function removeVersions(state: RegistryState, module: RegistryModule, versions: 
   if (state.versions.findBy('module', module.id).length === 0) state.modules.delete(module.id)
 }
 
-const noContent = () => new Response(null, { status: 204 })
+const noContent = () => new LightResponse(null, { status: 204 })
 
 const HANDLERS: Record<Exclude<Operation, 'ping'>, (call: Call) => Response> = {
   listModules(call) {

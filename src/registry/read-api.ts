@@ -7,6 +7,7 @@ import { findModule, findVersion, type RegistryState } from './registry-state.ts
 import { compileRoutes, matchRoute } from './route-table.ts'
 import { isPrerelease } from './semver.ts'
 import { publishedVersions, versionRecord, versionsDocument } from './v1-records.ts'
+import { LightResponse } from '../core/light-response.ts'
 
 const MODULE = '/api/registry/v1/modules/:namespace/:name/:provider'
 
@@ -47,12 +48,12 @@ export function readApi(request: Request, state: RegistryState, url: URL): Respo
     case 'latest':
       return jsonResponse(200, versionRecord(state, module, version))
     case 'downloadLatest':
-      return new Response(null, {
+      return new LightResponse(null, {
         status: 302,
         headers: { Location: linkPath(state, `/api/registry/v1/modules/${namespace}/${name}/${provider}/${version.version}/download`) },
       })
     case 'download':
       state.modules.set({ ...module, downloads: module.downloads + 1 })
-      return new Response(null, { status: 204, headers: { 'X-Terraform-Get': downloadUrl(linkOrigin(state, url), version) } })
+      return new LightResponse(null, { status: 204, headers: { 'X-Terraform-Get': downloadUrl(linkOrigin(state, url), version) } })
   }
 }

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../core/glossary.ts'
-import { BodyTooLargeError } from '../core/http.ts'
+import { BodyTooLargeError, requestUrl } from '../core/http.ts'
 import { ARCHIVE_LIMIT, archivist } from './archivist.ts'
 import { discovery } from './discovery.ts'
 import { registryErrorResponse } from './json-api.ts'
@@ -12,7 +12,7 @@ import { registryState } from './registry-state.ts'
 /** The module registry: `/api/v2`, `/api/registry/v1`, discovery, the archivist object URLs and set-up routes. */
 export async function registry(request: Request, context: RequestContext): Promise<Response> {
   const state = registryState(context.emulator)
-  const url = new URL(request.url)
+  const url = requestUrl(request, context)
   const path = url.pathname
   try {
     if (path === '/.well-known/terraform.json' && request.method === 'GET') return discovery(context.emulator.basePath)

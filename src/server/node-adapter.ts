@@ -1,24 +1,53 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
+import { LightRequest } from '../core/light-request.ts'
+import { responseParts } from '../core/light-response.ts'
 
 /** Bodies up to this size are read into memory first (cheaper than a stream); larger ones stream. */
 const BUFFERED_BODY_LIMIT = 1024 * 1024
 
-/** Turns a Node request into a Fetch `Request`, keeping repeated headers and the Host as received. */
-export async function toFetchRequest(req: IncomingMessage, fallbackHost: string): Promise<Request> {
-  const headers = new Headers()
-  const raw = req.rawHeaders
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!)
-  const method = req.method ?? 'GET'
-  const url = `http://${req.headers.host ?? fallbackHost}${req.url ?? '/'}`
-  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers })
-  const declared = Number(req.headers['content-length'])
-  if (Number.isInteger(declared) && declared <= BUFFERED_BODY_LIMIT) {
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    return new Request(url, { method, headers, body: new Uint8Array(Buffer.concat(chunks)) })
+/** The first value of a header in Node's `rawHeaders` (as `req.headers` keeps it), without building that object. */
+function firstRawHeader(raw: string[], lowerName: string): string | undefined {
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i]!
+    if (key.length === lowerName.length && key.toLowerCase() === lowerName) return raw[i + 1]
   }
+  return undefined
+}
+
+function readWhole(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
+    req.on('error', reject)
+  })
+}
+
+/**
+ * Turns a Node request into a Fetch `Request`, keeping repeated headers and the Host as received. A
+ * request without a body or with one up to 1 MiB becomes a light request (read into memory first);
+ * a larger or chunked body streams through a real `Request`.
+ */
+export async function toFetchRequest(req: IncomingMessage, fallbackHost: string): Promise<Request> {
+  const raw = req.rawHeaders
+  const method = req.method ?? 'GET'
+  const url = `http://${firstRawHeader(raw, 'host') ?? fallbackHost}${req.url ?? '/'}`
+  if (method === 'GET' || method === 'HEAD') return new LightRequest(method, url, raw, undefined)
+  const length = firstRawHeader(raw, 'content-length')
+  if (length === undefined && firstRawHeader(raw, 'transfer-encoding') === undefined) return new LightRequest(method, url, raw, undefined)
+  const declared = Number(length)
+  if (length !== undefined && Number.isInteger(declared) && declared <= BUFFERED_BODY_LIMIT) {
+    return new LightRequest(method, url, raw, declared === 0 ? undefined : await readWhole(req))
+  }
+  const headers = new Headers()
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!)
   return new Request(url, { method, headers, body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } as RequestInit)
+}
+
+/** Statuses that carry no body and so no Content-Length. */
+function bodyless(status: number): boolean {
+  return status === 204 || status === 304 || status < 200
 }
 
 async function collect(response: Response): Promise<{ headers: Record<string, string | string[]>; body: Buffer | undefined }> {
@@ -29,13 +58,34 @@ async function collect(response: Response): Promise<{ headers: Record<string, st
   const cookies = response.headers.getSetCookie()
   if (cookies.length > 0) headers['set-cookie'] = cookies
   const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined
-  if (response.status !== 204 && response.status !== 304 && response.status >= 200) headers['content-length'] = String(body?.length ?? 0)
+  if (!bodyless(response.status)) headers['content-length'] = String(body?.length ?? 0)
   return { headers, body }
 }
 
-/** Writes a Fetch `Response` back through Node's `ServerResponse`. */
-export async function writeFetchResponse(res: ServerResponse, response: Response): Promise<void> {
+/**
+ * Writes a Fetch `Response` back through Node's `ServerResponse`. A light response (status, header
+ * record, string or bytes) is written at once with one `writeHead` and `end`, as the real `Response`
+ * would be on the wire (Content-Length set; an untyped string body is `text/plain;charset=UTF-8`).
+ */
+export function writeFetchResponse(res: ServerResponse, response: Response): void | Promise<void> {
+  const parts = responseParts(response)
+  if (parts === undefined) return writeReadResponse(res, response)
+  const { status, headers, body } = parts
+  const out: OutgoingHttpHeaders = {}
+  let typed = false
+  for (const name in headers) {
+    out[name] = headers[name]
+    if (name.length === 12 && name.toLowerCase() === 'content-type') typed = true
+  }
+  if (typeof body === 'string' && !typed) out['content-type'] = 'text/plain;charset=UTF-8'
+  if (!bodyless(status)) out['content-length'] = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
+  res.writeHead(status, out)
+  res.end(body ?? undefined)
+}
+
+async function writeReadResponse(res: ServerResponse, response: Response): Promise<void> {
   const { headers, body } = await collect(response)
   res.writeHead(response.status, response.statusText || undefined, headers)
   res.end(body)
 }
+

@@ -32,35 +32,35 @@ const ROLE_FIELDS: FieldSchema = {
 
 /**
  * The read shape: every bound list as `[]` when empty except `bound_ec2_instance_id` (`null` until set);
- * the deprecated `ttl`, `max_ttl`, `period`, `policies` only while they hold a value.
+ * the deprecated `ttl`, `max_ttl`, `period`, `policies` only while they hold a value. Keys in sorted
+ * order, as the envelope writes them (it then has nothing to re-sort).
  */
 export function roleReadData(role: RoleEntry): Record<string, unknown> {
-  const data: Record<string, unknown> = {
+  return {
+    allow_instance_migration: role.allow_instance_migration,
     auth_type: role.auth_type,
-    bound_ami_id: [...role.bound_ami_id],
     bound_account_id: [...role.bound_account_id],
+    bound_ami_id: [...role.bound_ami_id],
     bound_ec2_instance_id: role.bound_ec2_instance_id && [...role.bound_ec2_instance_id],
+    bound_iam_instance_profile_arn: [...role.bound_iam_instance_profile_arn],
     bound_iam_principal_arn: [...role.bound_iam_principal_arn],
     bound_iam_principal_id: [...role.bound_iam_principal_id],
     bound_iam_role_arn: [...role.bound_iam_role_arn],
-    bound_iam_instance_profile_arn: [...role.bound_iam_instance_profile_arn],
     bound_region: [...role.bound_region],
     bound_subnet_id: [...role.bound_subnet_id],
     bound_vpc_id: [...role.bound_vpc_id],
-    inferred_entity_type: role.inferred_entity_type,
+    disallow_reauthentication: role.disallow_reauthentication,
     inferred_aws_region: role.inferred_aws_region,
+    inferred_entity_type: role.inferred_entity_type,
+    ...(role.max_ttl > 0 && { max_ttl: role.max_ttl }),
+    ...(role.period > 0 && { period: role.period }),
+    ...(role.policies.length > 0 && { policies: [...role.token_policies] }),
     resolve_aws_unique_ids: role.resolve_aws_unique_ids,
     role_id: role.role_id,
     role_tag: role.role_tag,
-    allow_instance_migration: role.allow_instance_migration,
-    disallow_reauthentication: role.disallow_reauthentication,
     ...tokenReadData(role),
+    ...(role.ttl > 0 && { ttl: role.ttl }),
   }
-  if (role.ttl > 0) data.ttl = role.ttl
-  if (role.max_ttl > 0) data.max_ttl = role.max_ttl
-  if (role.period > 0) data.period = role.period
-  if (role.policies.length > 0) data.policies = [...role.token_policies]
-  return data
 }
 
 /** `role/:role`: read, create/update, delete. */

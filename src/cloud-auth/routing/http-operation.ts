@@ -20,7 +20,8 @@ export async function httpOperation(request: Request, url: URL): Promise<HttpOpe
   try {
     switch (request.method) {
       case 'GET': {
-        const list = url.searchParams.get('list') ?? ''
+        // `searchParams` builds a URLSearchParams; most reads carry no query at all.
+        const list = url.search === '' ? '' : (url.searchParams.get('list') ?? '')
         if (list !== '') {
           let listing: boolean
           try {

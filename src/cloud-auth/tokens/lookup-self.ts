@@ -4,6 +4,7 @@ import { formatRfc3339Nano } from '../time-format.ts'
 import { addressIsAllowed } from './bound-cidrs.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
 import { tokenStore, type IssuedToken } from './token-store.ts'
+import { LightResponse } from '../../core/light-response.ts'
 
 const JSON_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }
 
@@ -96,5 +97,5 @@ function envelope(context: RequestContext, data: Record<string, unknown>): Respo
     auth: null,
     mount_type: 'token',
   }
-  return new Response(JSON.stringify(body) + '\n', { status: 200, headers: JSON_HEADERS })
+  return new LightResponse(JSON.stringify(body) + '\n', { status: 200, headers: JSON_HEADERS })
 }

@@ -1,6 +1,7 @@
 import type { CloudState } from '../cloud-state.ts'
 import { issueImdsToken, isValidImdsToken } from './imds-tokens.ts'
 import { metadataTree, type MetadataDirectory } from './metadata-tree.ts'
+import { LightResponse } from '../../core/light-response.ts'
 
 /**
  * One instance's metadata service (IMDSv1 and v2, reference §2.1, §2.2): `PUT /latest/api/token` for a
@@ -53,7 +54,7 @@ export function serveImds(state: CloudState, instanceId: string | undefined, req
 }
 
 function text(body: string, request: Request, headers: Record<string, string> = {}): Response {
-  return new Response(request.method === 'HEAD' ? null : body, {
+  return new LightResponse(request.method === 'HEAD' ? null : body, {
     status: 200,
     headers: { 'Content-Type': 'text/plain', Server: 'EC2ws', ...headers },
   })
@@ -75,5 +76,5 @@ function statusPage(status: number): Response {
     '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN"\n\t"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">\n' +
     '<html xmlns="http://www.w3.org/1999/xhtml" xml:lang="en" lang="en">\n' +
     ` <head>\n  <title>${title}</title>\n </head>\n <body>\n  <h1>${title}</h1>\n </body>\n</html>\n`
-  return new Response(body, { status, headers: { 'Content-Type': 'text/html', Server: 'EC2ws' } })
+  return new LightResponse(body, { status, headers: { 'Content-Type': 'text/html', Server: 'EC2ws' } })
 }

@@ -24,7 +24,8 @@ const BASIC_ISO = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/
 /** Finds and parses the auth material; throws the error AWS answers for missing or malformed parts. */
 export function readAuthMaterial(url: URL, headers: Headers): AuthMaterial {
   const header = headers.get('authorization')
-  const inQuery = QUERY_AUTH.some((name) => url.searchParams.has(name))
+  // `searchParams` builds a URLSearchParams; a replayed login carries no query.
+  const inQuery = url.search !== '' && QUERY_AUTH.some((name) => url.searchParams.has(name))
   if (header !== null && inQuery) {
     throw cloudErrors.incompleteSignature(
       'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified',

@@ -1,4 +1,5 @@
 import { isRetryable, sendUpstream, UpstreamError, type UpstreamAnswer } from '../../provider/index.ts'
+import { LightRequest } from '../../../core/light-request.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../messages.ts'
 import type { SignedCallerIdentityRequest } from './request-validation.ts'
@@ -55,25 +56,47 @@ function upstream(reason: string): LoginError {
   return new LoginError(LOGIN_MESSAGES.upstream(reason))
 }
 
+/**
+ * What Fetch's `Headers` accepts: a token name, and a byte-string value (trimmed of HTTP whitespace)
+ * without NUL, CR or LF.
+ */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+const HTTP_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
+const BAD_VALUE = /[\0\r\n\u0100-\uffff]/
+
+/**
+ * The replayed request, as a light Request over a flat header list (the fake STS reads it in process):
+ * the same headers a Fetch `Headers` would hold after the appends and sets below.
+ */
 function buildRequest(signed: SignedCallerIdentityRequest, target: string): Request {
-  const headers = new Headers()
-  for (const [name, values] of Object.entries(signed.headers)) {
-    for (const value of values) {
-      try {
-        headers.append(name, value)
-      } catch {
-        // @note A header the HTTP client cannot send is dropped, as a transport would refuse to write it.
-      }
-    }
-  }
-  headers.set('host', signed.url.host)
-  const body = signed.method === 'POST' ? new TextEncoder().encode(signed.body) : undefined
-  if (body) headers.set('content-length', String(body.byteLength))
-  if (!headers.has('user-agent')) headers.set('user-agent', 'Go-http-client/1.1')
-  if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'gzip')
+  let url: URL
   try {
-    return new Request(target, { method: signed.method, headers, body })
+    url = new URL(target)
   } catch {
     throw upstream(`error making request: ${signed.method} ${target}: unsupported protocol scheme`)
   }
+  if (url.username !== '' || url.password !== '') throw upstream(`error making request: ${signed.method} ${target}: unsupported protocol scheme`)
+  const body = signed.method === 'POST' ? Buffer.from(signed.body) : undefined
+  const raw: string[] = []
+  let userAgent = false
+  let acceptEncoding = false
+  for (const name in signed.headers) {
+    // @note A header the HTTP client cannot send is dropped, as a transport would refuse to write it.
+    if (!HEADER_NAME.test(name)) continue
+    const lower = name.toLowerCase()
+    // Replaced below, as `Headers.set` would.
+    if (lower === 'host' || (body && lower === 'content-length')) continue
+    for (const value of signed.headers[name]!) {
+      const trimmed = value.replace(HTTP_WHITESPACE, '')
+      if (BAD_VALUE.test(trimmed)) continue
+      raw.push(name, trimmed)
+      if (lower === 'user-agent') userAgent = true
+      else if (lower === 'accept-encoding') acceptEncoding = true
+    }
+  }
+  raw.push('host', signed.url.host)
+  if (body) raw.push('content-length', String(body.byteLength))
+  if (!userAgent) raw.push('user-agent', 'Go-http-client/1.1')
+  if (!acceptEncoding) raw.push('accept-encoding', 'gzip')
+  return new LightRequest(signed.method, url.href, raw, body)
 }

@@ -65,6 +65,8 @@ export function parseGoQuery(query: string): { values: Map<string, string[]>; er
 }
 
 function queryUnescape(text: string): string | { error: string } {
+  // Nothing to unescape and nothing a UTF-8 round trip would change (no surrogates): the text as it is.
+  if (!/[%+\ud800-\udfff]/.test(text)) return text
   const bad = /%(?![0-9A-Fa-f]{2})(.{0,2})/.exec(text)
   if (bad) return { error: `invalid URL escape ${goQuote(`%${bad[1]}`)}` }
   const chunks: Buffer[] = []

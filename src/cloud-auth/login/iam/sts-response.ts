@@ -5,6 +5,19 @@ export interface CallerIdentityResult {
   account: string
 }
 
+type FieldName = 'Arn' | 'UserId' | 'Account'
+
+/** Each field as an element with text, or as an empty element; compiled once, not per login. */
+const FIELD_PATTERNS = Object.fromEntries(
+  (['Arn', 'UserId', 'Account'] as const).map((name) => [
+    name,
+    {
+      element: new RegExp(`<((?:[\\w.-]+:)?)${name}(?:\\s[^>]*)?>([^<]*)</\\1${name}>`),
+      empty: new RegExp(`<(?:[\\w.-]+:)?${name}(?:\\s[^>]*)?/>`),
+    },
+  ]),
+) as Record<FieldName, { element: RegExp; empty: RegExp }>
+
 /**
  * Reads the first `GetCallerIdentityResult` of an STS answer the way the real service's XML decoder does:
  * the trimmed body must start with `<GetCallerIdentityResponse` or `<?xml`, the root element must be
@@ -23,10 +36,10 @@ export function parseCallerIdentityResponse(body: string): CallerIdentityResult 
   const inner = withoutProlog.slice(root[0].length, end)
   const result = /<((?:[\w.-]+:)?)GetCallerIdentityResult(?:\s[^>]*)?>([\s\S]*?)<\/\1GetCallerIdentityResult>/.exec(inner)
   if (!result) return undefined
-  const field = (name: string): string | undefined => {
-    const match = new RegExp(`<((?:[\\w.-]+:)?)${name}(?:\\s[^>]*)?>([^<]*)</\\1${name}>`).exec(result[2]!)
+  const field = (name: FieldName): string | undefined => {
+    const match = FIELD_PATTERNS[name].element.exec(result[2]!)
     if (match) return decodeEntities(match[2]!)
-    return new RegExp(`<(?:[\\w.-]+:)?${name}(?:\\s[^>]*)?/>`).test(result[2]!) ? '' : undefined
+    return FIELD_PATTERNS[name].empty.test(result[2]!) ? '' : undefined
   }
   if (/<(?![/!?]|[\w.:-]+[\s/>])/.test(inner)) return undefined
   return { arn: field('Arn') ?? '', userId: field('UserId') ?? '', account: field('Account') ?? '' }

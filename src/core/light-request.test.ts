@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest'
+import { readBodyBytes } from './http.ts'
+import { LightRequest } from './light-request.ts'
+import { LightResponse, realResponse, responseParts } from './light-response.ts'
+
+const RAW = ['Host', 'doppel.test', 'X-Token', 'a', 'x-token', 'b', 'Content-Type', 'application/json']
+
+describe('LightRequest', () => {
+  it('is a Request whose headers read as Fetch joins them, without building one', () => {
+    const request = new LightRequest('POST', 'http://doppel.test/p?q=1', RAW, Buffer.from('{"a":1}'))
+    expect(request).toBeInstanceOf(Request)
+    expect(request.headers).toBeInstanceOf(Headers)
+    expect(request.headers.get('X-TOKEN')).toBe('a, b')
+    expect(request.headers.get('missing')).toBeNull()
+    expect(request.headers.has('content-type')).toBe(true)
+    expect([...request.headers]).toEqual([
+      ['content-type', 'application/json'],
+      ['host', 'doppel.test'],
+      ['x-token', 'a, b'],
+    ])
+  })
+
+  it('hands its body over once, as a Fetch body', async () => {
+    const request = new LightRequest('POST', 'http://doppel.test/', RAW, Buffer.from('{"a":1}'))
+    expect(await request.json()).toEqual({ a: 1 })
+    expect(request.bodyUsed).toBe(true)
+    await expect(request.text()).rejects.toThrow(TypeError)
+    await expect(readBodyBytes(request)).rejects.toThrow(TypeError)
+  })
+
+  it('refuses a body over the reader’s limit', async () => {
+    const request = new LightRequest('POST', 'http://doppel.test/', ['Host', 'doppel.test'], Buffer.alloc(10))
+    await expect(readBodyBytes(request, 5)).rejects.toThrow('body exceeds 5 bytes')
+  })
+
+  it('builds the real Request for anything else', async () => {
+    const request = new LightRequest('PUT', 'http://doppel.test/x', RAW, Buffer.from('abc'))
+    expect(request.signal).toBeInstanceOf(AbortSignal)
+    expect(await request.clone().text()).toBe('abc')
+  })
+})
+
+describe('LightResponse', () => {
+  it('records its parts until its headers are touched, then gives the real Response', async () => {
+    const response = new LightResponse('{"ok":true}\n', { status: 201, headers: { 'Content-Type': 'application/json' } })
+    expect(response).toBeInstanceOf(Response)
+    expect(response.ok).toBe(true)
+    expect(responseParts(response)).toEqual({ status: 201, headers: { 'Content-Type': 'application/json' }, body: '{"ok":true}\n' })
+    response.headers.set('X-Extra', '1')
+    expect(responseParts(response)).toBeUndefined()
+    const real = realResponse(response)
+    expect(Object.getPrototypeOf(real)).toBe(Response.prototype)
+    expect(real.headers.get('x-extra')).toBe('1')
+    expect(await real.json()).toEqual({ ok: true })
+  })
+
+  it('reads a string body once through text()', async () => {
+    const response = new LightResponse('abc', { headers: {} })
+    expect(await response.text()).toBe('abc')
+    expect(response.bodyUsed).toBe(true)
+    await expect(response.text()).rejects.toThrow(TypeError)
+  })
+})

@@ -1,0 +1,115 @@
+/**
+ * A Fetch `Response` that only records what the services answer with: a status, a plain header record
+ * and a string or byte body. The HTTP server writes those parts directly (one `writeHead` + `end`); any
+ * other use (reading `headers` or the body, `clone`, …) builds the real `Response` once and delegates to
+ * it. `instanceof Response` holds, so it stands wherever a `Response` is expected.
+ */
+
+export type LightBody = string | Uint8Array | null
+
+export interface LightInit {
+  status?: number
+  headers?: Record<string, string>
+}
+
+/** The parts the server writes: header names as given, no Content-Length. */
+export interface ResponseParts {
+  status: number
+  headers: Record<string, string>
+  body: LightBody
+}
+
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>
+
+// Declaration merging: a LightResponse offers every member of Response (delegated, see below).
+export interface LightResponse extends Response {}
+
+export class LightResponse {
+  #parts: ResponseParts
+  #real: Response | undefined
+  #headers: Headers | undefined
+  #used = false
+
+  constructor(body: LightBody = null, init: LightInit = {}) {
+    this.#parts = { status: init.status ?? 200, headers: init.headers ?? NO_HEADERS, body }
+  }
+
+  get status(): number {
+    return this.#parts.status
+  }
+
+  get ok(): boolean {
+    return this.#parts.status >= 200 && this.#parts.status < 300
+  }
+
+  /**
+   * The recorded parts, while nothing has touched the real Response (whose headers could have been
+   * changed since); otherwise undefined.
+   */
+  parts(): ResponseParts | undefined {
+    return this.#real === undefined && this.#headers === undefined ? this.#parts : undefined
+  }
+
+  /** Headers alone cost far less than the whole Response (the iam login reads the fake STS's). */
+  get headers(): Headers {
+    return (this.#headers ??= this.#real?.headers ?? new Headers(this.#parts.headers))
+  }
+
+  get bodyUsed(): boolean {
+    return this.#used || (this.#real?.bodyUsed ?? false)
+  }
+
+  async text(): Promise<string> {
+    const body = this.#parts.body
+    if (this.#real !== undefined || typeof body !== 'string') return this.real().text()
+    if (this.#used) throw new TypeError('Body is unusable: Body has already been read')
+    this.#used = true
+    return body
+  }
+
+  /** The real Response, built on first use. */
+  real(): Response {
+    if (this.#real === undefined) {
+      const { status, body } = this.#parts
+      // A Uint8Array is a valid body at run time; the DOM typing of BodyInit is narrower than undici's.
+      const real = new Response(body as BodyInit | null, { status, headers: this.#headers ?? this.#parts.headers })
+      // A body read through `text()` stays read.
+      if (this.#used) void real.text()
+      this.#real = real
+    }
+    return this.#real
+  }
+}
+
+// Every other member of Response goes to the real one; `instanceof Response` holds through the prototype.
+const DELEGATED = ['statusText', 'type', 'url', 'redirected', 'body'] as const
+const DELEGATED_METHODS = ['clone', 'json', 'arrayBuffer', 'blob', 'formData', 'bytes'] as const
+for (const name of DELEGATED) {
+  Object.defineProperty(LightResponse.prototype, name, {
+    get(this: LightResponse) {
+      return this.real()[name]
+    },
+    configurable: true,
+  })
+}
+for (const name of DELEGATED_METHODS) {
+  Object.defineProperty(LightResponse.prototype, name, {
+    value(this: LightResponse, ...args: unknown[]) {
+      const real = this.real() as unknown as Record<string, (...a: unknown[]) => unknown>
+      return real[name]!(...args)
+    },
+    configurable: true,
+    writable: true,
+  })
+}
+Object.setPrototypeOf(LightResponse.prototype, Response.prototype)
+
+/** A real Response for callers that need one (MSW, `doppel.fetch`). */
+export function realResponse(response: Response): Response {
+  return response instanceof LightResponse ? response.real() : response
+}
+
+/** The parts a server can write directly, or undefined for a Response that must be read. */
+export function responseParts(response: Response): ResponseParts | undefined {
+  return response instanceof LightResponse ? response.parts() : undefined
+}
