@@ -42,17 +42,21 @@ function sameOrigin(origin: string, host: string): boolean {
   return (from[1] || defaultPort) === (to[1] || '80') || (from[1] === '' && to[1] === '')
 }
 
+/** The fake cloud's AWS APIs as SDK endpoint overrides: SigV4-signed service calls with AWS's own bodies. */
+const AWS_FACES = ['/_doppel/cloud/sts', '/_doppel/cloud/iam', '/_doppel/cloud/ec2']
+
 /**
- * Whether a request target is a control path. Plain string checks; only a target that could hold dot
- * segments or a backslash (which the URL parser folds before routing) is parsed.
+ * What a request target reaches: the control API, one of the fake cloud's AWS APIs under it, or a service.
+ * Plain string checks; only a target that could hold dot segments or a backslash (which the URL parser
+ * folds before routing) is parsed.
  */
-function isControlPath(target: string): boolean {
+function classify(target: string): 'control' | 'aws' | 'service' {
   let path = target
   if (target.includes('/.') || target.includes('/%2') || target.includes('\\')) {
     try {
       path = new URL(`http://x${target}`).pathname
     } catch {
-      return true
+      return 'control'
     }
   }
   // A tenant's control API (`/t/<name>/_doppel/…`) is guarded as the root's is.
@@ -60,7 +64,11 @@ function isControlPath(target: string): boolean {
     const slash = path.indexOf('/', 3)
     if (slash !== -1) path = path.slice(slash)
   }
-  return path.startsWith(CONTROL_PREFIX) || path === '/_doppel' || path.startsWith('/_doppel?')
+  if (!(path.startsWith(CONTROL_PREFIX) || path === '/_doppel' || path.startsWith('/_doppel?'))) return 'service'
+  for (const face of AWS_FACES) {
+    if (path.startsWith(face) && (path.length === face.length || path[face.length] === '/' || path[face.length] === '?')) return 'aws'
+  }
+  return 'control'
 }
 
 /** The error answer in the envelope of the service the path belongs to. */
@@ -115,8 +123,9 @@ export function createRequestGuard(handler: Pick<Doppel, 'handle'>, server: { ad
     if (!target.startsWith('/') && !(req.method === 'OPTIONS' && target === '*')) {
       return refusal(target, 400, 'Failed to read the request: the request target must be a path')
     }
-    const control = isControlPath(target)
-    if (control) res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
+    const reaches = classify(target)
+    const control = reaches === 'control'
+    if (reaches !== 'service') res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
     const host = req.headers.host
     const { loopback } = binding()
     if (loopback && host !== undefined && !hostAllowed(host)) {
@@ -132,7 +141,7 @@ export function createRequestGuard(handler: Pick<Doppel, 'handle'>, server: { ad
       return refusal(target, 401, 'The control API needs a management token beyond loopback: send the root token or the --control-token in X-Service-Token (X-Vault-Token with the vault profile) or Authorization: Bearer')
     }
     if (!SAFE_METHODS.has(req.method ?? '') && hasBody(req)) {
-      const types = target.startsWith('/_doppel/fixtures') ? FIXTURE_TYPES : JSON_TYPES
+      const types = target.includes('/_doppel/fixtures') ? FIXTURE_TYPES : JSON_TYPES
       const type = mediaType(req)
       if (!types.has(type) && !type.endsWith('+json')) {
         return refusal(target, 415, `Control writes need Content-Type: ${[...types].join(' or ')}${type ? `, not ${type}` : ''}`)

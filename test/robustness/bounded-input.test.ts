@@ -273,7 +273,7 @@ describe('per-instance IMDS listeners', () => {
     expect((await face.call('DELETE', `/_doppel/cloud/instances/${ids[1]}/imds`, undefined, {})).status).toBe(404)
     expect((await open(ids[2]!)).status).toBe(200)
 
-    const terminate = await face.call('POST', `/_doppel/cloud/instances/${ids[0]}/state`, '{"state":"terminated"}', {})
+    const terminate = await face.call('POST', `/_doppel/cloud/instances/${ids[0]}/state`, '{"state":"terminated"}', { 'Content-Type': 'application/json' })
     expect(terminate.status).toBe(200)
     await expect.poll(() => reachable(endpoints[0]!)).toBe('refused')
 

@@ -1,5 +1,6 @@
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts'
 import fc from 'fast-check'
+import { request } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createDoppel, type Doppel } from '../../src/doppel.ts'
 import { createDoppelServer, listen, type RunningServer } from '../../src/server/doppel-server.ts'
@@ -148,14 +149,29 @@ describe('tenants: isolation per service', () => {
       await call('POST', `${prefix}/_doppel/cloud/instances`, { body: { instance_id: 'i-0a1b2c3d4e5f60718' } })
     }
     const statuses = async (prefix: string) => Promise.all(reads.map(async ([, path, headers]) => (await call('GET', `${prefix}${path}`, { headers })).status))
-    for (const [service, path] of reads) {
+    // Faults never touch /_doppel/*, so the fake cloud's fault goes to its service face, routed by Host
+    // (an unsigned EC2 call: an auth error when no fault fires).
+    const ec2Status = (prefix: string) =>
+      new Promise<number>((resolve, reject) => {
+        request(`${server.url}${prefix}/?Action=DescribeInstances&Version=2016-11-15`, { headers: { Host: 'ec2.us-east-1.amazonaws.com' } }, (res) => {
+          res.resume()
+          resolve(res.statusCode!)
+        })
+          .on('error', reject)
+          .end()
+      })
+    const serviceStatuses = async (prefix: string) => [...(await statuses(prefix)).slice(0, 2), await ec2Status(prefix)]
+    const unsigned = await ec2Status('/t/a')
+    expect(unsigned).toBeGreaterThanOrEqual(400)
+    expect(unsigned).not.toBe(502)
+    for (const [service, path] of [...reads.slice(0, 2), ['fake cloud', '/']] as const) {
       const fault = await call('POST', '/t/a/_doppel/faults', { body: { path, status: 502, times: 1 } })
       expect(fault.status, service).toBe(201)
     }
-    expect(await statuses('/t/b')).toEqual([200, 200, 200])
-    expect(await statuses('')).toEqual([200, 200, 200])
-    expect(await statuses('/t/a')).toEqual([502, 502, 502])
-    expect(await statuses('/t/a')).toEqual([200, 200, 200])
+    expect(await serviceStatuses('/t/b')).toEqual([200, 200, unsigned])
+    expect(await serviceStatuses('')).toEqual([200, 200, unsigned])
+    expect(await serviceStatuses('/t/a')).toEqual([502, 502, 502])
+    expect(await serviceStatuses('/t/a')).toEqual([200, 200, unsigned])
 
     expect((await call('POST', '/t/a/_doppel/reset')).status).toBe(204)
     expect(await statuses('/t/a')).toEqual([404, 404, 404])
