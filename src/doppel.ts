@@ -4,6 +4,7 @@ import type { RequestContext, Service } from './core/glossary.ts'
 import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from './fake-cloud/index.ts'
 import { registryFaultResponse } from './registry/json-api.ts'
 import type { FixtureSource } from './scenario/fixtures/index.ts'
+import { parseSnapshot, takeSnapshot, type DoppelSnapshot } from './snapshot/snapshot-document.ts'
 
 /** Which listener a request arrived on: the main one, or the fake cloud's own (`--cloud-port`). */
 export type Surface = 'main' | 'cloud'
@@ -85,6 +86,22 @@ export class Doppel extends Emulator {
     }
     load()
     this.onReset(load)
+  }
+
+  /** The whole state as one versioned JSON document, secrets included (README: "State that survives"). */
+  snapshot(): DoppelSnapshot {
+    return takeSnapshot(this)
+  }
+
+  /**
+   * Replaces the state with a snapshot, checked whole first: a bad one throws SnapshotError and changes
+   * nothing. The journal stays; `reset()` still returns to the seeded start.
+   */
+  restore(snapshot: unknown): void {
+    const load = parseSnapshot(snapshot)
+    // IMDS listeners belong to the state being replaced.
+    void this.cloud.close()
+    this.replaceState(load)
   }
 
   /** Answers a request in process. A `drop` fault rejects with a TypeError, as a network failure does. */

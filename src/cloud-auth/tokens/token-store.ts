@@ -88,7 +88,9 @@ export class TokenStore {
   }
 }
 
+export const TOKENS_DOMAIN = 'tokens'
+
 /** The token store of an emulator instance. */
 export function tokenStore(emulator: Emulator): TokenStore {
-  return emulator.domain('tokens', () => new TokenStore(emulator))
+  return emulator.domain(TOKENS_DOMAIN, () => new TokenStore(emulator))
 }
