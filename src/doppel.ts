@@ -4,7 +4,7 @@ import type { RequestContext, Service } from './core/glossary.ts'
 import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from './fake-cloud/index.ts'
 import { registryFaultResponse } from './registry/json-api.ts'
 import type { FixtureSource } from './scenario/fixtures/index.ts'
-import { parseSnapshot, takeSnapshot, type DoppelSnapshot } from './snapshot/snapshot-document.ts'
+import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from './snapshot/snapshot-document.ts'
 
 /** Which listener a request arrived on: the main one, or the fake cloud's own (`--cloud-port`). */
 export type Surface = 'main' | 'cloud'
@@ -98,10 +98,7 @@ export class Doppel extends Emulator {
    * nothing. The journal stays; `reset()` still returns to the seeded start.
    */
   restore(snapshot: unknown): void {
-    const load = parseSnapshot(snapshot)
-    // IMDS listeners belong to the state being replaced.
-    void this.cloud.close()
-    this.replaceState(load)
+    restoreSnapshot(this, snapshot)
   }
 
   /** Answers a request in process. A `drop` fault rejects with a TypeError, as a network failure does. */

@@ -1,3 +1,4 @@
+import { DataDirError } from '../snapshot/data-dir.ts'
 import { serve } from './serve-command.ts'
 import { UsageError, type CliIo } from './usage-error.ts'
 
@@ -44,6 +45,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return 2
     }
   } catch (error) {
+    if (error instanceof DataDirError) {
+      io.stderr(`${error.message}\n`)
+      return 1
+    }
     if (error instanceof UsageError) {
       io.stderr(`${error.message}\nRun "doppel ${command} --help" for usage.\n`)
       return 2

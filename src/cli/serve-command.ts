@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import { createDoppel } from '../doppel.ts'
 import { createDoppelServer, listen, type RunningServer } from '../server/doppel-server.ts'
+import { openDataDir } from '../snapshot/data-dir.ts'
 import { UsageError, type CliIo } from './usage-error.ts'
 
 export const SERVE_USAGE = `Usage: doppel serve [options]
@@ -18,6 +19,8 @@ Options:
   --cloud-port <n>      Also serve STS/EC2/IAM/IMDS at the root of their own listener
   --clock-start <time>  Start the emulator clock at this RFC 3339 time
   --frozen-clock        Move time only through the control API
+  --data-dir <dir>      Keep the state in <dir>: loaded at start, written on stop and when it changed
+  --snapshot-interval <d>  How often a changed state is written to --data-dir (default 5s)
   --quiet               Do not log requests to stderr
   -h, --help            Show this help
 
@@ -48,6 +51,8 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
         'cloud-port': { type: 'string' },
         'clock-start': { type: 'string' },
         'frozen-clock': { type: 'boolean', default: false },
+        'data-dir': { type: 'string' },
+        'snapshot-interval': { type: 'string' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -75,6 +80,13 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     doppel.useFixtures(values.seed)
     await doppel.ready()
   }
+  if (values['snapshot-interval'] !== undefined && values['data-dir'] === undefined) {
+    throw new UsageError('doppel serve: --snapshot-interval needs --data-dir')
+  }
+  const dataDir =
+    values['data-dir'] === undefined
+      ? undefined
+      : await openDataDir(doppel, { dir: values['data-dir'], interval: values['snapshot-interval'], onError: (line) => io.stderr(line + '\n') })
   const log = values.quiet
     ? undefined
     : (line: { method: string; path: string; status: number; ms: number }) =>
@@ -92,6 +104,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     ...(cloud && { cloud }),
     close: async () => {
       await Promise.all([main.close(), cloud?.close()])
+      await dataDir?.close()
     },
   }
 }

@@ -2,6 +2,7 @@ import type { RequestContext } from '../core/glossary.ts'
 import { FaultError } from '../core/faults.ts'
 import { jsonResponse, readBodyText, BodyTooLargeError } from '../core/http.ts'
 import { DurationError } from '../core/duration.ts'
+import { SNAPSHOT_PATH, snapshotRoute } from './snapshot-routes.ts'
 
 const CONTROL_BODY_LIMIT = 8 * 1024 * 1024
 
@@ -47,6 +48,7 @@ export async function control(request: Request, context: RequestContext): Promis
       emulator.journal.clear()
       return new Response(null, { status: 204 })
     }
+    if (path === SNAPSHOT_PATH) return await snapshotRoute(request, context)
     if (path === '/_doppel/state' && method === 'GET') return jsonResponse(200, emulator.store.snapshot())
     if (path === '/_doppel/fixtures' && method === 'POST') return await loadFixturesRoute(request, context)
     if (path === '/_doppel/faults') {

@@ -10,6 +10,7 @@ import { clockCodec, faultsCodec, randomCodec } from '../core/snapshot/core-code
 import type { DomainCodec } from '../core/snapshot/domain-codec.ts'
 import { SnapshotError } from '../core/snapshot/shape.ts'
 import { cloudSnapshotCodec } from '../fake-cloud/cloud-snapshot.ts'
+import { getFakeCloud } from '../fake-cloud/index.ts'
 import { registrySnapshotCodec } from '../registry/registry-snapshot.ts'
 import { fakerSnapshotCodec } from '../scenario/fixtures/faker-snapshot.ts'
 
@@ -98,4 +99,15 @@ export function parseSnapshot(value: unknown): (emulator: Emulator) => void {
   return (emulator) => {
     for (const load of loads) load(emulator)
   }
+}
+
+/**
+ * Replaces an emulator's state with a snapshot, checked whole first: a bad one throws SnapshotError and
+ * changes nothing. The journal stays; `reset()` still returns to the seeded start.
+ */
+export function restoreSnapshot(emulator: Emulator, value: unknown): void {
+  const load = parseSnapshot(value)
+  // IMDS listeners belong to the state being replaced.
+  void getFakeCloud(emulator).close()
+  emulator.replaceState(load)
 }
