@@ -62,6 +62,11 @@ export class Emulator {
     return state
   }
 
+  /** The keys of the domains created so far. */
+  domainKeys(): string[] {
+    return [...this.#domains.keys()]
+  }
+
   /** A domain's state if it was created, without creating it. */
   existingDomain<T>(key: string): T | undefined {
     return this.#domains.get(key) as T | undefined
