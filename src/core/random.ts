@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto'
 export class Random {
   readonly seed: number | undefined
   #state: Uint32Array | undefined
-  /** Counts draws, for cheap "did anything change" checks. */
+  /** Counts seeded draws (the position a snapshot keeps), for cheap "did anything change" checks. */
   #draws = 0
 
   constructor(seed?: number | string) {
@@ -53,10 +53,7 @@ export class Random {
   }
 
   bytes(n: number): Buffer {
-    if (!this.#state) {
-      this.#draws++
-      return randomBytes(n)
-    }
+    if (!this.#state) return randomBytes(n)
     const out = Buffer.allocUnsafe(n)
     for (let i = 0; i < n; i += 4) {
       const v = this.#next()
@@ -71,7 +68,6 @@ export class Random {
   /** One uniform 32-bit value; the same as `bytes(4)` read little-endian, without the allocation. */
   #u32(): number {
     if (this.#state) return this.#next()
-    this.#draws++
     if (this.#poolAt + 4 > this.#pool.length) {
       this.#pool = randomBytes(4096)
       this.#poolAt = 0

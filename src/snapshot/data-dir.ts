@@ -69,7 +69,7 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
     close: async () => {
       clearInterval(timer)
       await writing.catch(() => undefined)
-      await flush()
+      await flush().catch(report)
     },
   }
 }
