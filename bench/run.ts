@@ -7,6 +7,7 @@ import type { Figure } from './lib.ts'
 import { benchScale } from './scale.ts'
 import { benchServerLoad } from './server-load.ts'
 import { benchStartup } from './startup.ts'
+import { benchTenants } from './tenants.ts'
 
 const sections: [string, () => Promise<Figure[]> | Figure[]][] = [
   ['in-process (MSW)', benchInProcess],
@@ -14,6 +15,7 @@ const sections: [string, () => Promise<Figure[]> | Figure[]][] = [
   ['scale', benchScale],
   ['start-up', () => benchStartup()],
   ['identity document', benchIdentityDocument],
+  ['tenants', () => benchTenants()],
 ]
 
 const figures: Figure[] = []

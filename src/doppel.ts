@@ -5,6 +5,7 @@ import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from '
 import { registryFaultResponse } from './registry/json-api.ts'
 import type { FixtureSource } from './scenario/fixtures/index.ts'
 import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from './snapshot/snapshot-document.ts'
+import type { TenantDirectory } from './tenants/glossary.ts'
 
 /** Which listener a request arrived on: the main one, or the fake cloud's own (`--cloud-port`). */
 export type Surface = 'main' | 'cloud'
@@ -12,6 +13,8 @@ export type Surface = 'main' | 'cloud'
 export interface HandleOptions {
   remoteAddress?: string
   surface?: Surface
+  /** The server's tenants, given to the root instance so that its control API can list and drop them. */
+  tenants?: TenantDirectory
 }
 
 /** Thrown (and turned into a dropped connection or a network error) by a `drop` fault. */
@@ -60,6 +63,15 @@ export function serviceFor(url: URL, surface: Surface): ServiceName | undefined 
  * server and the MSW handlers do: they are faces on it.
  */
 export class Doppel extends Emulator {
+  /** The options it was created with, so that a tenant can be created alike. */
+  readonly options: DoppelOptions
+  #fixtureSources: FixtureSource[] = []
+
+  constructor(options: DoppelOptions = {}) {
+    super(options)
+    this.options = options
+  }
+
   /** The fake cloud's direct face: instances, principals, signed identity documents. */
   get cloud(): FakeCloudApi {
     return getFakeCloud(this)
@@ -78,6 +90,7 @@ export class Doppel extends Emulator {
    */
   useFixtures(sources: FixtureSource | FixtureSource[]): void {
     const list = Array.isArray(sources) ? sources : [sources]
+    this.#fixtureSources.push(...list)
     const load = () => {
       const loading = import('./scenario/fixtures/index.ts').then(({ loadFixtureSources }) => loadFixtureSources(this, list))
       // Surfaced by ready() and by every request; not an unhandled rejection when nobody asks yet.
@@ -99,6 +112,11 @@ export class Doppel extends Emulator {
    */
   restore(snapshot: unknown): void {
     restoreSnapshot(this, snapshot)
+  }
+
+  /** Every fixture source given to `createDoppel` or `useFixtures`, in order. */
+  get fixtureSources(): readonly FixtureSource[] {
+    return this.#fixtureSources
   }
 
   /** Answers a request in process. A `drop` fault rejects with a TypeError, as a network failure does. */
@@ -136,6 +154,7 @@ export class Doppel extends Emulator {
           emulator: this,
           profile: this.profile,
           remoteAddress: options.remoteAddress ?? '127.0.0.1',
+          ...(options.tenants && { tenants: options.tenants }),
         }
         response = await service.serve(request, context)
       }

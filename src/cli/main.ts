@@ -1,15 +1,29 @@
-import { DataDirError } from '../snapshot/data-dir.ts'
+import { readFileSync } from 'node:fs'
+import { didYouMean } from './did-you-mean.ts'
 import { serve } from './serve-command.ts'
-import { UsageError, type CliIo } from './usage-error.ts'
+import { StartupError, UsageError, type CliIo } from './usage-error.ts'
+
+const COMMANDS = ['serve', 'run', 'conformance', 'conformance-vault', 'help', '--help', '--version'] as const
 
 const USAGE = `Usage: doppel <command> [options]
 
 Commands:
-  serve         Serve both services, the fake cloud and the control API over HTTP
-  run           Run YAML scenarios against the emulator or a server
-  conformance   Run the bundled conformance suite against the emulator or a server
+  serve               Serve both services, the fake cloud and the control API over HTTP
+  run                 Run YAML scenarios against the emulator or a server
+  conformance         Run the bundled conformance suite against the emulator or a server
+  conformance-vault   Run the conformance suite against a real Vault in a container (testcontainers)
 
-Run "doppel <command> --help" for a command's options.`
+Options:
+  -h, --help          Show this help
+  -v, --version       Print doppel's version
+
+Run "doppel <command> --help" for a command's options.
+Exit codes: 0 success, 1 usage or start-up error, 2 invalid scenario, 3 target unreachable, 4 failures.`
+
+/** The version in doppel's own package.json. */
+export function version(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
+}
 
 /** The `doppel` command line. Resolves with the exit code; `serve` resolves once the server stops. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -21,7 +35,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       case '--help':
       case 'help':
         io.stdout(USAGE + '\n')
-        return command === undefined ? 2 : 0
+        return command === undefined ? 1 : 0
+      case '-v':
+      case '--version':
+        io.stdout(`${version()}\n`)
+        return 0
       case 'serve': {
         const handle = await serve(rest, io)
         if (!handle) return 0
@@ -40,19 +58,51 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         const { conformanceCommand } = await import('../scenario/cli/run-command.ts')
         return await conformanceCommand(rest, io)
       }
-      default:
-        io.stderr(`doppel: unknown command "${command}"\n\n${USAGE}\n`)
-        return 2
+      case 'conformance-vault': {
+        const { vaultContainerCommand } = await import('../conformance/vault-container.ts')
+        return await vaultContainerCommand(rest, io)
+      }
+      default: {
+        const suggestion = didYouMean(command, COMMANDS)
+        const what = command.startsWith('-') ? `unknown option ${command}` : `unknown command "${command}"`
+        io.stderr(`doppel: ${what}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}\nRun "doppel --help" for usage.\n`)
+        return 1
+      }
     }
   } catch (error) {
-    if (error instanceof DataDirError) {
+    if (error instanceof UsageError) {
+      io.stderr(`${error.message}\nRun "doppel ${command} --help" for usage.\n`)
+      return 1
+    }
+    if (error instanceof StartupError) {
       io.stderr(`${error.message}\n`)
       return 1
     }
-    if (error instanceof UsageError) {
-      io.stderr(`${error.message}\nRun "doppel ${command} --help" for usage.\n`)
-      return 2
-    }
     throw error
+  }
+}
+
+/**
+ * Runs the command line in this process: the `doppel` bin. Output into a closed pipe (`doppel run --list |
+ * head -1`) ends quietly; an unexpected error is one line (the stack with `DOPPEL_DEBUG=1`).
+ */
+export async function runCli(argv = process.argv.slice(2)): Promise<void> {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0)
+      throw error
+    })
+  }
+  const io: CliIo = {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    cwd: process.cwd(),
+  }
+  try {
+    process.exitCode = await main(argv, io)
+  } catch (error) {
+    const shown = process.env.DOPPEL_DEBUG ? ((error as Error).stack ?? String(error)) : (error as Error).message
+    io.stderr(`doppel: ${shown}\n`)
+    process.exitCode = 1
   }
 }

@@ -1,8 +1,12 @@
 import { parseArgs } from 'node:util'
 import { createDoppel } from '../doppel.ts'
+import type { Server } from 'node:http'
 import { createDoppelServer, listen, type RunningServer } from '../server/doppel-server.ts'
-import { openDataDir } from '../snapshot/data-dir.ts'
-import { UsageError, type CliIo } from './usage-error.ts'
+import { DataDirError, openDataDir, type DataDir } from '../snapshot/data-dir.ts'
+import { TenantRegistry } from '../tenants/index.ts'
+import { describeParseError } from './describe-parse-error.ts'
+import { tenantFlags } from './tenant-flags.ts'
+import { StartupError, UsageError, type CliIo } from './usage-error.ts'
 
 export const SERVE_USAGE = `Usage: doppel serve [options]
 
@@ -21,6 +25,8 @@ Options:
   --frozen-clock        Move time only through the control API
   --data-dir <dir>      Keep the state in <dir>: loaded at start, written on stop and when it changed
   --snapshot-interval <d>  How often a changed state is written to --data-dir (default 5s)
+  --max-tenants <n>     Tenants under /t/<name>/ at most (default 100; 0 serves none)
+  --tenant-idle-timeout <d>  Drop a tenant unused this long on the wall clock (default 30m)
   --quiet               Do not log requests to stderr
   -h, --help            Show this help
 
@@ -53,12 +59,14 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
         'frozen-clock': { type: 'boolean', default: false },
         'data-dir': { type: 'string' },
         'snapshot-interval': { type: 'string' },
+        'max-tenants': { type: 'string', default: '100' },
+        'tenant-idle-timeout': { type: 'string', default: '30m' },
         quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }))
   } catch (error) {
-    throw new UsageError(`doppel serve: ${(error as Error).message}`)
+    throw new UsageError(`doppel serve: ${describeParseError(error, SERVE_USAGE)}`)
   }
   if (values.help) {
     io.stdout(SERVE_USAGE + '\n')
@@ -78,24 +86,34 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
   })
   if (values.seed && values.seed.length > 0) {
     doppel.useFixtures(values.seed)
-    await doppel.ready()
+    try {
+      await doppel.ready()
+    } catch (error) {
+      const lines = typeof (error as { lines?: unknown }).lines === 'function' ? (error as { lines(): string[] }).lines() : [(error as Error).message]
+      throw new StartupError(`doppel serve: cannot load --seed fixtures: ${lines.join('; ')}`)
+    }
   }
   if (values['snapshot-interval'] !== undefined && values['data-dir'] === undefined) {
     throw new UsageError('doppel serve: --snapshot-interval needs --data-dir')
   }
-  const dataDir =
-    values['data-dir'] === undefined
-      ? undefined
-      : await openDataDir(doppel, { dir: values['data-dir'], interval: values['snapshot-interval'], onError: (line) => io.stderr(line + '\n') })
+  let dataDir: DataDir | undefined
+  if (values['data-dir'] !== undefined) {
+    try {
+      dataDir = await openDataDir(doppel, { dir: values['data-dir'], interval: values['snapshot-interval'], onError: (line) => io.stderr(line + '\n') })
+    } catch (error) {
+      throw error instanceof DataDirError ? new StartupError(error.message) : error
+    }
+  }
   const log = values.quiet
     ? undefined
     : (line: { method: string; path: string; status: number; ms: number }) =>
         io.stderr(`${line.method} ${line.path} ${line.status} ${line.ms.toFixed(1)}ms\n`)
-  const main = await listen(createDoppelServer(doppel, { onRequest: log }), port, values.host)
+  const tenants = new TenantRegistry(doppel, tenantFlags(values['max-tenants'], values['tenant-idle-timeout']))
+  const main = await listenOrExplain(createDoppelServer(doppel, { onRequest: log, tenants }), port, values.host, '--port')
   let cloud: RunningServer | undefined
   if (values['cloud-port'] !== undefined) {
     const cloudPort = parsePort(values['cloud-port'], '--cloud-port')
-    cloud = await listen(createDoppelServer(doppel, { surface: 'cloud', onRequest: log }), cloudPort, values.host)
+    cloud = await listenOrExplain(createDoppelServer(doppel, { surface: 'cloud', onRequest: log, tenants }), cloudPort, values.host, '--cloud-port')
     io.stderr(`doppel fake cloud on ${cloud.url}\n`)
   }
   io.stdout(`doppel listening on ${main.url}\n`)
@@ -106,6 +124,19 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
       await Promise.all([main.close(), cloud?.close()])
       await dataDir?.close()
     },
+  }
+}
+
+/** Listens, turning the usual start-up failures into one-line usage errors. */
+async function listenOrExplain(server: Server, port: number, host: string, flag: string): Promise<RunningServer> {
+  try {
+    return await listen(server, port, host)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EADDRINUSE') throw new StartupError(`doppel serve: port ${port} is in use; ${flag} 0 picks a free one`)
+    if (code === 'EACCES') throw new StartupError(`doppel serve: no permission to listen on port ${port}; choose a port above 1023`)
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new StartupError(`doppel serve: cannot listen on --host ${host}: no such local address`)
+    throw error
   }
 }
 

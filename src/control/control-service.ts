@@ -3,6 +3,8 @@ import { FaultError } from '../core/faults.ts'
 import { jsonResponse, readBodyText, BodyTooLargeError } from '../core/http.ts'
 import { DurationError } from '../core/duration.ts'
 import { SNAPSHOT_PATH, snapshotRoute } from './snapshot-routes.ts'
+import { dashboard } from '../dashboard/dashboard-route.ts'
+import { tenantsControl } from '../tenants/tenants-control.ts'
 
 const CONTROL_BODY_LIMIT = 8 * 1024 * 1024
 
@@ -49,6 +51,8 @@ export async function control(request: Request, context: RequestContext): Promis
       return new Response(null, { status: 204 })
     }
     if (path === SNAPSHOT_PATH) return await snapshotRoute(request, context)
+    if (path === '/_doppel/ui' || path.startsWith('/_doppel/ui/')) return await dashboard(request)
+    if (path === '/_doppel/tenants' || path.startsWith('/_doppel/tenants/')) return tenantsControl(request, context, path)
     if (path === '/_doppel/state' && method === 'GET') return jsonResponse(200, emulator.store.snapshot())
     if (path === '/_doppel/fixtures' && method === 'POST') return await loadFixturesRoute(request, context)
     if (path === '/_doppel/faults') {

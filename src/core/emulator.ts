@@ -19,6 +19,11 @@ export interface EmulatorOptions {
   env?: Record<string, string | undefined>
   /** How many requests the journal keeps. Default 1000. */
   journalLimit?: number
+  /**
+   * The path prefix clients reach this instance under (a tenant's `/t/<name>`); links the services write
+   * into bodies carry it. Default: none.
+   */
+  basePath?: string
 }
 
 /**
@@ -35,6 +40,7 @@ export class Emulator {
   readonly rootTokens: ReadonlySet<string>
   readonly allowSha1: boolean
   readonly env: Record<string, string | undefined>
+  readonly basePath: string
   #domains = new Map<string, unknown>()
   #resetHooks: (() => void)[] = []
 
@@ -47,6 +53,7 @@ export class Emulator {
     this.rootTokens = new Set(options.rootTokens ?? ['root'])
     this.allowSha1 = options.allowSha1 ?? false
     this.env = options.env ?? process.env
+    this.basePath = options.basePath ?? ''
   }
 
   /**

@@ -12,7 +12,8 @@ const SERVICES = {
   'versions.v1': 'https://checkpoint-api.hashicorp.com/v1/versions/',
 }
 
-/** `GET /.well-known/terraform.json`, plain `application/json` as the CLI demands. */
-export function discovery(): Response {
-  return jsonResponse(200, SERVICES)
+/** `GET /.well-known/terraform.json`, plain `application/json` as the CLI demands; paths under `basePath`. */
+export function discovery(basePath: string): Response {
+  if (basePath === '') return jsonResponse(200, SERVICES)
+  return jsonResponse(200, Object.fromEntries(Object.entries(SERVICES).map(([key, value]) => [key, value.startsWith('/') ? basePath + value : value])))
 }

@@ -139,7 +139,7 @@ const HANDLERS: Record<Exclude<Operation, 'ping'>, (call: Call) => Response> = {
           (!registryName || registryName === 'private') &&
           (!orgFilter || orgFilter === organization),
       )
-    const page = paginate(modules, call.url)
+    const page = paginate(modules, call.url, call.state.emulator.basePath)
     return jsonApiResponse(200, {
       data: page.items.map((m) => moduleResource(call.state, m)),
       links: page.links,
@@ -206,12 +206,12 @@ const HANDLERS: Record<Exclude<Operation, 'ping'>, (call: Call) => Response> = {
       contents: null,
     }
     call.state.versions.set(version)
-    return jsonApiResponse(201, { data: versionResource(call.url.origin, version) })
+    return jsonApiResponse(201, { data: versionResource(call.state, call.url, version) })
   },
 
   showVersion(call) {
     const version = versionOf(call, call.url.searchParams.get('module_version'))
-    return jsonApiResponse(200, { data: versionResource(call.url.origin, version) })
+    return jsonApiResponse(200, { data: versionResource(call.state, call.url, version) })
   },
 
   patchVersion(call) {
@@ -220,7 +220,7 @@ const HANDLERS: Record<Exclude<Operation, 'ping'>, (call: Call) => Response> = {
     const updated = applyVersionPatch(call.state, version, patch)
     call.state.versions.set(updated)
     const revocation = patch.kind === 'revoke' || patch.kind === 'unrevoke'
-    return jsonApiResponse(200, revocation ? { data: versionResource(call.url.origin, updated) } : deprecationDocument(updated))
+    return jsonApiResponse(200, revocation ? { data: versionResource(call.state, call.url, updated) } : deprecationDocument(updated))
   },
 
   deleteVersion(call) {

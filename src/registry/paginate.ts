@@ -15,13 +15,17 @@ function positiveInteger(value: string | null): number | undefined {
   return n >= 1 ? n : undefined
 }
 
-/** One page of `items`, with absolute `links` built from the request URL and `meta.pagination`. */
-export function paginate<T>(items: readonly T[], url: URL): Page<T> {
+/**
+ * One page of `items`, with absolute `links` built from the request URL (under `basePath`, a tenant's
+ * prefix) and `meta.pagination`.
+ */
+export function paginate<T>(items: readonly T[], url: URL, basePath = ''): Page<T> {
   const size = Math.min(positiveInteger(url.searchParams.get('page[size]')) ?? DEFAULT_SIZE, MAX_SIZE)
   const current = positiveInteger(url.searchParams.get('page[number]')) ?? 1
   const totalPages = Math.max(1, Math.ceil(items.length / size))
   const link = (page: number) => {
     const target = new URL(url)
+    target.pathname = basePath + url.pathname
     target.searchParams.set('page[number]', String(page))
     target.searchParams.set('page[size]', String(size))
     return target.toString()

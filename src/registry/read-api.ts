@@ -2,6 +2,7 @@ import { jsonResponse } from '../core/http.ts'
 import { authenticate, canAccess } from './access.ts'
 import type { ModuleVersion, RegistryModule } from './glossary.ts'
 import { registryV1ErrorResponse } from './json-api.ts'
+import { linkOrigin, linkPath } from './links.ts'
 import { findModule, findVersion, type RegistryState } from './registry-state.ts'
 import { compileRoutes, matchRoute } from './route-table.ts'
 import { isPrerelease } from './semver.ts'
@@ -48,10 +49,10 @@ export function readApi(request: Request, state: RegistryState, url: URL): Respo
     case 'downloadLatest':
       return new Response(null, {
         status: 302,
-        headers: { Location: `/api/registry/v1/modules/${namespace}/${name}/${provider}/${version.version}/download` },
+        headers: { Location: linkPath(state, `/api/registry/v1/modules/${namespace}/${name}/${provider}/${version.version}/download`) },
       })
     case 'download':
       state.modules.set({ ...module, downloads: module.downloads + 1 })
-      return new Response(null, { status: 204, headers: { 'X-Terraform-Get': downloadUrl(url.origin, version) } })
+      return new Response(null, { status: 204, headers: { 'X-Terraform-Get': downloadUrl(linkOrigin(state, url), version) } })
   }
 }

@@ -15,7 +15,7 @@ export async function registry(request: Request, context: RequestContext): Promi
   const url = new URL(request.url)
   const path = url.pathname
   try {
-    if (path === '/.well-known/terraform.json' && request.method === 'GET') return discovery()
+    if (path === '/.well-known/terraform.json' && request.method === 'GET') return discovery(context.emulator.basePath)
     if (path.startsWith('/api/registry/v1/')) return readApi(request, state, url)
     if (path.startsWith('/api/v2/')) return await managementApi(request, state, url)
     if (path.startsWith('/_archivist/')) return await archivist(request, state, url)

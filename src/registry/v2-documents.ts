@@ -1,4 +1,5 @@
 import type { ModuleVersion, RegistryModule } from './glossary.ts'
+import { linkOrigin, linkPath } from './links.ts'
 import { versionsOf, type RegistryState } from './registry-state.ts'
 
 /** The `registry-modules` resource of reference §3.1 / §3.4. */
@@ -25,9 +26,9 @@ export function moduleResource(state: RegistryState, module: RegistryModule): Re
     },
     relationships: {
       organization: { data: { id: org, type: 'organizations' } },
-      'tag-bindings': { links: { related: `/api/v2/registry-modules/${module.id}/tag-bindings` } },
+      'tag-bindings': { links: { related: linkPath(state, `/api/v2/registry-modules/${module.id}/tag-bindings`) } },
     },
-    links: { self: `/api/v2/organizations/${org}/registry-modules/private/${org}/${module.name}/${module.provider}` },
+    links: { self: linkPath(state, `/api/v2/organizations/${org}/registry-modules/private/${org}/${module.name}/${module.provider}`) },
   }
 }
 
@@ -37,7 +38,7 @@ export function uploadUrl(origin: string, version: ModuleVersion): string {
 }
 
 /** The `registry-module-versions` resource of reference §3.2 / §3.4. */
-export function versionResource(origin: string, version: ModuleVersion): Record<string, unknown> {
+export function versionResource(state: RegistryState, url: URL, version: ModuleVersion): Record<string, unknown> {
   return {
     id: version.id,
     type: 'registry-module-versions',
@@ -55,9 +56,9 @@ export function versionResource(origin: string, version: ModuleVersion): Record<
     },
     relationships: {
       'registry-module': { data: { id: version.moduleId, type: 'registry-modules' } },
-      'tag-bindings': { links: { related: `/api/v2/registry-module-versions/${version.id}/tag-bindings` } },
+      'tag-bindings': { links: { related: linkPath(state, `/api/v2/registry-module-versions/${version.id}/tag-bindings`) } },
     },
-    links: { upload: uploadUrl(origin, version) },
+    links: { upload: uploadUrl(linkOrigin(state, url), version) },
   }
 }
 

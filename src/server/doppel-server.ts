@@ -3,12 +3,15 @@ import type { AddressInfo, Socket } from 'node:net'
 import { DroppedConnection, type Doppel, type Surface } from '../doppel.ts'
 import { rawToFetchRequest, toFetchRequest, writeFetchResponse, writeRawResponse } from './node-adapter.ts'
 import { parseRawRequests, RawRequestError } from './raw-requests.ts'
+import { requestRouter, type TenantOptions, type TenantRegistry } from '../tenants/index.ts'
 
 export interface ServerOptions {
   /** `main` serves every service; `cloud` serves the fake cloud at the root (`--cloud-port`). */
   surface?: Surface
   /** Called once per answered request, for the access log. */
   onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void
+  /** Serve tenants under `/t/<name>/`: options, or a registry shared with another listener. Default: none. */
+  tenants?: TenantOptions | TenantRegistry
 }
 
 export interface RunningServer {
@@ -37,8 +40,10 @@ export function createDoppelServer(doppel: Doppel, options: ServerOptions = {}):
   let host: string | undefined
   const fallbackHost = () => (host ??= `127.0.0.1:${(server.address() as AddressInfo | null)?.port ?? 0}`)
 
+  const router = requestRouter(doppel, options.tenants)
+
   async function respond(request: Request, remoteAddress: string | undefined): Promise<Response> {
-    return doppel.handle(request, { remoteAddress: (remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''), surface })
+    return router.handle(request, { remoteAddress: (remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''), surface })
   }
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {

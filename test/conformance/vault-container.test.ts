@@ -3,7 +3,7 @@ import { promisify } from 'node:util'
 import { getContainerRuntimeClient } from 'testcontainers'
 import { describe, expect, it } from 'vitest'
 
-const SCRIPT = new URL('../../conformance/vault.container.ts', import.meta.url).pathname
+const BIN = new URL('../../bin/doppel.js', import.meta.url).pathname
 const runtime = await getContainerRuntimeClient().then(
   () => true,
   () => false,
@@ -11,7 +11,7 @@ const runtime = await getContainerRuntimeClient().then(
 
 describe('npm run conformance:vault', () => {
   it.skipIf(runtime)('reports the suite skipped with the reason, and exits 0, when no container runtime is available', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [SCRIPT], { timeout: 60_000 })
+    const { stdout } = await promisify(execFile)(process.execPath, [BIN, 'conformance-vault'], { timeout: 60_000 })
     expect(stdout).toMatch(/^conformance against Vault skipped: no container runtime available \(.+\)$/m)
     expect(stdout.trim().split('\n').at(-1)).toBe('0 passed, 0 failed, 1 skipped')
   })

@@ -71,7 +71,7 @@ describe('doppel run', () => {
   it('exit 1 for usage mistakes, with a clear message', async () => {
     const dir = workspace({ 'a.yaml': PASSING })
     for (const [argv, message] of [
-      [['a.yaml', '--bogus'], "Unknown option '--bogus'"],
+      [['a.yaml', '--bogus'], 'doppel run: unknown option --bogus'],
       [['a.yaml', '--jobs', '0'], '--jobs must be a positive integer, not "0"'],
       [['a.yaml', '--reporter', 'html'], '--reporter must be one of pretty, junit, json, tap, not "html"'],
       [['a.yaml', '--var', 'novalue'], '--var takes name=value, not "novalue"'],

@@ -98,15 +98,15 @@ describe('doppel CLI usage', () => {
     expect(stdout).toContain('Usage: doppel serve')
   })
 
-  it('refuses an unknown flag with exit 2', async () => {
+  it('refuses an unknown flag with exit 1', async () => {
     const { code, stderr } = await run(['serve', '--bogus'])
-    expect(code).toBe(2)
-    expect(stderr).toContain("Unknown option '--bogus'")
+    expect(code).toBe(1)
+    expect(stderr).toContain('doppel serve: unknown option --bogus\n')
   })
 
-  it('refuses an unknown command with exit 2', async () => {
+  it('refuses an unknown command with exit 1', async () => {
     const { code, stderr } = await run(['frobnicate'])
-    expect(code).toBe(2)
+    expect(code).toBe(1)
     expect(stderr).toContain('unknown command "frobnicate"')
   })
 })

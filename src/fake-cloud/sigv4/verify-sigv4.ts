@@ -56,7 +56,7 @@ export function verifySigV4(state: CloudState, request: SignedRequest, service: 
     createHash('sha256').update(request.body).digest('hex'),
   ].join('\n')
   const claimed = Buffer.from(material.signature.toLowerCase(), 'utf8')
-  for (const uri of candidateUris(request.url.pathname, mount)) {
+  for (const uri of candidateUris(request.url.pathname, mount, state.emulator.basePath)) {
     const canonical = `${request.method.toUpperCase()}\n${uri}\n${rest}`
     const computed = Buffer.from(computeSignature(key, material.requestTime, scope, canonical), 'utf8')
     if (computed.length === claimed.length && timingSafeEqual(computed, claimed)) return { caller, region: material.region, material }
@@ -73,11 +73,15 @@ function checkSkew(now: number, material: AuthMaterial): void {
   }
 }
 
-/** The received path, then the same with the mount prefix removed once and twice. */
-function candidateUris(rawPath: string, mount: string[]): string[] {
+/**
+ * The path as the client sent it (under a tenant's base path, which the emulator's routing took off), the
+ * received path, then the same with the mount prefix removed once and twice.
+ */
+function candidateUris(rawPath: string, mount: string[], basePath: string): string[] {
   const trailing = rawPath.endsWith('/')
   let segments = pathSegments(rawPath)
   const uris = [canonicalUri(segments, trailing)]
+  if (basePath !== '') uris.unshift(canonicalUri(pathSegments(basePath + rawPath), trailing))
   for (let i = 0; i < 2 && mount.length > 0 && mount.every((part, j) => segments[j] === part); i++) {
     segments = segments.slice(mount.length)
     uris.push(canonicalUri(segments, trailing))

@@ -12,6 +12,7 @@ import { ScenarioError } from '../scenario-error.ts'
 import { createTarget, type TargetConfig } from '../targets/create-target.ts'
 import { TargetError, TargetUnreachableError } from '../targets/target.ts'
 import { loadTargetsFile } from '../targets/targets-file.ts'
+import { describeParseError } from '../../cli/describe-parse-error.ts'
 import { startVaultBridge, type VaultBridge } from '../../conformance/vault-bridge.ts'
 
 export interface CommandIo {
@@ -189,7 +190,7 @@ async function executeOrThrow(argv: string[], io: CommandIo, mode: Mode): Promis
   try {
     parsed = parseArgs({ args: argv, options: PARSE_OPTIONS, allowPositionals: true, strict: true })
   } catch (error) {
-    throw new UsageProblem((error as Error).message)
+    throw new UsageProblem(describeParseError(error, mode.usage))
   }
   const { values, positionals } = parsed
   if (values.help) {

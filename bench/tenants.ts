@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { createDoppel, createDoppelServer, listen, TenantRegistry } from '../src/index.ts'
+import { figure, median, type Figure } from './lib.ts'
+
+const CLIENT = fileURLToPath(new URL('./load-client.ts', import.meta.url))
+const TOKEN = { 'x-service-token': 'root' }
+const ROLE = JSON.stringify({ auth_type: 'ec2', bound_ami_id: 'ami-0bbbb000000000001' })
+const IDLE = 500
+const ACTIVE = 100
+
+function gc(): void {
+  const collect = (globalThis as { gc?: () => void }).gc
+  if (!collect) throw new Error('run with node --expose-gc (npm run bench does)')
+  collect()
+  collect()
+}
+
+/** What one tenant holds once used (a role written and read), measured over `IDLE` of them. */
+async function idleTenantBytes(): Promise<number> {
+  const tenants = new TenantRegistry(createDoppel({ seed: 1 }), { maxTenants: IDLE })
+  const use = async (name: string) => {
+    await tenants.handle(new Request(`http://bench.test/t/${name}/v1/auth/cloud/role/web`, { method: 'POST', headers: TOKEN, body: ROLE }))
+    await (await tenants.handle(new Request(`http://bench.test/t/${name}/v1/auth/cloud/role/web`, { headers: TOKEN }))).text()
+  }
+  await use('warm-up') // loads the service modules, which are code, not tenant state
+  tenants.drop('warm-up')
+  gc()
+  const before = process.memoryUsage().heapUsed
+  for (let i = 0; i < IDLE; i++) await use(`idle-${i}`)
+  gc()
+  const bytes = (process.memoryUsage().heapUsed - before) / IDLE
+  if (tenants.list().length !== IDLE) throw new Error('tenants went missing')
+  return bytes
+}
+
+async function load(config: Record<string, unknown>): Promise<number> {
+  const { stdout } = await promisify(execFile)(process.execPath, [CLIENT, JSON.stringify(config)], { timeout: 60_000 })
+  const result = JSON.parse(stdout) as { rps: number; non2xx: number; errors: number }
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors under load`)
+  return result.rps
+}
+
+/** Tenants: memory per idle tenant, and role reads spread over 100 tenants against the same reads in one. */
+export async function benchTenants(rounds = 3): Promise<Figure[]> {
+  const bytes = await idleTenantBytes()
+  const server = await listen(createDoppelServer(createDoppel({ seed: 1 }), { tenants: { maxTenants: ACTIVE + 1 } }), 0, '127.0.0.1')
+  try {
+    const names = [...Array.from({ length: ACTIVE }, (_, i) => `active-${i}`), 'single']
+    for (const name of names) {
+      await fetch(`${server.url}/t/${name}/v1/auth/cloud/role/web`, { method: 'POST', headers: TOKEN, body: ROLE })
+    }
+    // Each connection cycles through the list: every request of a round goes to the next tenant.
+    const read = (name: string) => ({ method: 'GET', path: `/t/${name}/v1/auth/cloud/role/web`, headers: TOKEN })
+    const many = { url: server.url, requests: names.slice(0, ACTIVE).map(read) }
+    const one = { url: server.url, requests: names.slice(0, ACTIVE).map(() => read('single')) }
+    const ratios: number[] = []
+    let detail = ''
+    for (let i = 0; i < rounds; i++) {
+      const floor = await load(one)
+      const subject = await load(many)
+      ratios.push(subject / floor)
+      detail = `${subject.toFixed(0)} req/s over ${ACTIVE} tenants vs ${floor.toFixed(0)} req/s in one`
+    }
+    return [
+      figure(`tenants: heap per idle tenant (a role written and read; ${IDLE} tenants)`, bytes / 1024, 'KiB', '< 256'),
+      figure(`tenants: role reads over ${ACTIVE} active tenants / the same reads in one tenant`, median(ratios), 'x', '>= 0.9', detail),
+    ]
+  } finally {
+    await server.close()
+  }
+}

@@ -1,0 +1,1 @@
+export { dashboard } from './dashboard-route.ts'

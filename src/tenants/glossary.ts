@@ -1,0 +1,27 @@
+/** Tenants: named emulator instances on one server, reached under `/t/<name>/`. */
+
+export interface TenantOptions {
+  /** How many tenants may exist at once; a request naming a new one beyond it is refused (429). Default 100. */
+  maxTenants?: number
+  /** Drop a tenant unused this long on the wall clock (ms). Default 30 minutes. */
+  idleTimeoutMs?: number
+  /** The wall clock the idle timeout reads. Default `Date.now`. */
+  wallClock?: () => number
+}
+
+/** One tenant as `GET /_doppel/tenants` lists it. */
+export interface TenantSummary {
+  id: string
+  created_at: string
+  last_used_at: string
+  requests: number
+}
+
+/** What the root control API needs from the tenants of its server. */
+export interface TenantDirectory {
+  readonly maxTenants: number
+  readonly idleTimeoutMs: number
+  list(): TenantSummary[]
+  /** Drops a tenant and its state; false when there is none by that name. */
+  drop(id: string): boolean
+}

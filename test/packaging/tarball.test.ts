@@ -1,0 +1,251 @@
+// doppel as a user installs it: `npm pack`, the tarball installed into a fresh project with msw, vitest and
+// typescript, then every face used from there under Node 24 and Node 22, with no flag or extra config.
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { delimiter, dirname, join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { readmeQuickstart } from '../support/readme-blocks.ts'
+
+// Installing and running a package takes longer than a unit test: generous bounds, no timing asserted.
+vi.setConfig({ testTimeout: 240_000 })
+
+const exec = promisify(execFile)
+const root = new URL('../../', import.meta.url).pathname
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  version: string
+  engines: { node: string }
+  exports: Record<string, unknown>
+}
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+const npmFlags = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error']
+
+/** A Node 22 binary from the npm registry (the `node-<platform>-<arch>` package), kept in node_modules/.cache. */
+async function node22(): Promise<string> {
+  const cache = join(root, 'node_modules', '.cache', 'doppel-node22')
+  const pkg = `node-${process.platform}-${process.arch}`
+  const binary = join(cache, 'node_modules', pkg, 'bin', 'node')
+  if (!existsSync(binary)) {
+    mkdirSync(cache, { recursive: true })
+    writeFileSync(join(cache, 'package.json'), '{"private":true}\n')
+    await exec(npm, ['install', ...npmFlags, `${pkg}@^22.12.0`], { cwd: cache, timeout: 180_000 })
+  }
+  return binary
+}
+
+interface Packed {
+  filename: string
+  files: { path: string }[]
+}
+
+let project: string
+let tarball: Packed
+const binaries: Record<string, string> = { 'Node 24': process.execPath }
+
+beforeAll(async () => {
+  expect(process.versions.node.split('.')[0]).toBe('24')
+  const work = mkdtempSync(join(tmpdir(), 'doppel-pack-'))
+  const [packed, node] = await Promise.all([
+    exec(npm, ['pack', '--json', '--loglevel=error', '--pack-destination', work], { cwd: root, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }),
+    node22(),
+  ])
+  tarball = (JSON.parse(packed.stdout) as Packed[])[0]!
+  binaries['Node 22'] = node
+  project = join(work, 'consumer')
+  mkdirSync(project)
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }) + '\n')
+  await exec(npm, ['install', ...npmFlags, join(work, tarball.filename), 'msw', 'vitest', 'typescript', '@types/node'], {
+    cwd: project,
+    timeout: 240_000,
+  })
+}, 420_000)
+
+afterAll(() => {
+  if (project) rmSync(join(project, '..'), { recursive: true, force: true })
+})
+
+describe('the tarball', () => {
+  it('ships the built package and nothing of the workshop', () => {
+    const paths = tarball.files.map((file) => file.path)
+    for (const needed of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/doppel.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'certs/rsa2048.pem', 'certs/rsa2048.key', 'certs/README.md', 'dist/scenario/schemas/scenario.schema.json', 'dist/conformance/vault-container.js']) {
+      expect(paths, needed).toContain(needed)
+    }
+    expect(paths.some((path) => path.startsWith('conformance/') && path.endsWith('.yaml'))).toBe(true)
+    expect(paths.some((path) => path.startsWith('scenarios/') && path.endsWith('.yaml'))).toBe(true)
+    const unwanted = paths.filter((path) => /(^|\/)(test|bench|src|docs|scripts|\.ci)\/|\.test\.|\.ts$(?<!\.d\.ts)|^certs\/(ca\.key|generate\.sh)$|Dockerfile|tsconfig|vitest\.config/.test(path))
+    expect(unwanted).toEqual([])
+    expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toMatch(/^Mozilla Public License Version 2\.0/)
+  })
+
+  it('passes publint (package.json against what is packed), strictly', async () => {
+    const publint = join(root, 'node_modules', 'publint', 'src', 'cli.js')
+    const { stdout } = await exec(process.execPath, [publint, '--pack', 'false', '--strict'], { cwd: root, timeout: 60_000 })
+    expect(stdout).toContain('All good!')
+  })
+
+  it('states the Node versions it is tested on', () => {
+    expect(manifest.engines.node).toBe('^22.12.0 || ^24.0.0')
+  })
+})
+
+describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (name) => {
+  const node = () => binaries[name]!
+  const run = (args: string[], options: { timeout?: number } = {}) =>
+    exec(node(), args, { cwd: project, timeout: options.timeout ?? 60_000, maxBuffer: 16 * 1024 * 1024 })
+  /** `npx …` with this Node first on PATH, as a user's shell runs it. */
+  const npx = (args: string[]) =>
+    exec('npx', ['--no-install', ...args], {
+      cwd: project,
+      timeout: 60_000,
+      env: { ...process.env, PATH: `${dirname(node())}${delimiter}${process.env.PATH ?? ''}` },
+    })
+
+  it('runs on the Node it claims', async () => {
+    const { stdout } = await run(['-p', 'process.versions.node'])
+    expect(stdout.trim()).toMatch(name === 'Node 22' ? /^22\.(1[2-9]|[2-9]\d)\./ : /^24\./)
+  })
+
+  it('imports every export with plain node, from dist/', async () => {
+    const script = `
+      const where = {}
+      for (const entry of ${JSON.stringify(Object.keys(manifest.exports).filter((key) => !key.includes('*') && key !== './package.json'))}) {
+        const specifier = entry === '.' ? 'doppel' : 'doppel' + entry.slice(1)
+        const loaded = await import(specifier)
+        where[specifier] = [import.meta.resolve(specifier), Object.keys(loaded).length]
+      }
+      const schema = await import('doppel/schemas/scenario.schema.json', { with: { type: 'json' } })
+      where.schema = schema.default.$schema
+      const { createDoppel } = await import('doppel')
+      const doppel = createDoppel({ seed: 1 })
+      const res = await doppel.fetch('http://doppel.test/v1/auth/cloud/roles?list=true', { headers: { 'X-Service-Token': 'root' } })
+      where.status = res.status
+      console.log(JSON.stringify(where))
+    `
+    const { stdout, stderr } = await run(['--input-type=module', '-e', script])
+    expect(stderr).toBe('')
+    const where = JSON.parse(stdout) as Record<string, [string, number]> & { schema: string; status: number }
+    for (const specifier of ['doppel', 'doppel/msw', 'doppel/scenario', 'doppel/vitest']) {
+      expect(where[specifier]![0]).toMatch(/\/node_modules\/doppel\/dist\/.+\.js$/)
+      expect(where[specifier]![1]).toBeGreaterThan(0)
+    }
+    expect(where.schema).toMatch(/json-schema\.org/)
+    expect(where.status).toBe(404)
+  })
+
+  it('answers npx doppel --help and --version', async () => {
+    const help = await npx(['doppel', '--help'])
+    expect(help.stdout).toContain('Usage: doppel <command>')
+    expect((await npx(['doppel', '--version'])).stdout).toBe(`${manifest.version}\n`)
+    // What npx's scripts see as `node` is the Node under test.
+    expect((await npx(['-c', 'node -p process.version'])).stdout.trim()).toBe((await run(['-p', 'process.version'])).stdout.trim())
+  })
+
+  it('serves with doppel serve --port 0 and passes conformance over HTTP', async () => {
+    const server = await startServer(node(), ['serve', '--port', '0'])
+    try {
+      const health = await fetch(`${server.url}/_doppel/health`)
+      expect(health.status).toBe(200)
+      expect(await health.json()).toEqual({ status: 'ok' })
+      const conformance = await run([join(project, 'node_modules', '.bin', 'doppel'), 'conformance', '--target', server.url, '--label', 'registry and deprecation'], { timeout: 120_000 })
+      expect(conformance.stdout.trim().split('\n').at(-1)).toMatch(/^[1-9]\d* passed, 0 failed, 0 skipped$/)
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('runs the container image command line and health check', async () => {
+    const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8')
+    const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[]
+    const health = JSON.parse(/^\s+CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[]
+    // The image listens on 8200; here the same line picks a free port.
+    const args = cmd.map((arg, i) => (cmd[i - 1] === '--port' ? '0' : arg))
+    const server = await startServer(node(), args)
+    try {
+      const port = new URL(server.url).port
+      const check = await run(health.slice(1).map((arg) => arg.replace('127.0.0.1:8200', `127.0.0.1:${port}`)))
+      expect(check.stderr).toBe('')
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('runs the bundled conformance suite and shipped scenarios on the emulator', async () => {
+    const bin = join(project, 'node_modules', '.bin', 'doppel')
+    const conformance = await run([bin, 'conformance', '--target', 'emulator'], { timeout: 120_000 })
+    expect(conformance.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, 0 skipped$/)
+    const scenarios = await run([bin, 'run', 'node_modules/doppel/scenarios/', '--target', 'emulator'], { timeout: 120_000 })
+    expect(scenarios.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/)
+  })
+
+  it('passes the README quickstart under vitest, unchanged', async () => {
+    writeFileSync(join(project, 'login.test.ts'), readmeQuickstart())
+    const { stdout } = await run([join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'login.test.ts'], { timeout: 120_000 })
+    expect(stdout).toMatch(/Tests\s+.*1 passed/)
+  })
+})
+
+describe('types for a strict TypeScript consumer', () => {
+  it('type-checks every export and the quickstart under module nodenext, without skipLibCheck', async () => {
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
+        include: ['exports.ts', 'login.test.ts'],
+      }),
+    )
+    writeFileSync(join(project, 'login.test.ts'), readmeQuickstart())
+    writeFileSync(
+      join(project, 'exports.ts'),
+      `import { createDoppel, createDoppelServer, listen, type Doppel, type DoppelOptions, type JournalEntry } from 'doppel'
+import { createHandlers, type HandlerOptions } from 'doppel/msw'
+import { runScenarios, loadScenarioFile, createTarget, type Scenario, type TargetConfig } from 'doppel/scenario'
+import { describeScenarios } from 'doppel/vitest'
+
+const options: DoppelOptions = { seed: 1 }
+const doppel: Doppel = createDoppel(options)
+const handlerOptions: HandlerOptions = { baseUrl: 'http://vault.test' }
+const handlers = createHandlers(doppel, handlerOptions)
+const entries: readonly JournalEntry[] = doppel.journal.entries()
+const target: TargetConfig = { kind: 'emulator' }
+const instance: string = doppel.cloud.createInstance({ ami_id: 'ami-1' }).instance_id
+export const used: unknown[] = [handlers, entries, target, instance, runScenarios, loadScenarioFile, createTarget, describeScenarios, createDoppelServer, listen]
+export type Used = Scenario
+`,
+    )
+    const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc')
+    const result = await exec(process.execPath, [tsc, '-p', project], { cwd: project, timeout: 120_000 }).catch((error: { stdout: string }) => error)
+    expect(result.stdout).toBe('')
+  })
+})
+
+interface StartedServer {
+  url: string
+  stop(): Promise<void>
+}
+
+async function startServer(node: string, args: string[]): Promise<StartedServer> {
+  const child: ChildProcess = spawn(node, [join(project, 'node_modules', '.bin', 'doppel'), ...args, '--quiet'], {
+    cwd: project,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr!.on('data', (chunk) => (stderr += chunk))
+  const exited = once(child, 'exit')
+  const line = await Promise.race([
+    once(child.stdout!, 'data').then(([chunk]) => String(chunk)),
+    exited.then(() => {
+      throw new Error(`doppel ${args.join(' ')} exited: ${stderr}`)
+    }),
+  ])
+  const match = /^doppel listening on (http:\/\/[^:]+:(\d+))\n$/.exec(line)
+  expect(match, line).not.toBeNull()
+  return {
+    url: `http://127.0.0.1:${match![2]}`,
+    stop: async () => {
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
