@@ -5,6 +5,7 @@ import type { RequestContext, Service } from './core/glossary.ts'
 import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from './fake-cloud/index.ts'
 import { registryFaultResponse } from './registry/json-api.ts'
 import type { FixtureSource } from './scenario/fixtures/index.ts'
+import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from './snapshot/snapshot-document.ts'
 import type { TenantDirectory } from './tenants/glossary.ts'
 import { LightResponse, realResponse } from './core/light-response.ts'
 
@@ -127,6 +128,19 @@ export class Doppel extends Emulator {
     }
     load()
     this.onReset(load)
+  }
+
+  /** The whole state as one versioned JSON document, secrets included (README: "State that survives"). */
+  snapshot(): DoppelSnapshot {
+    return takeSnapshot(this)
+  }
+
+  /**
+   * Replaces the state with a snapshot, checked whole first: a bad one throws SnapshotError and changes
+   * nothing. The journal stays; `reset()` still returns to the seeded start.
+   */
+  restore(snapshot: unknown): void {
+    restoreSnapshot(this, snapshot)
   }
 
   /** Every fixture source given to `createDoppel` or `useFixtures`, in order. */

@@ -4,6 +4,7 @@ import type { Server } from 'node:http'
 import { registerCloudListener } from '../fake-cloud/index.ts'
 import { createDoppelServer, listen, type RunningServer, type ServerOptions } from '../server/doppel-server.ts'
 import { isLoopbackAddress } from '../server/request-guard.ts'
+import { DataDirError, openDataDir, type DataDir } from '../snapshot/data-dir.ts'
 import { TenantRegistry } from '../tenants/index.ts'
 import { describeParseError } from './describe-parse-error.ts'
 import { tenantFlags } from './tenant-flags.ts'
@@ -28,6 +29,8 @@ Options:
   --imds-listener-limit <n>  Per-instance IMDS sockets open at once (default 64)
   --clock-start <time>  Start the emulator clock at this RFC 3339 time
   --frozen-clock        Move time only through the control API
+  --data-dir <dir>      Keep the state in <dir>: loaded at start, written on stop and when it changed
+  --snapshot-interval <d>  How often a changed state is written to --data-dir (default 5s)
   --max-tenants <n>     Tenants under /t/<name>/ at most (default 100; 0 serves none)
   --tenant-idle-timeout <d>  Drop a tenant unused this long on the wall clock (default 30m)
   --quiet               Do not log requests to stderr
@@ -64,6 +67,8 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
         'imds-listener-limit': { type: 'string' },
         'clock-start': { type: 'string' },
         'frozen-clock': { type: 'boolean', default: false },
+        'data-dir': { type: 'string' },
+        'snapshot-interval': { type: 'string' },
         'max-tenants': { type: 'string', default: '100' },
         'tenant-idle-timeout': { type: 'string', default: '30m' },
         quiet: { type: 'boolean', default: false },
@@ -99,6 +104,17 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
       throw new StartupError(`doppel serve: cannot load --seed fixtures: ${lines.join('; ')}`)
     }
   }
+  if (values['snapshot-interval'] !== undefined && values['data-dir'] === undefined) {
+    throw new UsageError('doppel serve: --snapshot-interval needs --data-dir')
+  }
+  let dataDir: DataDir | undefined
+  if (values['data-dir'] !== undefined) {
+    try {
+      dataDir = await openDataDir(doppel, { dir: values['data-dir'], interval: values['snapshot-interval'], onError: (line) => io.stderr(line + '\n') })
+    } catch (error) {
+      throw error instanceof DataDirError ? new StartupError(error.message) : error
+    }
+  }
   const log = values.quiet
     ? undefined
     : (line: { method: string; path: string; status: number; ms: number }) =>
@@ -129,6 +145,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
       // Pending latency faults would otherwise hold their requests (and the process) open.
       doppel.endPendingDelays()
       await Promise.all([main.close(), cloud?.close(), doppel.cloud.close()])
+      await dataDir?.close()
     },
   }
 }

@@ -5,7 +5,7 @@
 import type { Emulator } from '../core/emulator.ts'
 import type { RequestContext } from '../core/glossary.ts'
 import { getFakeCloud } from '../fake-cloud/index.ts'
-import { CloudError, type AssumedRoleCredentials, type AwsCredentials } from '../fake-cloud/glossary.ts'
+import { CloudError, type AwsCredentials } from '../fake-cloud/glossary.ts'
 import { goQuote } from './go-format.ts'
 import { providerCalls } from './provider/index.ts'
 import type { AuthState } from './state.ts'
@@ -20,7 +20,6 @@ const HALF_CONFIGURED =
 
 /** The session length the SDK's assume-role provider asks for: 15 minutes. */
 const ASSUME_ROLE_SECONDS = 900
-const ASSUMED_SESSIONS = 'provider-client:assumed-sessions'
 
 /**
  * The base credentials: config/client's keys when both are set; the `<PREFIX>_ACCESS_KEY` and
@@ -54,7 +53,7 @@ export async function credentialsForAccount(context: RequestContext, state: Auth
   const sts = state.stsRoles.get(accountId)
   if (sts) {
     // Like the real service's cached clients, an assumed session is reused until it expires.
-    const sessions = assumedSessions(state)
+    const sessions = state.assumedSessions
     const key = [base.accessKeyId, sts.sts_role, sts.external_id].join('\n')
     const cached = sessions.get(key)
     const now = context.emulator.clock.nowMs()
@@ -87,11 +86,6 @@ export async function credentialsForAccount(context: RequestContext, state: Auth
   return base
 }
 
-function assumedSessions(state: AuthState): Map<string, AssumedRoleCredentials> {
-  let sessions = state.caches.get(ASSUMED_SESSIONS) as Map<string, AssumedRoleCredentials> | undefined
-  if (!sessions) state.caches.set(ASSUMED_SESSIONS, (sessions = new Map()))
-  return sessions
-}
 
 /**
  * A provider error as the real service prints it (the Go SDK's form):

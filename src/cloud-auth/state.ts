@@ -1,5 +1,6 @@
 import type { Emulator } from '../core/emulator.ts'
 import type { KeyedCollection } from '../core/store.ts'
+import type { AssumedRoleCredentials } from '../fake-cloud/glossary.ts'
 import type {
   AccessListEntry,
   CertificateEntry,
@@ -23,6 +24,12 @@ type Singleton =
 
 type SingletonValue<K extends Singleton['key']> = Extract<Singleton, { key: K }>['value']
 
+/** A login's unique id → full ARN lookup, remembered until `expiresMs` (emulator clock). */
+export interface FullArnEntry {
+  arn: string
+  expiresMs: number
+}
+
 /**
  * Everything one mount of the auth method keeps. Collections live in the emulator's store (named
  * `cloud-auth:<mount>:<what>`), so they show in snapshots; caches live here and are dropped with the state.
@@ -39,8 +46,10 @@ export class AuthState {
   defaultAccountId: string | undefined
   /** When the lazy periodic tidy next runs (emulator clock, ms); undefined = on the next request. */
   nextPeriodicTidyMs: number | undefined
-  /** Caches other parts of the method keep per mount (e.g. login's unique-id → full ARN cache). */
-  readonly caches = new Map<string, unknown>()
+  /** Assumed-role sessions per account (config/sts), reused until they expire. */
+  readonly assumedSessions = new Map<string, AssumedRoleCredentials>()
+  /** iam login's unique id → full ARN cache. */
+  readonly fullArns = new Map<string, FullArnEntry>()
 
   constructor(emulator: Emulator, mount: string) {
     this.mount = mount
@@ -91,7 +100,8 @@ export class AuthState {
     this.#singletons.clear()
     this.defaultAccountId = undefined
     this.nextPeriodicTidyMs = undefined
-    this.caches.clear()
+    this.assumedSessions.clear()
+    this.fullArns.clear()
   }
 
   #get<K extends Singleton['key']>(key: K): SingletonValue<K> | undefined {
@@ -104,9 +114,12 @@ export class AuthState {
   }
 }
 
+/** The emulator domain key of one mount's state. */
+export const authDomain = (mount: string): string => `cloud-auth:${mount}`
+
 /** The state of the auth method mounted at `auth/<mount>` on this emulator. */
 export function authState(emulator: Emulator, mount: string): AuthState {
-  return emulator.domain(`cloud-auth:${mount}`, () => new AuthState(emulator, mount))
+  return emulator.domain(authDomain(mount), () => new AuthState(emulator, mount))
 }
 
 /** The identity configuration in effect: the stored one, or the defaults (aliases `role_id`). */

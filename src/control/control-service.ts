@@ -3,6 +3,7 @@ import { NestingTooDeepError, parseJsonBounded } from '../core/bounded-parse.ts'
 import { FaultError } from '../core/faults.ts'
 import { jsonResponse, readBodyText, BodyTooLargeError } from '../core/http.ts'
 import { DurationError } from '../core/duration.ts'
+import { SNAPSHOT_PATH, snapshotRoute } from './snapshot-routes.ts'
 import { dashboard } from '../dashboard/dashboard-route.ts'
 import { tenantsControl } from '../tenants/tenants-control.ts'
 import { hasManagementToken } from './management-token.ts'
@@ -64,6 +65,7 @@ export async function control(request: Request, context: RequestContext): Promis
       emulator.journal.clear()
       return new LightResponse(null, { status: 204 })
     }
+    if (path === SNAPSHOT_PATH) return await snapshotRoute(request, context)
     if (path === '/_doppel/ui' || path.startsWith('/_doppel/ui/')) return await dashboard(request)
     if (path === '/_doppel/tenants' || path.startsWith('/_doppel/tenants/')) return tenantsControl(request, context, path)
     if (path === OPENAPI_PATH) return await openApiRoute(request, context)

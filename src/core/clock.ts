@@ -17,23 +17,37 @@ export interface ClockOptions {
  * The emulator's clock: wall time shifted by an offset, or a frozen instant.
  * Every expiry, tidy, SigV4 skew check and timestamp reads it, so tests move time instead of waiting.
  */
+/** The clock's position in a snapshot: a frozen instant, or the offset from wall time (which keeps running). */
+export type ClockState = { frozen: true; now_ms: number } | { frozen: false; offset_ms: number }
+
 export class Clock {
-  readonly frozen: boolean
+  #frozen: boolean
+  readonly #startsFrozen: boolean
   #startMs: number
   #offsetMs = 0
   #initialOffsetMs = 0
   #frozenAt: number
   #moveListeners: (() => void)[] = []
+  /** Counts moves, for cheap "did anything change" checks. */
+  #moves = 0
 
   constructor(options: ClockOptions = {}) {
-    this.frozen = options.frozen ?? false
+    this.#frozen = this.#startsFrozen = options.frozen ?? false
     this.#startMs = options.start === undefined ? Date.now() : toMs(options.start, 'start')
     this.#frozenAt = this.#startMs
-    if (!this.frozen) this.#offsetMs = this.#initialOffsetMs = this.#startMs - Date.now()
+    if (!this.#frozen) this.#offsetMs = this.#initialOffsetMs = this.#startMs - Date.now()
+  }
+
+  get frozen(): boolean {
+    return this.#frozen
+  }
+
+  get moves(): number {
+    return this.#moves
   }
 
   nowMs(): number {
-    return this.frozen ? this.#frozenAt : Date.now() + this.#offsetMs
+    return this.#frozen ? this.#frozenAt : Date.now() + this.#offsetMs
   }
 
   now(): Date {
@@ -50,7 +64,7 @@ export class Clock {
     if (!(this.nowMs() + ms <= LATEST_MS)) {
       throw new RangeError(`Failed to advance the clock: "advance" ${describeValue(by)} moves the time past 9999-12-31T23:59:59.999Z`)
     }
-    if (this.frozen) this.#frozenAt += ms
+    if (this.#frozen) this.#frozenAt += ms
     else this.#offsetMs += ms
     this.#moved()
     return this.now()
@@ -59,7 +73,7 @@ export class Clock {
   /** Moves time to an instant; throws RangeError (the clock unchanged) outside years 1970 to 9999. */
   set(to: Date | string | number): Date {
     const ms = toMs(to, 'set')
-    if (this.frozen) this.#frozenAt = ms
+    if (this.#frozen) this.#frozenAt = ms
     else this.#offsetMs = ms - Date.now()
     this.#moved()
     return this.now()
@@ -71,13 +85,28 @@ export class Clock {
   }
 
   #moved(): void {
+    this.#moves++
     for (const listener of this.#moveListeners) listener()
+  }
+
+  state(): ClockState {
+    return this.#frozen ? { frozen: true, now_ms: this.#frozenAt } : { frozen: false, offset_ms: this.#offsetMs }
+  }
+
+  /** Takes a snapshot's position (and its frozen or running mode, until the next reset). */
+  restore(state: ClockState): void {
+    this.#frozen = state.frozen
+    if (state.frozen) this.#frozenAt = state.now_ms
+    else this.#offsetMs = state.offset_ms
+    this.#moved()
   }
 
   /** Back to the instant the clock was created with (frozen) or to wall time plus the original offset. */
   reset(): void {
+    this.#frozen = this.#startsFrozen
     this.#frozenAt = this.#startMs
     this.#offsetMs = this.#initialOffsetMs
+    this.#moves++
   }
 }
 

@@ -90,6 +90,34 @@ export class Emulator {
     return state
   }
 
+  /** The keys of the domains created so far. */
+  domainKeys(): string[] {
+    return [...this.#domains.keys()]
+  }
+
+  /** A domain's state if it was created, without creating it. */
+  existingDomain<T>(key: string): T | undefined {
+    return this.#domains.get(key) as T | undefined
+  }
+
+  /**
+   * Replaces every domain's state (a snapshot restore): the store and the domains are emptied, then `load`,
+   * built and checked beforehand, fills them. The journal and the reset hooks stay.
+   */
+  replaceState(load: (emulator: this) => void): void {
+    this.store.clear()
+    this.#domains.clear()
+    load(this)
+  }
+
+  /**
+   * Grows whenever the state may have changed (store writes, random draws, clock and fault changes):
+   * cheap enough to poll, for writing snapshots only when something changed.
+   */
+  get changes(): number {
+    return this.store.writes + this.random.draws + this.clock.moves + this.faults.changes
+  }
+
   isRootToken(token: string | null | undefined): boolean {
     return typeof token === 'string' && this.rootTokens.has(token)
   }

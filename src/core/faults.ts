@@ -25,6 +25,8 @@ export class FaultError extends Error {
 export class Faults {
   #faults = new Map<string, { fault: Fault; pattern: PathPattern }>()
   #random: Random
+  /** Counts changes (adds, removals, hits), for cheap "did anything change" checks. */
+  #changes = 0
 
   constructor(random: Random) {
     this.#random = random
@@ -35,7 +37,19 @@ export class Faults {
     const id = `fault-${this.#random.hex(12)}`
     const stored: Fault = { ...fault, id, hits: 0, remaining: fault.times }
     this.#faults.set(id, { fault: stored, pattern: compilePathPattern(fault.path) })
+    this.#changes++
     return stored
+  }
+
+  get changes(): number {
+    return this.#changes
+  }
+
+  /** Replaces every fault with saved ones (from `list()`, checked by `checkSavedFault`), in order. */
+  restore(faults: readonly Fault[]): void {
+    this.#faults.clear()
+    for (const fault of faults) this.#faults.set(fault.id, { fault: { ...fault }, pattern: compilePathPattern(fault.path) })
+    this.#changes++
   }
 
   list(): Fault[] {
@@ -43,11 +57,13 @@ export class Faults {
   }
 
   remove(id: string): boolean {
+    this.#changes++
     return this.#faults.delete(id)
   }
 
   clear(): void {
     this.#faults.clear()
+    this.#changes++
   }
 
   /** The first fault matching the request, consumed by one use. */
@@ -57,6 +73,7 @@ export class Faults {
       if (fault.method && fault.method.toUpperCase() !== method.toUpperCase()) continue
       if (!pattern.testUrl(url)) continue
       fault.hits++
+      this.#changes++
       if (fault.remaining !== undefined) {
         fault.remaining--
         if (fault.remaining <= 0) this.#faults.delete(id)
@@ -65,6 +82,21 @@ export class Faults {
     }
     return undefined
   }
+}
+
+/** A fault as `list()` gives it, checked as `add` checks its input; throws FaultError. */
+export function checkSavedFault(input: unknown): Fault {
+  const fault = validateFault(input)
+  const f = input as Record<string, unknown>
+  const known = new Set(['id', 'hits', 'remaining', 'method', 'path', 'status', 'latency_ms', 'drop', 'times'])
+  const unknown = Object.keys(f).find((key) => !known.has(key))
+  if (unknown !== undefined) throw new FaultError(`Failed to read a fault: "${unknown}" is not a known field`)
+  if (typeof f.id !== 'string' || f.id === '') throw new FaultError('Failed to read a fault: "id" must be a non-empty string')
+  if (!Number.isSafeInteger(f.hits) || (f.hits as number) < 0) throw new FaultError('Failed to read a fault: "hits" must be a count')
+  if (f.remaining !== undefined && (!Number.isSafeInteger(f.remaining) || (f.remaining as number) < 1)) {
+    throw new FaultError('Failed to read a fault: "remaining" must be a positive integer')
+  }
+  return { ...fault, id: f.id, hits: f.hits as number, ...(f.remaining !== undefined && { remaining: f.remaining as number }) }
 }
 
 function validateFault(input: unknown): FaultInput {

@@ -7,6 +7,8 @@ import { randomBytes, randomUUID } from 'node:crypto'
 export class Random {
   readonly seed: number | undefined
   #state: Uint32Array | undefined
+  /** Counts seeded draws (the position a snapshot keeps), for cheap "did anything change" checks. */
+  #draws = 0
 
   constructor(seed?: number | string) {
     this.seed = seed === undefined ? undefined : normaliseSeed(seed)
@@ -23,7 +25,23 @@ export class Random {
     for (let i = 0; i < 15; i++) this.#next()
   }
 
+  get draws(): number {
+    return this.#draws
+  }
+
+  /** The generator's position (four 32-bit words), or null when it draws from `node:crypto`. */
+  position(): number[] | null {
+    return this.#state ? [...this.#state] : null
+  }
+
+  /** Continues from a saved position (null: draw from `node:crypto`), until the next reset. */
+  restorePosition(position: readonly number[] | null): void {
+    this.#state = position === null ? undefined : Uint32Array.from(position)
+    this.#draws++
+  }
+
   #next(): number {
+    this.#draws++
     const st = this.#state!
     const t = (((st[0]! + st[1]!) >>> 0) + st[3]!) >>> 0
     st[3] = (st[3]! + 1) >>> 0

@@ -10,15 +10,22 @@ export interface CollectionOptions<T> {
   indexes?: Record<string, (record: T) => string | undefined>
 }
 
+/** Writes across a store's collections, for cheap "did anything change" checks. */
+interface WriteCounter {
+  count: number
+}
+
 export class KeyedCollection<T> {
   readonly name: string
   #records = new Map<string, T>()
+  #writes: WriteCounter
   #key: (record: T) => string
   #indexers: [string, (record: T) => string | undefined][]
   #indexes = new Map<string, Map<string, Set<string>>>()
 
-  constructor(name: string, options: CollectionOptions<T>) {
+  constructor(name: string, options: CollectionOptions<T>, writes: WriteCounter = { count: 0 }) {
     this.name = name
+    this.#writes = writes
     this.#key = options.key
     this.#indexers = Object.entries(options.indexes ?? {})
     for (const [index] of this.#indexers) this.#indexes.set(index, new Map())
@@ -43,6 +50,7 @@ export class KeyedCollection<T> {
     if (previous !== undefined) this.#unindex(key, previous)
     this.#records.set(key, record)
     this.#index(key, record)
+    this.#writes.count++
     return record
   }
 
@@ -51,6 +59,7 @@ export class KeyedCollection<T> {
     if (previous === undefined) return undefined
     this.#unindex(key, previous)
     this.#records.delete(key)
+    this.#writes.count++
     return previous
   }
 
@@ -85,6 +94,7 @@ export class KeyedCollection<T> {
   clear(): void {
     this.#records.clear()
     for (const map of this.#indexes.values()) map.clear()
+    this.#writes.count++
   }
 
   #indexMap(index: string): Map<string, Set<string>> {
@@ -120,11 +130,17 @@ export class KeyedCollection<T> {
 /** The collections of one emulator instance. */
 export class Store {
   #collections = new Map<string, KeyedCollection<unknown>>()
+  #writes: WriteCounter = { count: 0 }
+
+  /** Sets, deletes and clears so far, in every collection. */
+  get writes(): number {
+    return this.#writes.count
+  }
 
   collection<T>(name: string, options: CollectionOptions<T>): KeyedCollection<T> {
     const existing = this.#collections.get(name)
     if (existing) return existing as KeyedCollection<T>
-    const created = new KeyedCollection<T>(name, options)
+    const created = new KeyedCollection<T>(name, options, this.#writes)
     this.#collections.set(name, created as KeyedCollection<unknown>)
     return created
   }

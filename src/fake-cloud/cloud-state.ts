@@ -106,9 +106,11 @@ export const principalNameKey = (account: string, type: 'user' | 'role', name: s
 export const profileNameKey = (account: string, name: string): string => `${account}|${name.toLowerCase()}`
 export const placeKey = (account: string, region: string): string => `${account}|${region}`
 
+export const CLOUD_DOMAIN = 'fake-cloud'
+
 /** The fake cloud's state in this emulator instance. */
 export function cloudState(emulator: Emulator): CloudState {
-  return emulator.domain('fake-cloud', createCloudState)
+  return emulator.domain(CLOUD_DOMAIN, createCloudState)
 }
 
 function createCloudState(emulator: Emulator): CloudState {

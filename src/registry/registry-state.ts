@@ -19,9 +19,11 @@ export function coordinates(...parts: string[]): string {
   return JSON.stringify(parts)
 }
 
+export const REGISTRY_DOMAIN = 'registry'
+
 /** The registry state of an emulator instance, created on first use. */
 export function registryState(emulator: Emulator): RegistryState {
-  return emulator.domain('registry', () => ({
+  return emulator.domain(REGISTRY_DOMAIN, () => ({
     emulator,
     organizations: emulator.store.collection<Organization>('registry.organizations', { key: (o) => o.name }),
     tokens: emulator.store.collection<AccessToken>('registry.tokens', { key: (t) => t.token }),

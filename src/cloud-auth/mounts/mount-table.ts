@@ -69,6 +69,12 @@ export class MountTable {
     authState(this.#emulator, path).clear()
   }
 
+  /** Replaces every mount (a snapshot restore). */
+  replaceAll(entries: readonly MountEntry[]): void {
+    this.#mounts.clear()
+    for (const entry of entries) this.#mounts.set(entry.path, { ...entry })
+  }
+
   /** Every mount, sorted by path. */
   entries(): MountEntry[] {
     return [...this.#mounts.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))

@@ -108,7 +108,9 @@ export class TokenStore implements ExpiringDomain {
   }
 }
 
+export const TOKENS_DOMAIN = 'tokens'
+
 /** The token store of an emulator instance. */
 export function tokenStore(emulator: Emulator): TokenStore {
-  return emulator.domain('tokens', () => new TokenStore(emulator))
+  return emulator.domain(TOKENS_DOMAIN, () => new TokenStore(emulator))
 }

@@ -12,8 +12,6 @@ import type { CallerIdentityResult } from './sts-response.ts'
 /** How long a unique id → full ARN lookup is remembered: 7 days on the emulator clock. */
 const FULL_ARN_CACHE_MS = 7 * 24 * 3_600_000
 
-const CACHE_KEY = 'login:full-arn-by-unique-id'
-
 /**
  * `bound_iam_principal_arn` (reference §5 G). Passes when the caller's unique id is among the resolved
  * ids; or, with `resolve_aws_unique_ids` off, when its canonical ARN is bound exactly; or when a
@@ -53,8 +51,7 @@ export function globMatches(pattern: string, value: string): boolean {
 
 /** The entity's full ARN (with path), from the per-mount cache by unique id or else through IAM. */
 export async function cachedFullArn(context: RequestContext, state: AuthState, entity: IamEntity, roleName: string, uniqueId: string): Promise<string> {
-  let cache = state.caches.get(CACHE_KEY) as Map<string, { arn: string; expiresMs: number }> | undefined
-  if (!cache) state.caches.set(CACHE_KEY, (cache = new Map()))
+  const cache = state.fullArns
   const now = context.emulator.clock.nowMs()
   const hit = cache.get(uniqueId)
   if (hit && hit.expiresMs > now) return hit.arn

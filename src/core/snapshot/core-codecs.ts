@@ -1,0 +1,61 @@
+/** The emulator's own parts of a snapshot: the clock, the random source's position and the faults. */
+import type { ClockState } from '../clock.ts'
+import { checkSavedFault, FaultError } from '../faults.ts'
+import type { DomainCodec } from './domain-codec.ts'
+import * as shape from './shape.ts'
+
+const frozenClock = shape.object<{ frozen: true; now_ms: number }>({ frozen: () => true, now_ms: shape.integer })
+const runningClock = shape.object<{ frozen: false; offset_ms: number }>({ frozen: () => false, offset_ms: shape.integer })
+
+const clockShape: shape.Shape<ClockState> = (value, path) => {
+  const frozen = typeof value === 'object' && value !== null ? (value as { frozen?: unknown }).frozen : undefined
+  if (frozen === true) return frozenClock(value, path)
+  if (frozen === false) return runningClock(value, path)
+  throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.frozen must be true or false`)
+}
+
+export const clockCodec: DomainCodec = {
+  name: 'clock',
+  save: (emulator) => emulator.clock.state(),
+  parse(value, path) {
+    const state = clockShape(value, path)
+    // The emulator clock is read as a Date everywhere: keep it inside what a Date can hold.
+    const ms = state.frozen ? state.now_ms : Date.now() + state.offset_ms
+    if (!Number.isFinite(new Date(ms).getTime())) throw new shape.SnapshotError(`Failed to read the snapshot: ${path} is out of range`)
+    return (emulator) => emulator.clock.restore(state)
+  },
+}
+
+/** Four 32-bit words. */
+export const randomPosition: shape.Shape<number[]> = (value, path) => {
+  const words = shape.array(shape.integer)(value, path)
+  if (words.length !== 4 || words.some((word) => word < 0 || word > 0xffffffff)) {
+    throw new shape.SnapshotError(`Failed to read the snapshot: ${path} must be four 32-bit words`)
+  }
+  return words
+}
+
+export const randomCodec: DomainCodec = {
+  name: 'random',
+  save: (emulator) => ({ position: emulator.random.position() }),
+  parse(value, path) {
+    const { position } = shape.object<{ position: number[] | null }>({ position: shape.nullable(randomPosition) })(value, path)
+    return (emulator) => emulator.random.restorePosition(position)
+  },
+}
+
+export const faultsCodec: DomainCodec = {
+  name: 'faults',
+  save: (emulator) => emulator.faults.list(),
+  parse(value, path) {
+    const faults = shape.keyedRecords((item, at) => {
+      try {
+        return checkSavedFault(item)
+      } catch (error) {
+        if (error instanceof FaultError) throw new shape.SnapshotError(`Failed to read the snapshot: ${at}: ${error.message}`)
+        throw error
+      }
+    }, (fault) => fault.id)(value, path)
+    return (emulator) => emulator.faults.restore(faults)
+  },
+}

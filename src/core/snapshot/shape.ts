@@ -1,0 +1,118 @@
+/**
+ * Typed checks for reading a snapshot back: each returns a fresh copy of a value of its type or throws a
+ * SnapshotError naming the path. `object` takes a check for every key of its type (the compiler refuses
+ * a missing one), so a record type that gains a field cannot be restored without it.
+ */
+export class SnapshotError extends Error {
+  override name = 'SnapshotError'
+}
+
+export type Shape<T> = (value: unknown, path: string) => T
+
+function fail(path: string, expected: string): never {
+  throw new SnapshotError(`Failed to read the snapshot: ${path} must be ${expected}`)
+}
+
+export const string: Shape<string> = (value, path) => (typeof value === 'string' ? value : fail(path, 'a string'))
+
+export const boolean: Shape<boolean> = (value, path) => (typeof value === 'boolean' ? value : fail(path, 'true or false'))
+
+export const integer: Shape<number> = (value, path) =>
+  typeof value === 'number' && Number.isSafeInteger(value) ? value : fail(path, 'an integer')
+
+export const number: Shape<number> = (value, path) =>
+  typeof value === 'number' && Number.isFinite(value) ? value : fail(path, 'a finite number')
+
+export function literal<T extends string>(...values: readonly T[]): Shape<T> {
+  return (value, path) => (values.includes(value as T) ? (value as T) : fail(path, `one of ${values.join(', ')}`))
+}
+
+export function nullable<T>(shape: Shape<T>): Shape<T | null> {
+  return (value, path) => (value === null ? null : shape(value, path))
+}
+
+/** An optional field: absent (or `undefined`) stays absent. */
+export function optional<T>(shape: Shape<T>): Shape<T | undefined> {
+  return (value, path) => (value === undefined ? undefined : shape(value, path))
+}
+
+export function array<T>(shape: Shape<T>): Shape<T[]> {
+  return (value, path) => {
+    if (!Array.isArray(value)) fail(path, 'an array')
+    return value.map((item, index) => shape(item, `${path}[${index}]`))
+  }
+}
+
+function plainObject(value: unknown, path: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, 'an object')
+  return value as Record<string, unknown>
+}
+
+/** Sets a key on a fresh object; an own `__proto__` key (JSON.parse makes one) stays a key. */
+function put(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
+  else out[key] = value
+}
+
+/** A string-keyed dictionary (tags, metadata). */
+export function dictionary<T>(shape: Shape<T>): Shape<Record<string, T>> {
+  return (value, path) => {
+    const input = plainObject(value, path)
+    const out: Record<string, T> = {}
+    for (const key of Object.keys(input)) put(out, key, shape(input[key], `${path}.${key}`))
+    return out
+  }
+}
+
+export type Fields<T> = { [K in keyof T]-?: Shape<T[K]> }
+
+/**
+ * An object with exactly these fields: a missing required field or an unknown one is refused. Keys keep
+ * the input's order, so records read back serialise as they did.
+ */
+export function object<T>(fields: Fields<T>): Shape<T> {
+  const names = Object.keys(fields) as (keyof T & string)[]
+  return (value, path) => {
+    const input = plainObject(value, path)
+    const out: Record<string, unknown> = {}
+    for (const key of Object.keys(input)) {
+      if (!Object.hasOwn(fields, key)) throw new SnapshotError(`Failed to read the snapshot: ${path}.${key} is not a known field`)
+      const field = fields[key as keyof T & string](input[key], `${path}.${key}`)
+      if (field !== undefined) put(out, key, field)
+    }
+    for (const name of names) if (!Object.hasOwn(input, name)) fields[name](undefined, `${path}.${name}`)
+    return out as T
+  }
+}
+
+/**
+ * Records of one keyed collection, saved as an array: each checked, none sharing a key.
+ */
+export function keyedRecords<T>(shape: Shape<T>, key: (record: T) => string): Shape<T[]> {
+  return (value, path) => {
+    const records = array(shape)(value, path)
+    const seen = new Set<string>()
+    records.forEach((record, index) => {
+      const id = key(record)
+      if (seen.has(id)) throw new SnapshotError(`Failed to read the snapshot: ${path}[${index}] repeats the key "${id}"`)
+      seen.add(id)
+    })
+    return records
+  }
+}
+
+/** A Map saved as `[[key, value], …]`. */
+export function entries<T>(shape: Shape<T>): Shape<Map<string, T>> {
+  const pair = (value: unknown, path: string): [string, T] => {
+    if (!Array.isArray(value) || value.length !== 2) fail(path, 'a [key, value] pair')
+    return [string(value[0], `${path}[0]`), shape(value[1], `${path}[1]`)]
+  }
+  return (value, path) => new Map(array(pair)(value, path))
+}
+
+/** Bytes saved as base64 (standard alphabet, padded). */
+export const base64Bytes: Shape<Buffer> = (value, path) => {
+  const text = string(value, path)
+  const bytes = Buffer.from(text, 'base64')
+  return bytes.toString('base64') === text ? bytes : fail(path, 'base64')
+}

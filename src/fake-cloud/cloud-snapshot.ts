@@ -1,0 +1,183 @@
+/**
+ * The fake cloud's part of a snapshot: instances, principals, instance profiles, access keys (with their
+ * secrets) and accounts; which instance the metadata address answers for; the IMDSv2 token key; and the
+ * signed identity documents already served, so they are served again byte for byte.
+ *
+ * @note Not saved: SigV4 signing keys (derived from the secrets on demand) and IMDS listeners (sockets,
+ * started again on request).
+ */
+import type { DomainCodec } from '../core/snapshot/domain-codec.ts'
+import * as shape from '../core/snapshot/shape.ts'
+import {
+  CLOUD_DOMAIN,
+  cloudState,
+  type AccessKeyRecord,
+  type AccountRecord,
+  type CloudState,
+  type InstanceProfileRecord,
+  type InstanceRecord,
+  type PrincipalRecord,
+  type SignedDocuments,
+} from './cloud-state.ts'
+import type { IdentityFormat } from './glossary.ts'
+import { policyDocumentProblem, policyListProblem, type PolicyDocument } from './iam/policy-document.ts'
+
+const nullableString = shape.nullable(shape.string)
+
+/** A policy document (or list), checked by the same rules as at creation. */
+function policyShape<T>(problem: (value: unknown) => string | undefined): shape.Shape<T | null | undefined> {
+  return (value, path) => {
+    if (value === undefined || value === null) return value
+    const why = problem(value)
+    if (why !== undefined) throw new shape.SnapshotError(`Failed to read the snapshot: ${path}: ${why}`)
+    return value as T
+  }
+}
+
+const instanceShape = shape.object<InstanceRecord>({
+  instance_id: shape.string,
+  account_id: shape.string,
+  region: shape.string,
+  availability_zone: shape.string,
+  ami_id: shape.string,
+  vpc_id: shape.string,
+  subnet_id: shape.string,
+  instance_type: shape.string,
+  private_ip: shape.string,
+  iam_role_name: nullableString,
+  instance_profile_arn: nullableString,
+  iam_role_arn: nullableString,
+  state: shape.literal('pending', 'running', 'stopping', 'stopped', 'shutting-down', 'terminated'),
+  tags: shape.dictionary(shape.string),
+  pending_time: shape.string,
+  instance_profile_id: nullableString,
+  http_tokens: shape.literal('optional', 'required'),
+  reservation_id: shape.string,
+  security_group_id: shape.string,
+  mac: shape.string,
+  network_interface_id: shape.string,
+  imds_key_id: nullableString,
+})
+
+const principalShape = shape.object<PrincipalRecord>({
+  type: shape.literal('user', 'role'),
+  name: shape.string,
+  account_id: shape.string,
+  path: shape.string,
+  arn: shape.string,
+  unique_id: shape.string,
+  create_date: shape.string,
+  max_session_duration: shape.nullable(shape.integer),
+  policies: policyShape<PolicyDocument[]>(policyListProblem),
+  trust_policy: policyShape<PolicyDocument>((value) => policyDocumentProblem(value, true)),
+})
+
+const profileShape = shape.object<InstanceProfileRecord>({
+  name: shape.string,
+  account_id: shape.string,
+  path: shape.string,
+  arn: shape.string,
+  unique_id: shape.string,
+  create_date: shape.string,
+  role_arn: nullableString,
+})
+
+const keyShape = shape.object<AccessKeyRecord>({
+  access_key_id: shape.string,
+  secret_access_key: shape.string,
+  account_id: shape.string,
+  owner_arn: shape.string,
+  kind: shape.literal('long-term', 'session'),
+  status: shape.literal('Active', 'Inactive'),
+  create_date: shape.string,
+  session_token: nullableString,
+  session_name: nullableString,
+  expires_ms: shape.nullable(shape.integer),
+  chained: shape.boolean,
+  usable_from_ms: shape.optional(shape.integer),
+})
+
+const accountShape = shape.object<AccountRecord>({ account_id: shape.string })
+
+const documentsShape = shape.object<SignedDocuments>({
+  text: shape.string,
+  values: shape.entries(shape.string),
+})
+
+interface SavedCloud {
+  instances: InstanceRecord[]
+  principals: PrincipalRecord[]
+  profiles: InstanceProfileRecord[]
+  keys: AccessKeyRecord[]
+  accounts: AccountRecord[]
+  selected_instance: string | null
+  last_instance: string | null
+  imds_secret: Buffer | null
+  documents: Map<string, SignedDocuments>
+  key_propagation_seconds: number
+}
+
+const FORMATS: readonly IdentityFormat[] = ['document', 'signature', 'pkcs7', 'rsa2048']
+
+const cloudShape = shape.object<SavedCloud>({
+  instances: shape.keyedRecords(instanceShape, (r) => r.instance_id),
+  principals: shape.keyedRecords(principalShape, (r) => r.arn),
+  profiles: shape.keyedRecords(profileShape, (r) => r.arn),
+  keys: shape.keyedRecords(keyShape, (r) => r.access_key_id),
+  accounts: shape.keyedRecords(accountShape, (r) => r.account_id),
+  selected_instance: nullableString,
+  last_instance: nullableString,
+  imds_secret: shape.nullable(shape.base64Bytes),
+  documents: shape.entries(documentsShape),
+  key_propagation_seconds: shape.integer,
+})
+
+function saveCloud(state: CloudState) {
+  return {
+    instances: [...state.instances.values()],
+    principals: [...state.principals.values()],
+    profiles: [...state.profiles.values()],
+    keys: [...state.keys.values()],
+    accounts: [...state.accounts.values()],
+    selected_instance: state.selectedInstance ?? null,
+    last_instance: state.lastInstance ?? null,
+    imds_secret: state.imdsSecret?.toString('base64') ?? null,
+    documents: [...state.documents].map(([id, { text, values }]) => [id, { text, values: [...values] }]),
+    key_propagation_seconds: state.keyPropagationSeconds,
+  }
+}
+
+export const cloudSnapshotCodec: DomainCodec = {
+  name: 'fake-cloud',
+  save(emulator) {
+    const state = emulator.existingDomain<CloudState>(CLOUD_DOMAIN)
+    return state && saveCloud(state)
+  },
+  parse(value, path) {
+    const saved = cloudShape(value, path)
+    const instances = new Set(saved.instances.map((r) => r.instance_id))
+    for (const [name, id] of [['selected_instance', saved.selected_instance], ['last_instance', saved.last_instance]] as const) {
+      if (id !== null && !instances.has(id)) throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.${name} is not a known instance`)
+    }
+    if (saved.key_propagation_seconds < 0 || saved.key_propagation_seconds > 3600) {
+      throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.key_propagation_seconds must be from 0 to 3600`)
+    }
+    for (const [id, { values }] of saved.documents) {
+      const format = [...values.keys()].find((key) => !FORMATS.includes(key as IdentityFormat))
+      if (format !== undefined) throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.documents.${id} has an unknown format "${format}"`)
+    }
+    return (emulator) => {
+      const state = cloudState(emulator)
+      for (const record of saved.instances) state.instances.set(record)
+      for (const record of saved.principals) state.principals.set(record)
+      for (const record of saved.profiles) state.profiles.set(record)
+      for (const record of saved.keys) state.keys.set(record)
+      for (const record of saved.accounts) state.accounts.set(record)
+      state.selectedInstance = saved.selected_instance ?? undefined
+      state.lastInstance = saved.last_instance ?? undefined
+      state.imdsSecret = saved.imds_secret ?? undefined
+      for (const [id, documents] of saved.documents) state.documents.set(id, documents)
+      state.keyPropagationSeconds = saved.key_propagation_seconds
+    }
+  },
+}

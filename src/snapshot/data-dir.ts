@@ -1,0 +1,131 @@
+/**
+ * `doppel serve --data-dir <dir>`: the root instance's state lives in `<dir>/root.snapshot.json` (tenants,
+ * when they come, in `<dir>/tenants/<id>.snapshot.json`). Loaded at start; written when something changed,
+ * every `--snapshot-interval`, and on a clean stop. Each write goes to a temporary file that is synced,
+ * renamed over the snapshot, and the directory synced: a crash leaves the previous complete snapshot.
+ */
+import { constants } from 'node:fs'
+import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { DurationError, parseDuration } from '../core/duration.ts'
+import { SnapshotError } from '../core/snapshot/shape.ts'
+import type { Doppel } from '../doppel.ts'
+
+export const ROOT_SNAPSHOT_FILE = 'root.snapshot.json'
+export const DEFAULT_SNAPSHOT_INTERVAL = '5s'
+
+/** The data directory could not be used at start: one line, naming the file. */
+export class DataDirError extends Error {
+  override name = 'DataDirError'
+}
+
+export interface DataDirOptions {
+  dir: string
+  /** A duration (`5s`, `500ms`); default 5s. */
+  interval?: string
+  /** Where a failed periodic write is reported (one line); the server keeps running. */
+  onError?: (message: string) => void
+}
+
+export interface DataDir {
+  file: string
+  /** Writes the snapshot now if anything changed since the last write. */
+  flush(): Promise<void>
+  /** Stops the periodic writes and writes a last snapshot (clean stop). */
+  close(): Promise<void>
+}
+
+/** Reads the snapshot into `doppel` (if there is one) and starts writing it back. */
+export async function openDataDir(doppel: Doppel, options: DataDirOptions): Promise<DataDir> {
+  const intervalMs = parseInterval(options.interval ?? DEFAULT_SNAPSHOT_INTERVAL)
+  const file = join(options.dir, ROOT_SNAPSHOT_FILE)
+  try {
+    await mkdir(options.dir, { recursive: true, mode: 0o700 })
+  } catch (error) {
+    throw new DataDirError(`doppel serve: cannot create the data directory ${options.dir}: ${(error as Error).message}`)
+  }
+  await rm(temporaryFile(file), { force: true })
+  await loadSnapshotFile(doppel, file)
+
+  let written = doppel.changes
+  let writing = Promise.resolve()
+  const flush = (): Promise<void> => {
+    writing = writing.then(async () => {
+      const changes = doppel.changes
+      if (changes === written) return
+      // Taken at once (synchronously), then written while requests go on.
+      const text = JSON.stringify(doppel.snapshot())
+      await writeAtomically(file, text)
+      written = changes
+    })
+    return writing
+  }
+  const report = (error: unknown) => options.onError?.(`doppel: failed to write the snapshot ${file}: ${(error as Error).message}`)
+  const timer = setInterval(() => void flush().catch(report), intervalMs)
+  timer.unref()
+  return {
+    file,
+    flush,
+    close: async () => {
+      clearInterval(timer)
+      await writing.catch(() => undefined)
+      await flush().catch(report)
+    },
+  }
+}
+
+function parseInterval(text: string): number {
+  let seconds: number
+  try {
+    seconds = parseDuration(text, { allowFraction: true })
+  } catch (error) {
+    if (error instanceof DurationError) throw new DataDirError(`doppel serve: --snapshot-interval "${text}" is not a duration (${error.message})`)
+    throw error
+  }
+  if (!(seconds >= 0.01 && seconds <= 86400)) throw new DataDirError(`doppel serve: --snapshot-interval must be from 10ms to 24h, not "${text}"`)
+  return seconds * 1000
+}
+
+async function loadSnapshotFile(doppel: Doppel, file: string): Promise<void> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw new DataDirError(`doppel serve: cannot read the snapshot ${file}: ${(error as Error).message}`)
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    throw new DataDirError(`doppel serve: cannot read the snapshot ${file}: it is not complete JSON`)
+  }
+  try {
+    doppel.restore(value)
+  } catch (error) {
+    if (error instanceof SnapshotError) throw new DataDirError(`doppel serve: cannot read the snapshot ${file}: ${error.message}`)
+    throw error
+  }
+}
+
+const temporaryFile = (file: string) => `${file}.tmp`
+
+/** Write, fsync, rename, fsync the directory: the file is always the old or the new snapshot, whole. */
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const temporary = temporaryFile(file)
+  const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o600)
+  try {
+    await handle.writeFile(text, 'utf8')
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  await chmod(temporary, 0o600)
+  await rename(temporary, file)
+  const directory = await open(join(file, '..'), constants.O_RDONLY)
+  try {
+    await directory.sync()
+  } finally {
+    await directory.close()
+  }
+}
