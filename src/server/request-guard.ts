@@ -50,13 +50,13 @@ const AWS_FACES = ['/_doppel/cloud/sts', '/_doppel/cloud/iam', '/_doppel/cloud/e
  * Plain string checks; only a target that could hold dot segments or a backslash (which the URL parser
  * folds before routing) is parsed.
  */
-function classify(target: string): 'control' | 'aws' | 'service' {
+function classify(target: string): { reaches: 'control' | 'aws' | 'service'; path: string } {
   let path = target
   if (target.includes('/.') || target.includes('/%2') || target.includes('\\')) {
     try {
       path = new URL(`http://x${target}`).pathname
     } catch {
-      return 'control'
+      return { reaches: 'control', path: target }
     }
   }
   // A tenant's control API (`/t/<name>/_doppel/…`) is guarded as the root's is.
@@ -64,11 +64,20 @@ function classify(target: string): 'control' | 'aws' | 'service' {
     const slash = path.indexOf('/', 3)
     if (slash !== -1) path = path.slice(slash)
   }
-  if (!(path.startsWith(CONTROL_PREFIX) || path === '/_doppel' || path.startsWith('/_doppel?'))) return 'service'
+  if (!(path.startsWith(CONTROL_PREFIX) || path === '/_doppel' || path.startsWith('/_doppel?'))) return { reaches: 'service', path }
   for (const face of AWS_FACES) {
-    if (path.startsWith(face) && (path.length === face.length || path[face.length] === '/' || path[face.length] === '?')) return 'aws'
+    if (path.startsWith(face) && (path.length === face.length || path[face.length] === '/' || path[face.length] === '?')) return { reaches: 'aws', path }
   }
-  return 'control'
+  return { reaches: 'control', path }
+}
+
+/**
+ * Control reads that hold no secret and stay open beyond loopback: the health check, and the dashboard's
+ * static files (a browser cannot send a header when it opens a page; the page's own calls carry the token).
+ */
+function isOpenRead(method: string | undefined, path: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false
+  return path === '/_doppel/health' || path === '/_doppel/ui' || path.startsWith('/_doppel/ui/')
 }
 
 /** The error answer in the envelope of the service the path belongs to. */
@@ -123,7 +132,7 @@ export function createRequestGuard(handler: Pick<Doppel, 'handle'>, server: { ad
     if (!target.startsWith('/') && !(req.method === 'OPTIONS' && target === '*')) {
       return refusal(target, 400, 'Failed to read the request: the request target must be a path')
     }
-    const reaches = classify(target)
+    const { reaches, path } = classify(target)
     const control = reaches === 'control'
     if (reaches !== 'service') res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
     const host = req.headers.host
@@ -137,7 +146,7 @@ export function createRequestGuard(handler: Pick<Doppel, 'handle'>, server: { ad
       return refusal(target, 403, `Cross-site request refused: doppel answers browser requests only from its own origin${control ? '' : ' (reads excepted)'}`)
     }
     if (!control) return undefined
-    if (!loopback && !(req.method === 'GET' && target === '/_doppel/health') && !controlTokenPresent(handler, req, options.controlTokens)) {
+    if (!loopback && !isOpenRead(req.method, path) && !controlTokenPresent(handler, req, options.controlTokens)) {
       return refusal(target, 401, 'The control API needs a management token beyond loopback: send the root token or the --control-token in X-Service-Token (X-Vault-Token with the vault profile) or Authorization: Bearer')
     }
     if (!SAFE_METHODS.has(req.method ?? '') && hasBody(req)) {

@@ -227,6 +227,24 @@ describe('beyond loopback', () => {
     expect((await send(port, 'GET', '/v1/auth/cloud/roles?list=true', ROOT)).status).toBe(404)
   })
 
+  it('serves the dashboard page without a token, but none of the data it shows', async () => {
+    const page = await send(port, 'GET', '/_doppel/ui/')
+    expect(page.status).toBe(200)
+    expect(page.text).toContain('<html')
+    expect((await send(port, 'GET', '/_doppel/ui/app.js')).status).toBe(200)
+    for (const path of ['/_doppel/ui/../state', '/_doppel/ui/%2e%2e/journal', '/t/a/_doppel/state', '/t/a/_doppel/ui/../snapshot']) {
+      expect((await send(port, 'GET', path)).status, path).toBe(401)
+    }
+    // Past the guard with the token (this server serves no tenants, so the router's 404).
+    expect((await send(port, 'GET', '/t/a/_doppel/state', { Authorization: 'Bearer ctl-token' })).status).toBe(404)
+  })
+
+  it('leaves the fake cloud\'s AWS APIs to SigV4 (SDK form bodies, no control token)', async () => {
+    const reply = await send(port, 'POST', '/_doppel/cloud/sts/', { 'Content-Type': 'application/x-www-form-urlencoded' }, 'Action=GetCallerIdentity&Version=2011-06-15')
+    expect(reply.status).toBe(403)
+    expect(reply.text).toContain('<Code>MissingAuthenticationToken</Code>')
+  })
+
   it('does not restrict Host (the token is the guard there), but still refuses cross-site writes', async () => {
     expect((await send(port, 'GET', '/_doppel/health', { Host: 'doppel.lan:8200' })).status).toBe(200)
     expect((await send(port, 'POST', '/_doppel/reset', { Host: 'doppel.lan:8200', Origin: 'http://evil.example', ...ROOT })).status).toBe(403)

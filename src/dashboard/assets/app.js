@@ -10,11 +10,22 @@ const STATUS_WORDS = { 0: 'dropped', 2: 'success', 3: 'redirect', 4: 'client err
 
 const $ = (id) => document.getElementById(id)
 
+// Beyond loopback the control API wants a management token: open the page as …/_doppel/ui/#token=<token>.
+// It is kept for this tab only and taken out of the address bar.
+const TOKEN_KEY = 'doppel-control-token'
+const fromFragment = /(?:^#|&)token=([^&]+)/.exec(location.hash)
+if (fromFragment) {
+  sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(fromFragment[1]))
+  history.replaceState(null, '', location.pathname + location.search)
+}
+const token = sessionStorage.getItem(TOKEN_KEY)
+
 class ApiError extends Error {}
 
 /** One control API call; JSON in and out. Writes always say `Content-Type: application/json`. */
 async function api(path, { method = 'GET', json, text } = {}) {
   const headers = { Accept: 'application/json' }
+  if (token) headers.Authorization = `Bearer ${token}`
   let body
   if (json !== undefined) body = JSON.stringify(json)
   else if (text !== undefined) body = text
