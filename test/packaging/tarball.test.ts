@@ -69,7 +69,7 @@ afterAll(() => {
 describe('the tarball', () => {
   it('ships the built package and nothing of the workshop', () => {
     const paths = tarball.files.map((file) => file.path)
-    for (const needed of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/doppel.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'certs/rsa2048.pem', 'certs/rsa2048.key', 'certs/README.md', 'dist/scenario/schemas/scenario.schema.json', 'dist/conformance/vault-container.js']) {
+    for (const needed of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/doppel.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'certs/rsa2048.pem', 'certs/rsa2048.key', 'certs/README.md', 'dist/scenario/schemas/scenario.schema.json', 'dist/conformance/vault-container.js', 'dist/dashboard/assets/index.html', 'dist/dashboard/assets/app.js']) {
       expect(paths, needed).toContain(needed)
     }
     expect(paths.some((path) => path.startsWith('conformance/') && path.endsWith('.yaml'))).toBe(true)
@@ -148,6 +148,14 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
       const health = await fetch(`${server.url}/_doppel/health`)
       expect(health.status).toBe(200)
       expect(await health.json()).toEqual({ status: 'ok' })
+      // Run-time assets and the newer faces, from dist/: the dashboard, a tenant, the OpenAPI document.
+      const page = await fetch(`${server.url}/_doppel/ui/`)
+      expect(page.status).toBe(200)
+      expect(await page.text()).toContain('<html')
+      expect((await fetch(`${server.url}/_doppel/ui/app.js`)).status).toBe(200)
+      expect((await fetch(`${server.url}/t/job-1/_doppel/health`)).status).toBe(200)
+      const openapi = (await (await fetch(`${server.url}/_doppel/openapi.json`)).json()) as { openapi: string }
+      expect(openapi.openapi).toMatch(/^3\.1\./)
       const conformance = await run([join(project, 'node_modules', '.bin', 'doppel'), 'conformance', '--target', server.url, '--label', 'registry and deprecation'], { timeout: 120_000 })
       expect(conformance.stdout.trim().split('\n').at(-1)).toMatch(/^[1-9]\d* passed, 0 failed, 0 skipped$/)
     } finally {
