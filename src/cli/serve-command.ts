@@ -107,19 +107,19 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
   if (values['snapshot-interval'] !== undefined && values['data-dir'] === undefined) {
     throw new UsageError('doppel serve: --snapshot-interval needs --data-dir')
   }
-  let dataDir: DataDir | undefined
-  if (values['data-dir'] !== undefined) {
-    try {
-      dataDir = await openDataDir(doppel, { dir: values['data-dir'], interval: values['snapshot-interval'], onError: (line) => io.stderr(line + '\n') })
-    } catch (error) {
-      throw error instanceof DataDirError ? new StartupError(error.message) : error
-    }
-  }
   const log = values.quiet
     ? undefined
     : (line: { method: string; path: string; status: number; ms: number }) =>
         io.stderr(`${line.method} ${line.path} ${line.status} ${line.ms.toFixed(1)}ms\n`)
   const tenants = new TenantRegistry(doppel, tenantFlags(values['max-tenants'], values['tenant-idle-timeout']))
+  let dataDir: DataDir | undefined
+  if (values['data-dir'] !== undefined) {
+    try {
+      dataDir = await openDataDir(doppel, { dir: values['data-dir'], interval: values['snapshot-interval'], onError: (line) => io.stderr(line + '\n'), tenants })
+    } catch (error) {
+      throw error instanceof DataDirError ? new StartupError(error.message) : error
+    }
+  }
   const serverOptions: ServerOptions = {
     ...(log && { onRequest: log }),
     allowedHosts: values['allowed-host'] ?? [],

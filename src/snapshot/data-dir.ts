@@ -1,17 +1,21 @@
 /**
- * `doppel serve --data-dir <dir>`: the root instance's state lives in `<dir>/root.snapshot.json` (tenants,
- * when they come, in `<dir>/tenants/<id>.snapshot.json`). Loaded at start; written when something changed,
- * every `--snapshot-interval`, and on a clean stop. Each write goes to a temporary file that is synced,
- * renamed over the snapshot, and the directory synced: a crash leaves the previous complete snapshot.
+ * `doppel serve --data-dir <dir>`: the root instance's state lives in `<dir>/root.snapshot.json`, each
+ * tenant's in `<dir>/tenants/<id>.snapshot.json`. Loaded at start; written when something changed, every
+ * `--snapshot-interval`, and on a clean stop; a dropped tenant's file goes with it. Each write goes to a
+ * temporary file that is synced, renamed over the snapshot, and the directory synced: a crash leaves the
+ * previous complete snapshot.
  */
 import { constants } from 'node:fs'
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises'
+import { chmod, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DurationError, parseDuration } from '../core/duration.ts'
 import { SnapshotError } from '../core/snapshot/shape.ts'
 import type { Doppel } from '../doppel.ts'
+import type { TenantRegistry } from '../tenants/index.ts'
 
 export const ROOT_SNAPSHOT_FILE = 'root.snapshot.json'
+export const TENANTS_DIRECTORY = 'tenants'
+const TENANT_FILE = /^([a-z0-9-]{1,63})\.snapshot\.json$/
 export const DEFAULT_SNAPSHOT_INTERVAL = '5s'
 
 /** The data directory could not be used at start: one line, naming the file. */
@@ -25,6 +29,8 @@ export interface DataDirOptions {
   interval?: string
   /** Where a failed periodic write is reported (one line); the server keeps running. */
   onError?: (message: string) => void
+  /** The server's tenants: each is restored from and written to its own file. */
+  tenants?: TenantRegistry
 }
 
 export interface DataDir {
@@ -46,17 +52,40 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
   }
   await rm(temporaryFile(file), { force: true })
   await loadSnapshotFile(doppel, file)
+  const tenantsDir = join(options.dir, TENANTS_DIRECTORY)
+  const tenantFile = (id: string) => join(tenantsDir, `${id}.snapshot.json`)
+  /** What each instance's change counter was when its file was last written (root under ''). */
+  const written = new Map<string, number>([['', doppel.changes]])
+  if (options.tenants) {
+    for (const id of await loadTenants(options.tenants, tenantsDir)) written.set(id, options.tenants.get(id)!.changes)
+  }
 
-  let written = doppel.changes
   let writing = Promise.resolve()
   const flush = (): Promise<void> => {
     writing = writing.then(async () => {
-      const changes = doppel.changes
-      if (changes === written) return
-      // Taken at once (synchronously), then written while requests go on.
-      const text = JSON.stringify(doppel.snapshot())
-      await writeAtomically(file, text)
-      written = changes
+      if (doppel.changes !== written.get('')) {
+        const changes = doppel.changes
+        // Taken at once (synchronously), then written while requests go on.
+        await writeAtomically(file, JSON.stringify(doppel.snapshot()))
+        written.set('', changes)
+      }
+      if (!options.tenants) return
+      const live = new Set<string>()
+      for (const { id } of options.tenants.list()) {
+        const tenant = options.tenants.get(id)
+        if (!tenant) continue
+        live.add(id)
+        const changes = tenant.changes
+        if (changes === written.get(id)) continue
+        await mkdir(tenantsDir, { recursive: true, mode: 0o700 })
+        await writeAtomically(tenantFile(id), JSON.stringify(tenant.snapshot()))
+        written.set(id, changes)
+      }
+      for (const id of written.keys()) {
+        if (id === '' || live.has(id)) continue
+        await rm(tenantFile(id), { force: true })
+        written.delete(id)
+      }
     })
     return writing
   }
@@ -84,6 +113,29 @@ function parseInterval(text: string): number {
   }
   if (!(seconds >= 0.01 && seconds <= 86400)) throw new DataDirError(`doppel serve: --snapshot-interval must be from 10ms to 24h, not "${text}"`)
   return seconds * 1000
+}
+
+/** Creates and restores every tenant with a file in `dir`; the ids restored. */
+async function loadTenants(tenants: TenantRegistry, dir: string): Promise<string[]> {
+  let names: string[]
+  try {
+    names = await readdir(dir)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw new DataDirError(`doppel serve: cannot read the tenants' snapshots in ${dir}: ${(error as Error).message}`)
+  }
+  const ids: string[] = []
+  for (const name of names.sort()) {
+    const id = TENANT_FILE.exec(name)?.[1]
+    if (id === undefined) continue
+    const tenant = tenants.open(id)
+    if (!tenant) throw new DataDirError(`doppel serve: cannot restore ${join(dir, name)}: more tenants than --max-tenants ${tenants.maxTenants}`)
+    // The tenant's --seed fixtures load first, so the snapshot wins over them.
+    await tenant.ready()
+    await loadSnapshotFile(tenant, join(dir, name))
+    ids.push(id)
+  }
+  return ids
 }
 
 async function loadSnapshotFile(doppel: Doppel, file: string): Promise<void> {

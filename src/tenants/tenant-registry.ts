@@ -85,6 +85,14 @@ export class TenantRegistry implements TenantDirectory {
     return true
   }
 
+  /**
+   * The tenant's instance, created as a first request would create it (`--data-dir` restores tenants this
+   * way); undefined for a new one beyond the cap. Throws TenantNameError for a bad name.
+   */
+  open(id: string): Doppel | undefined {
+    return this.#use(checkTenantName(id))?.doppel
+  }
+
   /** The tenant's instance (tests and the bench reach its in-process face through it); undefined if none. */
   get(id: string): Doppel | undefined {
     return this.#tenants.get(id)?.doppel

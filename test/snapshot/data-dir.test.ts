@@ -123,6 +123,35 @@ describe('doppel serve --data-dir', () => {
     expect(await stop(server, 'SIGINT')).toBe(0)
   })
 
+  it('keeps each tenant in its own file, and forgets a dropped tenant', async () => {
+    const dir = await dataDir()
+    let server = await start(dir)
+    const role = (name: string) => ({ auth_type: 'ec2', bound_ami_id: `ami-${name}` })
+    expect((await send(server, 'POST', '/t/job-1/v1/auth/cloud/role/one', role('1'))).status).toBe(204)
+    expect((await send(server, 'POST', '/t/job-2/v1/auth/cloud/role/two', role('2'))).status).toBe(204)
+    expect((await send(server, 'POST', '/t/job-2/_doppel/clock', { advance: '5h' })).status).toBe(200)
+    const aheadBy = async () => Date.parse((await send(server, 'GET', '/t/job-2/_doppel/clock')).body.now) - Date.now()
+    expect(Math.abs((await aheadBy()) - 5 * 3600_000)).toBeLessThan(60_000)
+    expect(await stop(server)).toBe(0)
+    expect((await stat(join(dir, 'tenants', 'job-1.snapshot.json'))).mode & 0o777).toBe(0o600)
+
+    server = await start(dir)
+    expect((await send(server, 'GET', '/t/job-1/v1/auth/cloud/role/one')).body.data.bound_ami_id).toEqual(['ami-1'])
+    expect((await send(server, 'GET', '/t/job-1/v1/auth/cloud/role/two')).status).toBe(404)
+    expect((await send(server, 'GET', '/t/job-2/v1/auth/cloud/role/two')).status).toBe(200)
+    expect((await send(server, 'GET', '/v1/auth/cloud/role/one')).status).toBe(404)
+    // The running clock keeps its offset from wall time.
+    expect(Math.abs((await aheadBy()) - 5 * 3600_000)).toBeLessThan(60_000)
+    expect((await send(server, 'DELETE', '/_doppel/tenants/job-1')).status).toBe(204)
+    expect(await stop(server)).toBe(0)
+    await expect(stat(join(dir, 'tenants', 'job-1.snapshot.json'))).rejects.toThrow(/ENOENT/)
+
+    server = await start(dir)
+    expect((await send(server, 'GET', '/t/job-1/v1/auth/cloud/role/one')).status).toBe(404)
+    expect((await send(server, 'GET', '/t/job-2/v1/auth/cloud/role/two')).status).toBe(200)
+    expect(await stop(server)).toBe(0)
+  })
+
   it('after SIGKILL during a stream of writes, starts again and every record it holds reads back whole', async () => {
     const dir = await dataDir()
     let written = 0
