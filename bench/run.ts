@@ -20,9 +20,12 @@ const sections: [string, () => Promise<Figure[]> | Figure[]][] = [
   ['tenants', () => benchTenants()],
 ]
 
+// `npm run bench -- tenants soak` runs only the sections whose titles contain one of the words.
+const only = process.argv.slice(2)
+const chosen = only.length === 0 ? sections : sections.filter(([title]) => only.some((word) => title.includes(word)))
 const figures: Figure[] = []
 const started = performance.now()
-for (const [title, run] of sections) {
+for (const [title, run] of chosen) {
   process.stdout.write(`… ${title}\n`)
   figures.push(...(await run()))
 }

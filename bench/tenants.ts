@@ -1,6 +1,5 @@
-import { execFile } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import { createDoppel, createDoppelServer, listen, TenantRegistry } from '../src/index.ts'
 import { figure, median, type Figure } from './lib.ts'
 
@@ -35,11 +34,16 @@ async function idleTenantBytes(): Promise<number> {
   return bytes
 }
 
+/** Requests per second of one autocannon run in the load client (one configuration line in, one result out). */
 async function load(config: Record<string, unknown>): Promise<number> {
-  const { stdout } = await promisify(execFile)(process.execPath, [CLIENT, JSON.stringify(config)], { timeout: 60_000 })
-  const result = JSON.parse(stdout) as { rps: number; non2xx: number; errors: number }
+  const duration = 2
+  const child = spawn(process.execPath, [CLIENT], { stdio: ['pipe', 'pipe', 'inherit'] })
+  child.stdin.end(JSON.stringify({ ...config, duration }) + '\n')
+  let stdout = ''
+  for await (const chunk of child.stdout) stdout += chunk
+  const result = JSON.parse(stdout) as { total: number; non2xx: number; errors: number }
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors under load`)
-  return result.rps
+  return result.total / duration
 }
 
 /** Tenants: memory per idle tenant, and role reads spread over 100 tenants against the same reads in one. */
