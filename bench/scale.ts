@@ -61,6 +61,9 @@ export async function benchScale(): Promise<Figure[]> {
   const tidyDoppel = (await prepare()).doppel
   fill(tidyDoppel, BIG)
   tidyDoppel.clock.advance('800h')
+  // A major collection of what the earlier sections left would otherwise land inside the timed request.
+  globalThis.gc!()
+  globalThis.gc!()
   const started = performance.now()
   const res = await tidyDoppel.fetch(`${AUTH}/tidy/identity-accesslist`, { method: 'POST', headers: ROOT, body: '{"safety_buffer":"1h"}' })
   const tidyMs = performance.now() - started
