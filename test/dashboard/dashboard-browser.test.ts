@@ -163,3 +163,40 @@ describe.skipIf(!present)('dashboard in headless chromium through doppel serve',
     await api('DELETE', '/_doppel/tenants/job-7')
   })
 })
+
+describe.skipIf(!present)('dashboard beyond loopback, with the control token in the address', () => {
+  let child: ChildProcess
+  let port: string
+  let browser: Browser
+
+  beforeAll(async () => {
+    // Bound to all interfaces so the control API wants a token; the browser still talks to 127.0.0.1.
+    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet', '--host', '0.0.0.0', '--root-token', 'not-root', '--control-token', 'ui-token'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+    const [line] = (await once(child.stdout!, 'data')) as [Buffer]
+    port = /:(\d+)\n$/.exec(line.toString())![1]!
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+  })
+  afterAll(async () => {
+    await browser?.close()
+    child?.kill()
+  })
+
+  it('loads with #token=, keeps the token out of the address bar, and its calls pass the token check', async () => {
+    const state = await fetch(`http://127.0.0.1:${port}/_doppel/state`)
+    expect(state.status).toBe(401)
+    const page = await (await browser.newContext()).newPage()
+    const problems: string[] = []
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`)
+    })
+    await page.goto(`http://127.0.0.1:${port}/_doppel/ui/#token=ui-token`)
+    await page.locator('#status').filter({ hasText: /^Updated/ }).first().waitFor({ timeout: 10_000 })
+    expect(page.url()).toBe(`http://127.0.0.1:${port}/_doppel/ui/`)
+    await page.reload()
+    await page.locator('#status').filter({ hasText: /^Updated/ }).first().waitFor({ timeout: 10_000 })
+    expect(problems).toEqual([])
+  })
+})
