@@ -45,7 +45,9 @@ export function expectationOf(exchange: Exchange, stepId: string, refs: Refs): R
           refs.add(value, { template: `\${{ steps.${stepId}.${name} }}`, sameAs: `steps.${stepId}.${name}` })
           return GENERATED_MATCHER
         }
-        return refs.template(value)
+        const templated = refs.template(value)
+        // A string embedding a value this same answer generated cannot refer to its capture yet.
+        return templated.includes(`steps.${stepId}.`) ? { $type: 'string' } : templated
       }
       // Epoch times, and a token's remaining life, which counts down between the recording and a replay.
       if (typeof value === 'number' && isClockNumber(path.at(-1))) return { $type: 'number', $gte: 0 }
