@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { openApiDocument } from '../openapi/index.ts'
+import { describeParseError } from './describe-parse-error.ts'
 import type { CliIo } from './usage-error.ts'
 
 export const OPENAPI_USAGE = `Usage: doppel openapi [--profile service|vault]
@@ -17,7 +18,7 @@ export function openApiCommand(argv: string[], io: CliIo): number {
       options: { profile: { type: 'string', default: 'service' }, help: { type: 'boolean', short: 'h', default: false } },
     }))
   } catch (error) {
-    io.stderr(`doppel openapi: ${(error as Error).message}\n`)
+    io.stderr(`doppel openapi: ${describeParseError(error, OPENAPI_USAGE)}\n`)
     return 1
   }
   if (values.help) {

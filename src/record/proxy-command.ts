@@ -5,6 +5,7 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createDoppelServer, listen, type RunningServer } from '../server/doppel-server.ts'
+import { describeParseError } from '../cli/describe-parse-error.ts'
 import type { CliIo } from '../cli/usage-error.ts'
 import type { Exchange } from './exchange.ts'
 import { forwardingProxy } from './forwarding-proxy.ts'
@@ -101,7 +102,7 @@ export async function startProxyCommand(command: 'record' | 'compare', argv: str
       },
     }))
   } catch (error) {
-    throw new ProxyUsageError((error as Error).message)
+    throw new ProxyUsageError(describeParseError(error, command === 'record' ? RECORD_USAGE : COMPARE_USAGE))
   }
   if (values.help) {
     io.stdout((command === 'record' ? RECORD_USAGE : COMPARE_USAGE) + '\n')

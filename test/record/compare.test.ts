@@ -94,7 +94,7 @@ describe('usage errors', () => {
     [['record', '--upstream', 'http://127.0.0.1:1', '--out', 'x', '--split-by', 'moon'], /--split-by must be one of session, service/],
     [['compare', '--upstream', 'http://127.0.0.1:1', '--out', 'x'], /--out is not an option of doppel compare/],
     [['compare', '--upstream', 'http://127.0.0.1:1', '--port', '70000'], /--port must be a port number/],
-    [['compare', '--bogus'], /Unknown option '--bogus'/],
+    [['compare', '--bogus'], /doppel compare: unknown option --bogus\n/],
   ])('doppel %j is one line and exit 1', async (argv, message) => {
     const console = capture()
     expect(await main(argv, console.io)).toBe(1)
