@@ -23,7 +23,8 @@ interface OperationDoc {
 
 const JSON_API = 'application/vnd.api+json'
 const jsonApi = (description: string): Schema => ({ description, ...jsonContent(ref('JsonApiDocument'), JSON_API) })
-const jsonApiBody = (type: string, attributes: Schema, required: string[]): Schema => ({
+/** A JSON:API request document; `dataRequired` lists what `data` must hold (a PATCH may send less). */
+const jsonApiBody = (type: string, attributes: Schema, required: string[], dataRequired = ['type', 'attributes']): Schema => ({
   required: true,
   content: {
     [JSON_API]: {
@@ -33,8 +34,8 @@ const jsonApiBody = (type: string, attributes: Schema, required: string[]): Sche
         properties: {
           data: {
             type: 'object',
-            required: ['type', 'attributes'],
-            properties: { type: { const: type }, attributes: { type: 'object', required, properties: attributes } },
+            ...(dataRequired.length > 0 && { required: dataRequired }),
+            properties: { type: { const: type }, attributes: { type: 'object', ...(required.length > 0 && { required }), properties: attributes } },
           },
         },
       },
@@ -70,40 +71,23 @@ const MANAGEMENT: Record<Operation<typeof MANAGEMENT_ROUTES>, OperationDoc> = {
   showVersion: { summary: 'Show a version', query: ['module_version'], responses: { '200': jsonApi('The version') } },
   patchVersion: {
     summary: 'Deprecate or undeprecate (deprecation) or revoke (revocation) a version',
-    requestBody: {
-      required: true,
-      content: {
-        [JSON_API]: {
-          schema: {
-            type: 'object',
-            required: ['data'],
-            properties: {
-              data: {
-                type: 'object',
-                properties: {
-                  type: { const: 'module-versions' },
-                  attributes: {
-                    type: 'object',
-                    properties: {
-                      deprecation: {
-                        type: 'object',
-                        required: ['deprecated-status'],
-                        properties: { 'deprecated-status': { enum: ['Deprecated', 'Undeprecated'] }, reason: STRING, link: LINK },
-                      },
-                      revocation: {
-                        type: 'object',
-                        required: ['status'],
-                        properties: { status: { enum: ['Revoked', 'Unrevoked'] }, message: STRING, link: LINK },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-          },
+    requestBody: jsonApiBody(
+      'module-versions',
+      {
+        deprecation: {
+          type: 'object',
+          required: ['deprecated-status'],
+          properties: { 'deprecated-status': { enum: ['Deprecated', 'Undeprecated'] }, reason: STRING, link: LINK },
+        },
+        revocation: {
+          type: 'object',
+          required: ['status'],
+          properties: { status: { enum: ['Revoked', 'Unrevoked'] }, message: STRING, link: LINK },
         },
       },
-    },
+      [],
+      [],
+    ),
     responses: { '200': jsonApi('The version and its deprecation (included)') },
   },
 }
