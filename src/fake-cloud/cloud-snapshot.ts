@@ -20,6 +20,7 @@ import {
   type SignedDocuments,
 } from './cloud-state.ts'
 import type { IdentityFormat } from './glossary.ts'
+import { MAX_KEY_PROPAGATION_SECONDS } from './iam/key-propagation.ts'
 import { policyDocumentProblem, policyListProblem, type PolicyDocument } from './iam/policy-document.ts'
 
 const nullableString = shape.nullable(shape.string)
@@ -159,8 +160,8 @@ export const cloudSnapshotCodec: DomainCodec = {
     for (const [name, id] of [['selected_instance', saved.selected_instance], ['last_instance', saved.last_instance]] as const) {
       if (id !== null && !instances.has(id)) throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.${name} is not a known instance`)
     }
-    if (saved.key_propagation_seconds < 0 || saved.key_propagation_seconds > 3600) {
-      throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.key_propagation_seconds must be from 0 to 3600`)
+    if (saved.key_propagation_seconds < 0 || saved.key_propagation_seconds > MAX_KEY_PROPAGATION_SECONDS) {
+      throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.key_propagation_seconds must be from 0 to ${MAX_KEY_PROPAGATION_SECONDS}`)
     }
     for (const [id, { values }] of saved.documents) {
       const format = [...values.keys()].find((key) => !FORMATS.includes(key as IdentityFormat))

@@ -150,7 +150,7 @@ export function createRequestGuard(handler: Pick<Doppel, 'handle'>, server: { ad
       return refusal(target, 401, 'The control API needs a management token beyond loopback: send the root token or the --control-token in X-Service-Token (X-Vault-Token with the vault profile) or Authorization: Bearer')
     }
     if (!SAFE_METHODS.has(req.method ?? '') && hasBody(req)) {
-      const types = target.includes('/_doppel/fixtures') ? FIXTURE_TYPES : JSON_TYPES
+      const types = path.startsWith('/_doppel/fixtures') ? FIXTURE_TYPES : JSON_TYPES
       const type = mediaType(req)
       if (!types.has(type) && !type.endsWith('+json')) {
         return refusal(target, 415, `Control writes need Content-Type: ${[...types].join(' or ')}${type ? `, not ${type}` : ''}`)

@@ -12,7 +12,8 @@ export interface ConsistencySettings {
   key_propagation_seconds: number
 }
 
-const MAX_SECONDS = 3600
+/** The longest propagation delay accepted, by the control API and in snapshots. */
+export const MAX_KEY_PROPAGATION_SECONDS = 3600
 
 export function consistencySettings(state: CloudState): ConsistencySettings {
   return { key_propagation_seconds: state.keyPropagationSeconds }
@@ -23,8 +24,8 @@ export function setConsistency(state: CloudState, input: unknown): ConsistencySe
   const value = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : undefined
   const unknown = value === undefined ? undefined : Object.keys(value).find((key) => key !== 'key_propagation_seconds')
   const seconds = value?.key_propagation_seconds
-  if (value === undefined || unknown !== undefined || !Number.isInteger(seconds) || (seconds as number) < 0 || (seconds as number) > MAX_SECONDS) {
-    throw cloudErrors.badInput(`Failed to set the consistency settings: "key_propagation_seconds" must be an integer from 0 to ${MAX_SECONDS}`)
+  if (value === undefined || unknown !== undefined || !Number.isInteger(seconds) || (seconds as number) < 0 || (seconds as number) > MAX_KEY_PROPAGATION_SECONDS) {
+    throw cloudErrors.badInput(`Failed to set the consistency settings: "key_propagation_seconds" must be an integer from 0 to ${MAX_KEY_PROPAGATION_SECONDS}`)
   }
   state.keyPropagationSeconds = seconds as number
   return consistencySettings(state)
