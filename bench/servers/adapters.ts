@@ -4,7 +4,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
 import { LightResponse } from '../../src/core/light-response.ts'
-import { toFetchRequest, writeFetchResponse } from '../../src/server/node-adapter.ts'
+import { toFetchRequest, writeFetchResponse } from '../../src/core/node-adapter.ts'
 
 const BODY = JSON.stringify({ request_id: 'static', data: { ok: true } }) + '\n'
 const HEADERS = { 'content-type': 'application/json' }

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream'
 import { DroppedConnection, type Doppel, type Surface } from '../doppel.ts'
 import { requestRouter, type TenantOptions, type TenantRegistry } from '../tenants/index.ts'
 import { listVerb, plainAnswer, type ClientError } from './list-verb.ts'
-import { toFetchRequest, writeFetchResponse } from './node-adapter.ts'
+import { toFetchRequest, writeFetchResponse } from '../core/node-adapter.ts'
 import { createRequestGuard, type GuardOptions } from './request-guard.ts'
 
 export interface ServerOptions extends GuardOptions {

@@ -6,7 +6,7 @@ import { Emulator } from '../core/emulator.ts'
 import { SERVICE_PROFILE } from '../core/profile.ts'
 import { isFakeCloudHost, type Doppel } from '../doppel.ts'
 import { jsonApiError, jsonApiErrors } from '../registry/json-api.ts'
-import { isLoopbackName, splitAuthority } from './host-names.ts'
+import { isLoopbackName, splitAuthority } from '../core/host-names.ts'
 
 /** Who may reach a server, beyond what it always admits (see `createRequestGuard`). */
 export interface GuardOptions {

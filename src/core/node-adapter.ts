@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
-import { LightRequest } from '../core/light-request.ts'
-import { responseParts } from '../core/light-response.ts'
+import { LightRequest } from './light-request.ts'
+import { responseParts } from './light-response.ts'
 
 /** Bodies up to this size are read into memory first (cheaper than a stream); larger ones stream. */
 const BUFFERED_BODY_LIMIT = 1024 * 1024
