@@ -29,7 +29,7 @@ function deny({ context, state, params }: OperationInput): undefined {
     throw error
   }
   const role = state.roles.get(verified.tag.role.toLowerCase())
-  if (!role) throw new ServiceError(MESSAGES.denyRoleNotFound)
+  if (!role) throw new ServiceError(MESSAGES.roleEntryNotFound)
   const now = context.emulator.clock.nowMs()
   const stored = state.denyList.get(tag)
   // Denying is restrictive, so the entry lives as long as the longest of the tag's, role's and mount's maxima.
