@@ -8,6 +8,7 @@ import { GoDurationError, parseGoDurationNs } from '../core/go-duration.ts'
 import { goQuote, goTypeName, goValue } from './go-format.ts'
 import { parseGoBool, parseGoInt, StrconvError } from './go-strconv.ts'
 import { parseJsonKeepingNumbers } from './request-body.ts'
+import { DoppelError } from '../core/doppel-error.ts'
 
 export { readRequestData, RequestDataError } from './request-body.ts'
 
@@ -15,11 +16,11 @@ export { readRequestData, RequestDataError } from './request-body.ts'
  * A value that does not convert to its field's type. The message has no `Field validation failed: `
  * prefix; the route adds it where the real service does (§1.6).
  */
-export class FieldError extends Error {
+export class FieldError extends DoppelError {
   override name = 'FieldError'
   readonly field: string
   constructor(field: string, value: unknown, reason: string) {
-    super(`error converting input ${goValue(value)} for field ${goQuote(field)}: ${reason}`)
+    super('DOPPEL_INVALID_FIELD', `error converting input ${goValue(value)} for field ${goQuote(field)}: ${reason}`)
     this.field = field
   }
 }
@@ -111,7 +112,11 @@ export function toDurationField(value: unknown, name: string): number {
   return seconds
 }
 
-class DurationInputError extends Error {}
+class DurationInputError extends DoppelError {
+  constructor(message: string) {
+    super('DOPPEL_INVALID_DURATION', message)
+  }
+}
 
 function durationSeconds(value: unknown): number {
   if (value === null || value === undefined) return 0
