@@ -3,7 +3,7 @@
  * fields on top of the stored ones, and the read form.
  */
 import { BoundAddressError, parseBoundAddress } from './bound-address.ts'
-import type { FieldSchema, Fields } from './fields.ts'
+import type { FieldSchema, Fields } from './fields/index.ts'
 import type { RoleEntry, TokenType } from './glossary.ts'
 import { MESSAGES } from './messages.ts'
 import { ServiceError } from './service-error.ts'

@@ -4,7 +4,7 @@
  */
 import type { RequestContext } from '../core/glossary.ts'
 import { authError, multiError } from './envelope.ts'
-import { FieldError, toBoolField } from './fields.ts'
+import { FieldError, toBoolField } from './fields/index.ts'
 import { MESSAGES } from './messages.ts'
 
 export const VAULT_OPENAPI_PATH = 'sys/internal/specs/openapi'

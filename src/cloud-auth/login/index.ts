@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/glossary.ts'
 import { authError, authResponse } from '../envelope.ts'
-import { FieldError } from '../fields.ts'
+import { FieldError } from '../fields/index.ts'
 import { goList } from '../go-format.ts'
 import { authState } from '../state.ts'
 import { ec2Login } from './ec2/ec2-login.ts'

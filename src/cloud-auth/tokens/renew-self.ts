@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../core/glossary.ts'
 import { authError, authResponse } from '../envelope.ts'
-import { FieldError, readRequestData, toDurationField } from '../fields.ts'
+import { FieldError, toDurationField } from '../fields/index.ts'
+import { readRequestData } from '../request-body.ts'
 import { MESSAGES } from '../messages.ts'
 import { ServiceError } from '../service-error.ts'
 import { requestToken } from '../routing/request-token.ts'

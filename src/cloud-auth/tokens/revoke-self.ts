@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/glossary.ts'
 import { authError, noContent } from '../envelope.ts'
-import { readRequestData } from '../fields.ts'
+import { readRequestData } from '../request-body.ts'
 import { requestToken } from '../routing/request-token.ts'
 import { addressIsAllowed } from './bound-cidrs.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
