@@ -2,11 +2,10 @@
  * `config/certificate/:cert_name` and LIST `config/certificates` (reference §3.4): extra certificates
  * trusted at ec2 login, on top of the fake cloud's built-in ones.
  */
-import { X509Certificate } from 'node:crypto'
 import { decodeStdBase64 } from '../go-base64.ts'
 import type { CertificateEntry, CertificateType } from '../glossary.ts'
 import { MESSAGES } from '../messages.ts'
-import { decodePem } from '../pem-block.ts'
+import { readPemCertificate } from '../pem-certificate.ts'
 import { listResult, pathPattern, type Endpoint, type OperationInput } from '../routing/endpoint.ts'
 import { ServiceError } from '../service-error.ts'
 
@@ -17,13 +16,9 @@ const TYPES: readonly string[] = ['pkcs7', 'identity']
  * @note The real service answers these two failures with a 500; doppel answers 400 (see deviations.ts).
  */
 function checkCertificate(pem: string): void {
-  const [block, rest] = decodePem(pem)
-  if (!block || rest.length !== 0) throw new ServiceError(MESSAGES.notOnePemBlock)
-  try {
-    new X509Certificate(block.bytes)
-  } catch {
-    throw new ServiceError(MESSAGES.malformedCertificate)
-  }
+  const read = readPemCertificate(pem)
+  if (!read.found || read.rest.length !== 0) throw new ServiceError(MESSAGES.notOnePemBlock)
+  if (!read.certificate) throw new ServiceError(MESSAGES.malformedCertificate)
 }
 
 function write({ state, fields, params, operation }: OperationInput): undefined {
