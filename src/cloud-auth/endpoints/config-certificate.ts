@@ -6,7 +6,8 @@ import { decodeStdBase64 } from '../go-base64.ts'
 import type { CertificateEntry, CertificateType } from '../glossary.ts'
 import { MESSAGES } from '../messages.ts'
 import { readPemCertificate } from '../pem-certificate.ts'
-import { listResult, pathPattern, type Endpoint, type OperationInput } from '../routing/endpoint.ts'
+import { pathPattern, type OperationInput } from '../routing/endpoint.ts'
+import { keyedEntries } from '../routing/keyed-entries.ts'
 import { ServiceError } from '../service-error.ts'
 
 const TYPES: readonly string[] = ['pkcs7', 'identity']
@@ -38,28 +39,14 @@ function write({ state, fields, params, operation }: OperationInput): undefined 
   return undefined
 }
 
-/** `config/certificate/:cert_name`: read, create/update, delete. */
-export const configCertificate: Endpoint = {
+/** `config/certificate/:cert_name` (read, create/update, delete) and LIST `config/certificates`, sorted. */
+export const { entry: configCertificate, list: listCertificates } = keyedEntries<CertificateEntry>({
   pattern: pathPattern('config/certificate/{cert_name}'),
+  listPattern: /^config\/certificates\/?$/,
   fields: { cert_name: 'string', aws_public_cert: 'string', type: 'string' },
-  exists: (state, params) => state.certificates.has(params.cert_name!),
-  operations: {
-    read: ({ state, params }) => {
-      const entry = state.certificates.get(params.cert_name!)
-      return entry && { data: { aws_public_cert: entry.pem, type: entry.type } }
-    },
-    create: write,
-    update: write,
-    delete: ({ state, params }) => {
-      state.certificates.delete(params.cert_name!)
-      return undefined
-    },
-  },
-}
-
-/** LIST `config/certificates`: the registered names, sorted. */
-export const listCertificates: Endpoint = {
-  pattern: /^config\/certificates\/?$/,
-  fields: {},
-  operations: { list: ({ state }) => listResult([...state.certificates.keys()].sort()) },
-}
+  collection: (state) => state.certificates,
+  key: (params) => params.cert_name!,
+  readData: (entry) => ({ aws_public_cert: entry.pem, type: entry.type }),
+  writes: { create: write, update: write },
+  checksExistence: true,
+})
