@@ -77,6 +77,8 @@ export class DoppelError<Code extends string = DoppelErrorCode> extends Error {
 }
 
 /** Whether `error` is a DoppelError, with `code` when given: a check that survives renamed classes. */
-export function isDoppelError<Code extends DoppelErrorCode>(error: unknown, code?: Code): error is DoppelError<Code> {
+export function isDoppelError<Code extends DoppelErrorCode>(error: unknown, code: Code): error is DoppelError<Code>
+export function isDoppelError(error: unknown): error is DoppelError<string>
+export function isDoppelError(error: unknown, code?: string): boolean {
   return error instanceof DoppelError && (code === undefined || error.code === code)
 }

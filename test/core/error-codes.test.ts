@@ -40,6 +40,8 @@ describe('errors carry stable codes through the public API', () => {
     const error = await thrown(() => doppel.cloud.getRole(doppel.cloud.defaultServiceCredentials(), 'no-such-role'))
     expect(error).toBeInstanceOf(DoppelError)
     expect(error).toMatchObject({ name: 'CloudError', code: 'NoSuchEntity', status: 404 })
+    expect(isDoppelError(error)).toBe(true)
+    expect(isDoppelError(new Error('plain'))).toBe(false)
   })
 
   it('a drop fault fails fetch with a DoppelError as the cause', async () => {
