@@ -165,6 +165,7 @@ export function sdkSuite(face: SdkFace): void {
       cloud.setInstanceState(keyed.instance_id, 'stopped')
       const stopped = await read(keyed.instance_id)
       expect([stopped.PublicIpAddress, stopped.PublicDnsName, stopped.KeyName]).toEqual([undefined, '', 'deploy'])
+      expect(await ids('ip-address', keyed.public_ip!)).toEqual([])
       cloud.setInstanceState(keyed.instance_id, 'running')
       expect((await read(keyed.instance_id)).PublicIpAddress).toBe(keyed.public_ip)
     })

@@ -1,6 +1,7 @@
 import type { InstanceRecord } from '../cloud-state.ts'
 import { element, textElement } from '../query-xml.ts'
 import { INSTANCE_STATE_CODES } from './instance-state-codes.ts'
+import { shownPublicIp } from './public-address.ts'
 
 /** The DescribeInstances body (reference §6.2): one reservation per instance, EC2's `<item>` lists. */
 export function describeInstancesXml(instances: InstanceRecord[], nextToken: string | undefined): string {
@@ -21,8 +22,7 @@ function reservation(instance: InstanceRecord): string {
 
 function instanceXml(i: InstanceRecord): string {
   const running = i.state !== 'stopped' && i.state !== 'terminated'
-  // A stopped instance has no public address (AWS releases it; doppel gives the same one back at the start).
-  const publicIp = running ? i.public_ip : null
+  const publicIp = shownPublicIp(i)
   return [
     textElement('instanceId', i.instance_id),
     textElement('imageId', i.ami_id),

@@ -7,6 +7,8 @@ import { derivedBytes } from '../ids.ts'
  * two types EC2 makes. A key pair is one per account, region and name: instances launched with the same name
  * share it. Only its 32-byte private seed is stored; the public key is derived when served (about half a
  * millisecond), so creating instances, and so start-up, generates no keys.
+ *
+ * @note TEST-ONLY keys, like `certs/`: the seed follows from ids the instance shows, so it is no secret.
  */
 
 /** PKCS#8 PrivateKeyInfo of an ED25519 key up to its 32-byte seed (RFC 8410). */

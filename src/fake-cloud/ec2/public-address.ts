@@ -16,3 +16,8 @@ export function publicDnsName(ip: string, region: string): string {
   const host = `ec2-${ip.replace(/\./g, '-')}`
   return region === 'us-east-1' ? `${host}.compute-1.amazonaws.com` : `${host}.${region}.compute.${regionDnsSuffix(region) ?? 'amazonaws.com'}`
 }
+
+/** The public address EC2 shows: none while the instance is stopped (AWS releases it; doppel gives it back at the start). */
+export function shownPublicIp(instance: Pick<InstanceRecord, 'state' | 'public_ip'>): string | null {
+  return instance.state === 'stopped' || instance.state === 'terminated' ? null : instance.public_ip
+}

@@ -29,37 +29,9 @@ const ROTATE_BEFORE_MS = 15 * 60 * 1000
  */
 export function metadataTree(state: CloudState, instance: InstanceRecord): { 'meta-data': MetadataDirectory; dynamic: MetadataDirectory } {
   const hostname = `ip-${instance.private_ip.replace(/\./g, '-')}.${privateDnsDomain(instance.region)}`
-  const role = instance.iam_role_arn === null ? undefined : state.principals.get(instance.iam_role_arn)
   const constant = (text: string) => () => text
   const publicIp = instance.public_ip
-  const publicHostname = instance.public_dns_name ?? ''
-  const iam: MetadataDirectory | undefined =
-    role === undefined || instance.instance_profile_arn === null
-      ? undefined
-      : {
-          info: () =>
-            formatAwsJson({
-              Code: 'Success',
-              LastUpdated: isoSeconds(state.emulator.clock.nowMs()),
-              InstanceProfileArn: instance.instance_profile_arn,
-              InstanceProfileId: instance.instance_profile_id,
-            }),
-          'security-credentials': { [role.name]: () => roleCredentials(state, instance) },
-        }
-  const macEntries: MetadataDirectory = {
-    'device-number': constant('0'),
-    'interface-id': constant(instance.network_interface_id),
-    ...(publicIp !== null && { 'ipv4-associations': { [publicIp]: constant(instance.private_ip) } }),
-    'local-hostname': constant(hostname),
-    'local-ipv4s': constant(instance.private_ip),
-    mac: constant(instance.mac),
-    'owner-id': constant(instance.account_id),
-    ...(publicIp !== null && { 'public-hostname': constant(publicHostname), 'public-ipv4s': constant(publicIp) }),
-    'security-group-ids': constant(instance.security_group_id),
-    'security-groups': constant('default'),
-    'subnet-id': constant(instance.subnet_id),
-    'vpc-id': constant(instance.vpc_id),
-  }
+  const iam = iamDirectory(state, instance)
   const metaData: MetadataDirectory = {
     'ami-id': constant(instance.ami_id),
     'ami-launch-index': constant('0'),
@@ -76,10 +48,10 @@ export function metadataTree(state: CloudState, instance: InstanceRecord): { 'me
     'local-ipv4': constant(instance.private_ip),
     mac: constant(instance.mac),
     metrics: { vhostmd: constant('<?xml version="1.0" encoding="UTF-8"?>') },
-    network: { interfaces: { macs: { [instance.mac]: macEntries } } },
+    network: { interfaces: { macs: { [instance.mac]: networkInterface(instance, hostname) } } },
     placement: { 'availability-zone': constant(instance.availability_zone), region: constant(instance.region) },
     profile: constant('default-hvm'),
-    ...(publicIp !== null && { 'public-hostname': constant(publicHostname), 'public-ipv4': constant(publicIp) }),
+    ...(publicIp !== null && { 'public-hostname': constant(instance.public_dns_name ?? ''), 'public-ipv4': constant(publicIp) }),
     ...(instance.key_name !== null && instance.key_pair_seed !== null && { 'public-keys': publicKeys(instance.key_name, instance.key_pair_seed) }),
     'reservation-id': constant(instance.reservation_id),
     'security-groups': constant('default'),
@@ -101,6 +73,42 @@ export function metadataTree(state: CloudState, instance: InstanceRecord): { 'me
         dsa2048: identity('dsa2048'),
       },
     },
+  }
+}
+
+/** `iam/`, when the instance has a role: the instance profile and the role's session credentials. */
+function iamDirectory(state: CloudState, instance: InstanceRecord): MetadataDirectory | undefined {
+  const role = instance.iam_role_arn === null ? undefined : state.principals.get(instance.iam_role_arn)
+  if (role === undefined || instance.instance_profile_arn === null) return undefined
+  return {
+    info: () =>
+      formatAwsJson({
+        Code: 'Success',
+        LastUpdated: isoSeconds(state.emulator.clock.nowMs()),
+        InstanceProfileArn: instance.instance_profile_arn,
+        InstanceProfileId: instance.instance_profile_id,
+      }),
+    'security-credentials': { [role.name]: () => roleCredentials(state, instance) },
+  }
+}
+
+/** `network/interfaces/macs/<mac>/`: the one interface, with its public address when it has one. */
+function networkInterface(instance: InstanceRecord, hostname: string): MetadataDirectory {
+  const constant = (text: string) => () => text
+  const publicIp = instance.public_ip
+  return {
+    'device-number': constant('0'),
+    'interface-id': constant(instance.network_interface_id),
+    ...(publicIp !== null && { 'ipv4-associations': { [publicIp]: constant(instance.private_ip) } }),
+    'local-hostname': constant(hostname),
+    'local-ipv4s': constant(instance.private_ip),
+    mac: constant(instance.mac),
+    'owner-id': constant(instance.account_id),
+    ...(publicIp !== null && { 'public-hostname': constant(instance.public_dns_name ?? ''), 'public-ipv4s': constant(publicIp) }),
+    'security-group-ids': constant(instance.security_group_id),
+    'security-groups': constant('default'),
+    'subnet-id': constant(instance.subnet_id),
+    'vpc-id': constant(instance.vpc_id),
   }
 }
 
