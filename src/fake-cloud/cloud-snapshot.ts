@@ -20,10 +20,14 @@ import {
   type SignedDocuments,
 } from './cloud-state.ts'
 import type { IdentityFormat } from './glossary.ts'
+import { IDENTITY_FORMATS } from './identity/identity-document.ts'
+import { trackSession } from './sts/session-tokens.ts'
 import { MAX_KEY_PROPAGATION_SECONDS } from './iam/key-propagation.ts'
 import { policyDocumentProblem, policyListProblem, type PolicyDocument } from './iam/policy-document.ts'
 
 const nullableString = shape.nullable(shape.string)
+/** Fields added after version 1 was first written: absent in an older snapshot, read as null. */
+const laterString: shape.Shape<string | null> = (value, path) => (value === undefined ? null : nullableString(value, path))
 
 /** A policy document (or list), checked by the same rules as at creation. */
 function policyShape<T>(problem: (value: unknown) => string | undefined): shape.Shape<T | null | undefined> {
@@ -58,6 +62,10 @@ const instanceShape = shape.object<InstanceRecord>({
   mac: shape.string,
   network_interface_id: shape.string,
   imds_key_id: nullableString,
+  public_ip: laterString,
+  public_dns_name: laterString,
+  key_name: laterString,
+  key_pair_seed: laterString,
 })
 
 const principalShape = shape.object<PrincipalRecord>({
@@ -118,8 +126,6 @@ interface SavedCloud {
   key_propagation_seconds: number
 }
 
-const FORMATS: readonly IdentityFormat[] = ['document', 'signature', 'pkcs7', 'rsa2048']
-
 const cloudShape = shape.object<SavedCloud>({
   instances: shape.keyedRecords(instanceShape, (r) => r.instance_id),
   principals: shape.keyedRecords(principalShape, (r) => r.arn),
@@ -164,7 +170,7 @@ export const cloudSnapshotCodec: DomainCodec = {
       throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.key_propagation_seconds must be from 0 to ${MAX_KEY_PROPAGATION_SECONDS}`)
     }
     for (const [id, { values }] of saved.documents) {
-      const format = [...values.keys()].find((key) => !FORMATS.includes(key as IdentityFormat))
+      const format = [...values.keys()].find((key) => !IDENTITY_FORMATS.includes(key as IdentityFormat))
       if (format !== undefined) throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.documents.${id} has an unknown format "${format}"`)
     }
     return (emulator) => {
@@ -172,7 +178,10 @@ export const cloudSnapshotCodec: DomainCodec = {
       for (const record of saved.instances) state.instances.set(record)
       for (const record of saved.principals) state.principals.set(record)
       for (const record of saved.profiles) state.profiles.set(record)
-      for (const record of saved.keys) state.keys.set(record)
+      for (const record of saved.keys) {
+        state.keys.set(record)
+        trackSession(state, record)
+      }
       for (const record of saved.accounts) state.accounts.set(record)
       state.selectedInstance = saved.selected_instance ?? undefined
       state.lastInstance = saved.last_instance ?? undefined

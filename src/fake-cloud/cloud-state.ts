@@ -1,10 +1,12 @@
 import type { KeyObject } from 'node:crypto'
 import type { Server } from 'node:http'
 import type { Emulator } from '../core/emulator.ts'
+import { ExpiryQueue } from '../core/expiry-queue.ts'
 import type { KeyedCollection } from '../core/store.ts'
 import type { HttpTokens, Instance } from './glossary.ts'
 import type { PolicyDocument } from './iam/policy-document.ts'
 import { createIds, type Ids } from './ids.ts'
+import { sweepExpiredSessions } from './sts/session-tokens.ts'
 
 /** An instance as stored: the public shape plus what DescribeInstances and the IMDS also serve. */
 export interface InstanceRecord extends Instance {
@@ -16,6 +18,11 @@ export interface InstanceRecord extends Instance {
   network_interface_id: string
   /** The current IMDS role session (an `ASIA` key id), rotated before it expires. */
   imds_key_id: string | null
+  public_ip: string | null
+  public_dns_name: string | null
+  key_name: string | null
+  /** Base64 of the key pair's 32-byte ED25519 private seed (the public key is derived when served). */
+  key_pair_seed: string | null
 }
 
 export interface PrincipalRecord {
@@ -88,6 +95,10 @@ export interface CloudState {
   documents: Map<string, SignedDocuments>
   /** HMAC key of IMDSv2 tokens, drawn on first use. */
   imdsSecret: Buffer | undefined
+  /** Session keys by expiry: expired sessions are tidied as the clock moves and as new ones are issued. */
+  sessionExpiries: ExpiryQueue
+  /** Called by the emulator as its clock moves (ExpiringDomain). */
+  sweepExpired(nowMs: number): void
   /** IMDS listeners by instance id, with the endpoint they answer at once listening. */
   listeners: Map<string, { server: Server; endpoint: Promise<string> }>
   /** Whether a reset hook closing this state's listeners is registered. */
@@ -115,7 +126,7 @@ export function cloudState(emulator: Emulator): CloudState {
 
 function createCloudState(emulator: Emulator): CloudState {
   const { store } = emulator
-  return {
+  const state: CloudState = {
     emulator,
     ids: createIds(emulator.random),
     instances: store.collection<InstanceRecord>('fake-cloud.instances', {
@@ -144,12 +155,15 @@ function createCloudState(emulator: Emulator): CloudState {
     signingKeys: new Map(),
     documents: new Map(),
     imdsSecret: undefined,
+    sessionExpiries: new ExpiryQueue(),
+    sweepExpired: (nowMs) => sweepExpiredSessions(state, nowMs),
     listeners: new Map(),
     closeListenersOnReset: false,
     keyPropagationSeconds: 0,
     ownOrigins: new Set(),
     recording: undefined,
   }
+  return state
 }
 
 /** Inserts a new record, remembering it while a fixture load is being recorded. */

@@ -45,6 +45,12 @@ export interface InstanceInput {
   pending_time?: string
   /** IMDS session rule: `optional` serves IMDSv1 and v2 (the default), `required` only v2. */
   http_tokens?: HttpTokens
+  /** The public IPv4 address; null for none. Default: one is assigned, as in a default VPC's subnets. */
+  public_ip?: string | null
+  /** Default: `ec2-<ip with dashes>.compute-1.amazonaws.com` in us-east-1, else `….<region>.compute.amazonaws.com`. */
+  public_dns_name?: string
+  /** The key pair the instance was launched with (IMDS `public-keys/`); null or absent: none, as AWS's default. */
+  key_name?: string | null
 }
 
 export type HttpTokens = 'optional' | 'required'
@@ -68,6 +74,10 @@ export interface Instance {
   pending_time: string
   instance_profile_id?: string | null
   http_tokens?: HttpTokens
+  /** Kept across a stop and start, as an Elastic IP; DescribeInstances shows it only while the instance runs. */
+  public_ip?: string | null
+  public_dns_name?: string | null
+  key_name?: string | null
 }
 
 export interface PrincipalInput {
@@ -98,7 +108,7 @@ export interface Principal {
   session_token?: string
 }
 
-export type IdentityFormat = 'document' | 'signature' | 'pkcs7' | 'rsa2048'
+export type IdentityFormat = 'document' | 'signature' | 'pkcs7' | 'rsa2048' | 'dsa2048'
 
 export interface DescribedInstance {
   instanceId: string

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { Random } from '../core/random.ts'
 
 /**
@@ -13,6 +14,8 @@ const SECRET_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 const HEX = '0123456789abcdef'
 
 export const DEFAULT_ACCOUNT = '123456789012'
+/** What current STS session tokens begin with. */
+export const SESSION_TOKEN_PREFIX = 'IQoJb3JpZ2luX2Vj'
 export const DEFAULT_REGION = 'us-east-1'
 
 export type UniqueIdPrefix = 'AIDA' | 'AROA' | 'AIPA'
@@ -36,8 +39,12 @@ export function createIds(random: Random) {
     accessKeyId: (prefix: AccessKeyPrefix, account: string): string => prefix + accountCode(account) + random.string(7, BASE32),
     uniqueId: (prefix: UniqueIdPrefix, account: string): string => prefix + accountCode(account) + random.string(8, BASE32),
     secretAccessKey: (): string => random.string(40, SECRET_ALPHABET),
-    /** Opaque, base64 with `/+=` in it, shaped like current STS tokens. */
-    sessionToken: (): string => 'IQoJb3JpZ2luX2Vj' + random.bytes(312).toString('base64'),
+    /** Opaque, base64 with `/+=` in it, shaped like current STS tokens; `stamp` replaces the first random bytes. */
+    sessionToken: (stamp: Buffer): string => {
+      const bytes = random.bytes(312)
+      stamp.copy(bytes)
+      return SESSION_TOKEN_PREFIX + bytes.toString('base64')
+    },
     privateIp: (): string => `10.0.${random.int(256)}.${4 + random.int(250)}`,
     mac: (): string => ['0e', ...Array.from({ length: 5 }, () => random.string(2, HEX))].join(':'),
     requestId: (): string => random.uuid(),
@@ -45,6 +52,14 @@ export function createIds(random: Random) {
 }
 
 export type Ids = ReturnType<typeof createIds>
+
+/**
+ * Bytes that follow from values already drawn (an instance's MAC address and interface id...) and `label`:
+ * what a new field derives from, so that adding it moves no other generated id and a snapshot restores it.
+ */
+export function derivedBytes(label: string, ...drawn: string[]): Buffer {
+  return createHash('sha256').update([label, ...drawn].join('\n')).digest()
+}
 
 /** The account an `AKIA`/`ASIA` key id encodes, or undefined when it encodes none. */
 export function accountOfKeyId(keyId: string): string | undefined {

@@ -34,6 +34,9 @@ const INSTANCE_RULES: Record<keyof InstanceInput, FieldRule> = {
   tags: { test: isTagMap, expected: 'an object of string values (keys 1-128 characters, not starting "aws:"; values up to 256)' },
   pending_time: { test: isRfc3339Seconds, expected: 'a UTC time such as "2024-03-05T09:41:27Z"' },
   http_tokens: { test: oneOf(['optional', 'required']), expected: 'one of optional, required' },
+  public_ip: { test: (v) => v === null || isIpv4(v), expected: 'an IPv4 address, or null for none' },
+  public_dns_name: { test: isHostName, expected: 'a DNS name such as "ec2-3-80-1-2.compute-1.amazonaws.com"' },
+  key_name: { test: (v) => v === null || matches(/^[\x20-\x7e]{1,255}$/)(v), expected: 'a key pair name of 1 to 255 ASCII characters, or null for none' },
 }
 
 const PRINCIPAL_RULES: Record<keyof PrincipalInput, FieldRule> = {
@@ -58,6 +61,9 @@ export function parseInstanceInput(value: unknown): InstanceInput {
   const input = checkObject<InstanceInput>(value, INSTANCE_RULES, 'Failed to create an instance')
   if (input.availability_zone !== undefined && input.region !== undefined && !input.availability_zone.startsWith(input.region)) {
     throw cloudErrors.badInput(`Failed to create an instance: "availability_zone" ${input.availability_zone} is not in region ${input.region}`)
+  }
+  if (input.public_dns_name !== undefined && input.public_ip === null) {
+    throw cloudErrors.badInput('Failed to create an instance: "public_dns_name" needs a public IP ("public_ip" is null)')
   }
   return input
 }
@@ -93,6 +99,10 @@ function isIpv4(value: unknown): boolean {
   if (typeof value !== 'string') return false
   const parts = value.split('.')
   return parts.length === 4 && parts.every((p) => /^(?:0|[1-9]\d{0,2})$/.test(p) && Number(p) <= 255)
+}
+
+function isHostName(value: unknown): boolean {
+  return typeof value === 'string' && value.length <= 253 && /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(value)
 }
 
 function isTagMap(value: unknown): boolean {

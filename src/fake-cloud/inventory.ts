@@ -1,7 +1,9 @@
 import { closeListener } from './imds/imds-listener.ts'
 import { cloudErrors } from './cloud-errors.ts'
 import { insert, isoSeconds, type CloudState, type InstanceRecord } from './cloud-state.ts'
-import type { Instance, InstanceState, Principal } from './glossary.ts'
+import { keyPairSeed } from './ec2/key-pairs.ts'
+import { assignPublicIp, publicDnsName } from './ec2/public-address.ts'
+import type { Instance, InstanceInput, InstanceState, Principal } from './glossary.ts'
 import { DEFAULT_ACCOUNT, DEFAULT_REGION } from './ids.ts'
 import { parseInstanceInput, parseInstanceState, parsePrincipalInput } from './inventory-input.ts'
 import {
@@ -64,7 +66,12 @@ export function createInstance(state: CloudState, raw: unknown): InstanceRecord 
     mac: ids.mac(),
     network_interface_id: ids.ec2('eni'),
     imds_key_id: null,
+    public_ip: null,
+    public_dns_name: null,
+    key_name: null,
+    key_pair_seed: null,
   }
+  Object.assign(record, publicFields(state, input, record))
   if (roleName !== undefined) {
     role ??= addPrincipal(state, { type: 'role', name: roleName, account, path: '/' })
     profile ??= addInstanceProfile(state, account, roleName, role.arn)
@@ -119,6 +126,21 @@ export function toInstance(record: InstanceRecord): Instance {
     tags: { ...record.tags },
     pending_time: record.pending_time,
     http_tokens: record.http_tokens,
+    public_ip: record.public_ip,
+    public_dns_name: record.public_dns_name,
+    key_name: record.key_name,
+  }
+}
+
+/** The public address (assigned unless `public_ip` is null) and the key pair of a new instance. */
+function publicFields(state: CloudState, input: InstanceInput, record: InstanceRecord) {
+  const ip = input.public_ip === undefined ? assignPublicIp(record) : input.public_ip
+  const keyName = input.key_name ?? null
+  return {
+    public_ip: ip,
+    public_dns_name: ip === null ? null : (input.public_dns_name ?? publicDnsName(ip, record.region)),
+    key_name: keyName,
+    key_pair_seed: keyName === null ? null : keyPairSeed(state, record, keyName),
   }
 }
 

@@ -13,6 +13,7 @@ import {
 } from './cloud-state.ts'
 import type { AwsCredentials, CallerIdentity, PolicyDocument } from './glossary.ts'
 import { checkPropagated } from './iam/key-propagation.ts'
+import { isExpiredSessionToken, sessionStamp, sweepExpiredSessions, trackSession } from './sts/session-tokens.ts'
 import { createIds, DEFAULT_ACCOUNT } from './ids.ts'
 
 /** Who signed a request: the key, the principal it belongs to, and how STS names it. */
@@ -105,22 +106,27 @@ export function addLongTermKey(state: CloudState, user: PrincipalRecord, ids = s
   return insert(state, state.keys, record, record.access_key_id)
 }
 
-/** A new assumed-role session (`ASIA` key + session token) lasting `seconds`. */
+/** A new assumed-role session (`ASIA` key + session token) lasting `seconds`; expired sessions are tidied first. */
 export function addSession(state: CloudState, role: PrincipalRecord, sessionName: string, seconds: number, chained = false): AccessKeyRecord {
   const now = state.emulator.clock.nowMs()
+  sweepExpiredSessions(state, now)
+  const accessKeyId = state.ids.accessKeyId('ASIA', role.account_id)
+  const secretAccessKey = state.ids.secretAccessKey()
+  const expiresMs = Math.floor(now / 1000) * 1000 + seconds * 1000
   const record: AccessKeyRecord = {
-    access_key_id: state.ids.accessKeyId('ASIA', role.account_id),
-    secret_access_key: state.ids.secretAccessKey(),
+    access_key_id: accessKeyId,
+    secret_access_key: secretAccessKey,
     account_id: role.account_id,
     owner_arn: role.arn,
     kind: 'session',
     status: 'Active',
     create_date: isoSeconds(now),
-    session_token: state.ids.sessionToken(),
+    session_token: state.ids.sessionToken(sessionStamp(accessKeyId, expiresMs)),
     session_name: sessionName,
-    expires_ms: Math.floor(now / 1000) * 1000 + seconds * 1000,
+    expires_ms: expiresMs,
     chained,
   }
+  trackSession(state, record)
   return insert(state, state.keys, record, record.access_key_id)
 }
 
@@ -153,6 +159,7 @@ function callerIdentity(key: AccessKeyRecord, principal: PrincipalRecord): Calle
  */
 export function resolveCaller(state: CloudState, accessKeyId: string, sessionToken: string | undefined): Caller {
   const key = state.keys.get(accessKeyId)
+  if (key === undefined && isExpiredSessionToken(accessKeyId, sessionToken, state.emulator.clock.nowMs())) throw cloudErrors.expiredToken()
   if (key === undefined || key.status !== 'Active') throw cloudErrors.invalidClientTokenId()
   if (key.kind === 'session') {
     if (sessionToken === undefined || !sameText(sessionToken, key.session_token!)) throw cloudErrors.invalidClientTokenId()

@@ -218,6 +218,19 @@ describe('signed material that does not verify', () => {
     expect((await world.login({ role: 'web-role', pkcs7 })).status).toBe(200)
   })
 
+  it('the dsa2048 document (DSA-2048, SHA-256) is not trusted by default, as AWS’s is not built into the real service; registered, it logs in', async () => {
+    const { world, instance } = setup()
+    await createEc2Role(world, 'web-role', instance)
+    const pkcs7 = world.cloud.identityDocument(instance.instance_id, 'dsa2048').replace(/\n/g, '')
+    expect(await world.login({ role: 'web-role', pkcs7 })).toEqual({
+      status: 400,
+      body: { errors: ['failed to verify the signature: pkcs7: No certificate for signer'] },
+    })
+    const certificate = readFileSync(new URL('../../certs/dsa2048.pem', import.meta.url), 'utf8')
+    expect((await world.api('POST', 'config/certificate/dsa2048', { aws_public_cert: certificate, type: 'pkcs7' })).status).toBe(204)
+    expect((await world.login({ role: 'web-role', pkcs7 })).status).toBe(200)
+  })
+
   it('refuses a foreign identity signature until the certificate is registered as identity', async () => {
     const { world, instance } = setup()
     await createEc2Role(world, 'web-role', instance)

@@ -165,7 +165,11 @@ describe('identity documents and routing', () => {
     const document = await call('POST', 'identity-document', { instance_id: id, format: 'document' })
     expect(JSON.parse(document.json.value).instanceId).toBe(id)
     expect((await call('POST', 'identity-document', { instance_id: id, format: 'pkcs7' })).json.value).toMatch(/^MII/)
-    expect((await call('POST', 'identity-document', { instance_id: id, format: 'dsa2048' })).status).toBe(400)
+    expect((await call('POST', 'identity-document', { instance_id: id, format: 'dsa2048' })).json.value).toMatch(/^MII/)
+    expect(await call('POST', 'identity-document', { instance_id: id, format: 'ecdsa384' })).toEqual({
+      status: 400,
+      json: { errors: ['Failed to sign the identity document: "format" must be one of document, signature, pkcs7, rsa2048, dsa2048'] },
+    })
     expect((await call('POST', 'identity-document', { format: 'pkcs7' })).status).toBe(400)
     expect((await call('POST', 'identity-document', { instance_id: 'i-00000000000000000' })).status).toBe(404)
   })

@@ -73,6 +73,7 @@ describe('pkcs7 and rsa2048', () => {
   for (const [format, cert, digest, algorithm] of [
     ['rsa2048', 'rsa2048', 'sha256', '1.2.840.113549.1.1.1'],
     ['pkcs7', 'pkcs7', 'sha1', '1.2.840.10040.4.3'],
+    ['dsa2048', 'dsa2048', 'sha256', '1.2.840.10040.4.1'],
   ] as const) {
     it(`${format}: from the IMDS, openssl cms -verify against certs/${cert}.pem gives the document bytes; a tampered one fails`, async () => {
       const value = await fromImds(format)
@@ -113,6 +114,16 @@ describe('pkcs7 and rsa2048', () => {
   }
 })
 
+describe('dsa2048', () => {
+  it('is signed with a DSA key of 2048 bits (256-bit q) under a dsa_with_SHA256 certificate, listed last as real IMDS does', async () => {
+    const certificate = new X509Certificate(readFileSync(certPath('dsa2048')))
+    expect(certificate.publicKey.asymmetricKeyType).toBe('dsa')
+    expect(certificate.publicKey.asymmetricKeyDetails).toMatchObject({ modulusLength: 2048, divisorLength: 256 })
+    expect(execFileSync('openssl', ['x509', '-in', certPath('dsa2048'), '-noout', '-text']).toString()).toContain('Signature Algorithm: dsa_with_SHA256')
+    expect((await fromImds('')).split('\n')).toEqual(['rsa2048', 'pkcs7', 'document', 'signature', 'dsa2048'])
+  })
+})
+
 describe('signature and document', () => {
   it('signature is RSA-SHA256 over the exact document bytes under certs/signature.pem, which is itself SHA-1-signed', () => {
     const document = cloud.identityDocument(instanceId, 'document')
@@ -151,11 +162,11 @@ describe('signature and document', () => {
       region: 'us-west-2',
       version: '2017-09-30',
     })
-    for (const format of ['pkcs7', 'rsa2048'] as const) expect(dissect(cloud.identityDocument(instanceId, format)).content).toBe(document)
+    for (const format of ['pkcs7', 'rsa2048', 'dsa2048'] as const) expect(dissect(cloud.identityDocument(instanceId, format)).content).toBe(document)
   })
 
   it('base64 values are wrapped at 76 columns with no trailing newline', () => {
-    for (const format of ['pkcs7', 'rsa2048', 'signature'] as const) {
+    for (const format of ['pkcs7', 'rsa2048', 'signature', 'dsa2048'] as const) {
       const lines = cloud.identityDocument(instanceId, format).split('\n')
       expect(lines.length).toBeGreaterThan(1)
       expect(lines.slice(0, -1).every((line) => line.length === 76)).toBe(true)
@@ -188,7 +199,7 @@ describe('signature and document', () => {
     expect(() => cloud.identityDocument('i-0123456789abcdef0', 'pkcs7')).toThrow(
       expect.objectContaining({ code: 'InvalidInstanceID.NotFound', status: 400, message: "The instance ID 'i-0123456789abcdef0' does not exist" }),
     )
-    expect(() => cloud.identityDocument(instanceId, 'dsa2048' as 'pkcs7')).toThrow(expect.objectContaining({ status: 400 }))
+    expect(() => cloud.identityDocument(instanceId, 'ecdsa384' as 'pkcs7')).toThrow(expect.objectContaining({ status: 400 }))
   })
 })
 

@@ -42,7 +42,7 @@ describe('IMDS paths through @aws-sdk/ec2-metadata-service', () => {
       return leaves
     }
     expect(await walk('/latest/meta-data/')).toBeGreaterThan(30)
-    expect(await walk('/latest/dynamic/')).toBe(4)
+    expect(await walk('/latest/dynamic/')).toBe(5)
   })
 
   it('an unknown path is still 404 with or without the slash', async () => {

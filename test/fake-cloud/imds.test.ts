@@ -65,7 +65,7 @@ describe('paths', () => {
     expect((await getText('/latest/meta-data')).body).toBe(top.join('\n'))
     expect((await getText('/latest/meta-data/nope')).status).toBe(404)
     expect((await getText('/latest/meta-data/instance-id/')).body).toBe(web.instance_id)
-    expect((await getText('/latest/dynamic/instance-identity/')).body.split('\n').sort()).toEqual(['document', 'pkcs7', 'rsa2048', 'signature'])
+    expect((await getText('/latest/dynamic/instance-identity/')).body.split('\n').sort()).toEqual(['document', 'dsa2048', 'pkcs7', 'rsa2048', 'signature'])
   })
 
   it('serves the instance facts at their leaves', async () => {

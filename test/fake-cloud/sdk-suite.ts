@@ -141,6 +141,35 @@ export function sdkSuite(face: SdkFace): void {
       }
     })
 
+    it('the public address and key pair: PublicIpAddress, PublicDnsName and KeyName while running; filters on them', async () => {
+      const keyed = cloud.createInstance({ region: 'eu-west-1', key_name: 'deploy' })
+      const bare = cloud.createInstance({ region: 'eu-west-1', public_ip: null })
+      const client = ec2(cloud.defaultServiceCredentials())
+      const read = async (id: string) =>
+        (await client.send(new DescribeInstancesCommand({ InstanceIds: [id] }))).Reservations![0]!.Instances![0]!
+      expect(await read(keyed.instance_id)).toMatchObject({
+        PublicIpAddress: keyed.public_ip,
+        PublicDnsName: `ec2-${keyed.public_ip!.replace(/\./g, '-')}.eu-west-1.compute.amazonaws.com`,
+        KeyName: 'deploy',
+      })
+      const none = await read(bare.instance_id)
+      expect([none.PublicIpAddress, none.PublicDnsName, none.KeyName]).toEqual([undefined, '', undefined])
+
+      const ids = async (name: string, value: string) =>
+        ((await client.send(new DescribeInstancesCommand({ Filters: [{ Name: name, Values: [value] }] }))).Reservations ?? []).map((r) => r.Instances![0]!.InstanceId)
+      expect(await ids('ip-address', keyed.public_ip!)).toEqual([keyed.instance_id])
+      expect(await ids('key-name', 'dep*')).toEqual([keyed.instance_id])
+      expect(await ids('dns-name', keyed.public_dns_name!)).toEqual([keyed.instance_id])
+
+      // A stopped instance has no public address; it has the same one again once started.
+      cloud.setInstanceState(keyed.instance_id, 'stopped')
+      const stopped = await read(keyed.instance_id)
+      expect([stopped.PublicIpAddress, stopped.PublicDnsName, stopped.KeyName]).toEqual([undefined, '', 'deploy'])
+      expect(await ids('ip-address', keyed.public_ip!)).toEqual([])
+      cloud.setInstanceState(keyed.instance_id, 'running')
+      expect((await read(keyed.instance_id)).PublicIpAddress).toBe(keyed.public_ip)
+    })
+
     it('filters (with wildcards), pages with MaxResults/NextToken, and answers DryRun with 412', async () => {
       const made = Array.from({ length: 7 }, (_, i) =>
         cloud.createInstance({ region: 'eu-west-1', tags: { team: i % 2 === 0 ? 'blue' : 'green' }, state: i === 0 ? 'stopped' : 'running' }),

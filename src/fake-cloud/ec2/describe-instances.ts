@@ -4,6 +4,7 @@ import { placeKey, type CloudState, type InstanceRecord } from '../cloud-state.t
 import { authorize } from '../iam/authorize.ts'
 import type { Caller } from '../principals.ts'
 import { INSTANCE_STATE_CODES } from './instance-state-codes.ts'
+import { shownPublicIp } from './public-address.ts'
 
 /** EC2 DescribeInstances (reference §6), shared by the HTTP face and the direct face. */
 
@@ -35,6 +36,9 @@ const FILTERS: Record<string, (instance: InstanceRecord) => (string | null)[]> =
   'availability-zone': (i) => [i.availability_zone],
   'instance-type': (i) => [i.instance_type],
   'private-ip-address': (i) => [i.private_ip],
+  'ip-address': (i) => [shownPublicIp(i)],
+  'dns-name': (i) => [shownPublicIp(i) === null ? null : i.public_dns_name],
+  'key-name': (i) => [i.key_name],
   'iam-instance-profile.arn': (i) => [i.instance_profile_arn],
   'tag-key': (i) => Object.keys(i.tags),
   'tag-value': (i) => Object.values(i.tags),

@@ -1,6 +1,7 @@
 import type { InstanceRecord } from '../cloud-state.ts'
 import { element, textElement } from '../query-xml.ts'
 import { INSTANCE_STATE_CODES } from './instance-state-codes.ts'
+import { shownPublicIp } from './public-address.ts'
 
 /** The DescribeInstances body (reference §6.2): one reservation per instance, EC2's `<item>` lists. */
 export function describeInstancesXml(instances: InstanceRecord[], nextToken: string | undefined): string {
@@ -21,13 +22,15 @@ function reservation(instance: InstanceRecord): string {
 
 function instanceXml(i: InstanceRecord): string {
   const running = i.state !== 'stopped' && i.state !== 'terminated'
+  const publicIp = shownPublicIp(i)
   return [
     textElement('instanceId', i.instance_id),
     textElement('imageId', i.ami_id),
     element('instanceState', textElement('code', INSTANCE_STATE_CODES[i.state]), textElement('name', i.state)),
     textElement('privateDnsName', running ? `ip-${i.private_ip.replace(/\./g, '-')}.${privateDnsDomain(i.region)}` : ''),
-    element('dnsName'),
+    publicIp === null ? element('dnsName') : textElement('dnsName', i.public_dns_name),
     element('reason'),
+    textElement('keyName', i.key_name),
     textElement('amiLaunchIndex', 0),
     element('productCodes'),
     textElement('instanceType', i.instance_type),
@@ -37,6 +40,7 @@ function instanceXml(i: InstanceRecord): string {
     textElement('subnetId', i.subnet_id),
     textElement('vpcId', i.vpc_id),
     textElement('privateIpAddress', i.private_ip),
+    textElement('ipAddress', publicIp),
     textElement('sourceDestCheck', true),
     items('groupSet', [textElement('groupId', i.security_group_id) + textElement('groupName', 'default')]),
     textElement('architecture', 'x86_64'),

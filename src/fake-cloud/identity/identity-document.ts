@@ -6,11 +6,12 @@ import { buildSignedData } from './signed-data.ts'
 import { getSigner } from './signing-material.ts'
 
 /**
- * The instance identity document and its three signatures, as the IMDS serves them (reference §2.3, §2.4).
- * All four carry the same document bytes. Signed values are cached per instance until its document
+ * The instance identity document and its four signatures, as the IMDS serves them (reference §2.3, §2.4).
+ * All five carry the same document bytes. `dsa2048` is not researched in the reference beyond its name: it is
+ * built as `pkcs7` is, with a DSA-2048 key and SHA-256. Signed values are cached per instance until its document
  * changes (it changes when pending_time moves, at a stop/start).
  */
-export const IDENTITY_FORMATS: readonly IdentityFormat[] = ['document', 'signature', 'pkcs7', 'rsa2048']
+export const IDENTITY_FORMATS: readonly IdentityFormat[] = ['document', 'signature', 'pkcs7', 'rsa2048', 'dsa2048']
 
 /** AWS's pretty-printing: two-space indent, `"key" : value`, no trailing newline. */
 export function formatAwsJson(fields: Record<string, unknown>): string {
@@ -68,6 +69,8 @@ function signDocument(document: Buffer, format: IdentityFormat, nowMs: number): 
       return wrapBase64(buildSignedData(document, getSigner('rsa2048'), 'sha256', nowMs))
     case 'pkcs7':
       return wrapBase64(buildSignedData(document, getSigner('pkcs7'), 'sha1', nowMs))
+    case 'dsa2048':
+      return wrapBase64(buildSignedData(document, getSigner('dsa2048'), 'sha256', nowMs))
     default:
       throw cloudErrors.badInput(`Failed to sign the identity document: "format" must be one of ${IDENTITY_FORMATS.join(', ')}`)
   }

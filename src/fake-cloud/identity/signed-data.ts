@@ -24,6 +24,8 @@ const OID_SIGNING_TIME = '1.2.840.113549.1.9.5'
 const DIGEST_OID: Record<SignedDataDigest, string> = { sha256: '2.16.840.1.101.3.4.2.1', sha1: '1.3.14.3.2.26' }
 const OID_RSA_ENCRYPTION = '1.2.840.113549.1.1.1'
 const OID_DSA_WITH_SHA1 = '1.2.840.10040.4.3'
+/** id-dsa, for DSA with SHA-256: Vault's verifier takes only it and dsaWithSHA1 for DSA (reference §3.2). */
+const OID_DSA = '1.2.840.10040.4.1'
 
 // A code-loading cache, not emulator state: it spares each signing a `require` lookup (about 10 µs).
 let loadedAsn1: Asn1 | undefined
@@ -64,7 +66,7 @@ export function buildSignedData(content: Buffer, signer: Signer, digest: SignedD
     sequence(new asn1.ASN1Object({ tlv: signer.issuerHex }), new asn1.DERInteger({ hex: signer.serialHex })),
     digestAlgorithm(),
     tagged0(false, signedAttributes),
-    isDsa ? sequence(oid(OID_DSA_WITH_SHA1)) : sequence(oid(OID_RSA_ENCRYPTION), new asn1.DERNull()),
+    isDsa ? sequence(oid(digest === 'sha1' ? OID_DSA_WITH_SHA1 : OID_DSA)) : sequence(oid(OID_RSA_ENCRYPTION), new asn1.DERNull()),
     octets(signature),
   )
   const signedData = sequence(

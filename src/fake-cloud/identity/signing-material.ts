@@ -8,7 +8,7 @@ import { encodeDer, parseBer, tagOf } from '../../core/asn1.ts'
  * @note Cached per process: the files are immutable package contents, and every emulator signs with the same
  * keys, as every EC2 instance of a region does.
  */
-export type SignerName = 'rsa2048' | 'pkcs7' | 'signature'
+export type SignerName = 'rsa2048' | 'pkcs7' | 'signature' | 'dsa2048'
 
 export interface Signer {
   name: SignerName

@@ -1,6 +1,6 @@
 import type { CloudState } from '../cloud-state.ts'
 import { issueImdsToken, isValidImdsToken } from './imds-tokens.ts'
-import { metadataTree, type MetadataDirectory } from './metadata-tree.ts'
+import { LISTING, metadataTree, type MetadataDirectory } from './metadata-tree.ts'
 import { LightResponse } from '../../core/light-response.ts'
 
 /**
@@ -45,12 +45,8 @@ export function serveImds(state: CloudState, instanceId: string | undefined, req
   }
   // Real IMDS answers a leaf with or without a trailing slash (botocore asks `placement/availability-zone/`).
   if (typeof node === 'function') return text(node(), request)
-  return text(
-    Object.entries(node)
-      .map(([name, child]) => (typeof child === 'function' ? name : `${name}/`))
-      .join('\n'),
-    request,
-  )
+  const listing = node[LISTING] ?? Object.entries(node).map(([name, child]) => (typeof child === 'function' ? name : `${name}/`))
+  return text(listing.join('\n'), request)
 }
 
 function text(body: string, request: Request, headers: Record<string, string> = {}): Response {
