@@ -1,6 +1,7 @@
 /** The token store's part of a snapshot: issued tokens and entity aliases. */
 import type { DomainCodec } from '../../core/snapshot/domain-codec.ts'
 import * as shape from '../../core/snapshot/shape.ts'
+import { table, tables } from '../../core/snapshot/tables.ts'
 import { TOKENS_DOMAIN, tokenStore, type EntityAlias, type IssuedToken, type TokenStore } from './token-store.ts'
 
 const strings = shape.array(shape.string)
@@ -26,6 +27,7 @@ const tokenShape = shape.object<IssuedToken>({
   bound_cidrs: strings,
   internal_data: metadata,
 })
+const tokenTable = table((store: TokenStore) => store.tokens, tokenShape, (t) => t.id)
 
 const entityShape = shape.object<EntityAlias>({
   key: shape.string,
@@ -34,29 +36,20 @@ const entityShape = shape.object<EntityAlias>({
   entity_id: shape.string,
   metadata,
 })
+const entityTable = table((store: TokenStore) => store.entities, entityShape, (e) => e.key)
 
-interface SavedTokens {
-  tokens: IssuedToken[]
-  entities: EntityAlias[]
-}
+const tokenTables = tables({ tokens: tokenTable, entities: entityTable })
 
-const tokensShape = shape.object<SavedTokens>({
-  tokens: shape.keyedRecords(tokenShape, (t) => t.id),
-  entities: shape.keyedRecords(entityShape, (e) => e.key),
-})
+const tokensShape = shape.object(tokenTables.fields)
 
 export const tokenSnapshotCodec: DomainCodec = {
   name: 'tokens',
   save(emulator) {
     const store = emulator.existingDomain<TokenStore>(TOKENS_DOMAIN)
-    return store && { tokens: [...store.tokens.values()], entities: [...store.entities.values()] }
+    return store && tokenTables.save(store)
   },
   parse(value, path) {
     const saved = tokensShape(value, path)
-    return (emulator) => {
-      const store = tokenStore(emulator)
-      for (const token of saved.tokens) store.tokens.set(token)
-      for (const entity of saved.entities) store.entities.set(entity)
-    }
+    return (emulator) => tokenTables.restore(tokenStore(emulator), saved)
   },
 }
