@@ -1,7 +1,6 @@
 /** The registry's part of a snapshot: organisations, tokens, modules, versions and uploaded archives. */
-import type { DomainCodec } from '../core/snapshot/domain-codec.ts'
 import * as shape from '../core/snapshot/shape.ts'
-import { table, tables } from '../core/snapshot/tables.ts'
+import { table, tables, tablesCodec } from '../core/snapshot/tables.ts'
 import type {
   AccessToken,
   Deprecation,
@@ -85,21 +84,14 @@ const versionTable = table((state: RegistryState) => state.versions, versionShap
 const archiveShape = shape.object<ModuleArchive>({ versionId: shape.string, base64: shape.string })
 const archiveTable = table((state: RegistryState) => state.archives, archiveShape, (a) => a.versionId)
 
-const registryTables = tables({ organizations: organizationTable, tokens: tokenTable, modules: moduleTable, versions: versionTable, archives: archiveTable })
-
-const registryShape = shape.object(registryTables.fields)
-
-export const registrySnapshotCodec: DomainCodec = {
+export const registrySnapshotCodec = tablesCodec({
   name: 'registry',
-  save(emulator) {
-    const state = emulator.existingDomain<RegistryState>(REGISTRY_DOMAIN)
-    return state && registryTables.save(state)
-  },
-  parse(value, path) {
-    const saved = registryShape(value, path)
+  tables: tables({ organizations: organizationTable, tokens: tokenTable, modules: moduleTable, versions: versionTable, archives: archiveTable }),
+  existing: (emulator) => emulator.existingDomain<RegistryState>(REGISTRY_DOMAIN),
+  state: registryState,
+  check(saved, path) {
     const moduleIds = new Set(saved.modules.map((m) => m.id))
     const orphan = saved.versions.findIndex((v) => !moduleIds.has(v.moduleId))
     if (orphan !== -1) throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.versions[${orphan}] belongs to no module`)
-    return (emulator) => registryTables.restore(registryState(emulator), saved)
   },
-}
+})

@@ -1,7 +1,6 @@
 /** The token store's part of a snapshot: issued tokens and entity aliases. */
-import type { DomainCodec } from '../../core/snapshot/domain-codec.ts'
 import * as shape from '../../core/snapshot/shape.ts'
-import { table, tables } from '../../core/snapshot/tables.ts'
+import { table, tables, tablesCodec } from '../../core/snapshot/tables.ts'
 import { TOKENS_DOMAIN, tokenStore, type EntityAlias, type IssuedToken, type TokenStore } from './token-store.ts'
 
 const strings = shape.array(shape.string)
@@ -38,18 +37,9 @@ const entityShape = shape.object<EntityAlias>({
 })
 const entityTable = table((store: TokenStore) => store.entities, entityShape, (e) => e.key)
 
-const tokenTables = tables({ tokens: tokenTable, entities: entityTable })
-
-const tokensShape = shape.object(tokenTables.fields)
-
-export const tokenSnapshotCodec: DomainCodec = {
+export const tokenSnapshotCodec = tablesCodec({
   name: 'tokens',
-  save(emulator) {
-    const store = emulator.existingDomain<TokenStore>(TOKENS_DOMAIN)
-    return store && tokenTables.save(store)
-  },
-  parse(value, path) {
-    const saved = tokensShape(value, path)
-    return (emulator) => tokenTables.restore(tokenStore(emulator), saved)
-  },
-}
+  tables: tables({ tokens: tokenTable, entities: entityTable }),
+  existing: (emulator) => emulator.existingDomain<TokenStore>(TOKENS_DOMAIN),
+  state: tokenStore,
+})

@@ -1,5 +1,7 @@
+import type { Emulator } from '../emulator.ts'
 import type { KeyedCollection } from '../store.ts'
-import { keyedRecords, type Fields, type Shape } from './shape.ts'
+import type { DomainCodec } from './domain-codec.ts'
+import { keyedRecords, object, type Fields, type Shape } from './shape.ts'
 
 /** One keyed collection of a domain's state, saved as an array of its records. */
 export interface Table<S, T> {
@@ -48,6 +50,35 @@ export function tables<S, R>(specs: { [K in keyof R]: Table<S, R[K]> }): Tables<
         const collection = specs[name].of(state)
         for (const record of saved[name]) collection.set(record)
       }
+    },
+  }
+}
+
+/** A domain whose whole state is keyed tables: where its state is, and any check across tables. */
+export interface TablesDomain<S, R> {
+  name: string
+  tables: Tables<S, R>
+  /** The domain's state when it exists (a domain never used is not saved). */
+  existing(emulator: Emulator): S | undefined
+  /** The domain's state, created empty when needed. */
+  state(emulator: Emulator): S
+  /** Refuses saved tables that do not fit together (throws SnapshotError naming the path). */
+  check?(saved: SavedTables<R>, path: string): void
+}
+
+/** The snapshot codec of a domain made only of keyed tables. */
+export function tablesCodec<S, R>(domain: TablesDomain<S, R>): DomainCodec {
+  const savedShape = object(domain.tables.fields)
+  return {
+    name: domain.name,
+    save(emulator) {
+      const state = domain.existing(emulator)
+      return state && domain.tables.save(state)
+    },
+    parse(value, path) {
+      const saved = savedShape(value, path)
+      domain.check?.(saved, path)
+      return (emulator) => domain.tables.restore(domain.state(emulator), saved)
     },
   }
 }
