@@ -1,6 +1,5 @@
-import { parseArgs } from 'node:util'
 import { openApiDocument } from '../openapi/index.ts'
-import { describeParseError } from './describe-parse-error.ts'
+import { parseOptions } from './parse-options.ts'
 import type { CliIo } from './usage-error.ts'
 
 export const OPENAPI_USAGE = `Usage: doppel openapi [--profile service|vault]
@@ -9,22 +8,13 @@ Prints the OpenAPI 3.1 document of both emulated services (the same as GET /_dop
 
 /** `doppel openapi`: prints the document; 1 on a usage error. */
 export function openApiCommand(argv: string[], io: CliIo): number {
-  let values
-  try {
-    ;({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: { profile: { type: 'string', default: 'service' }, help: { type: 'boolean', short: 'h', default: false } },
-    }))
-  } catch (error) {
-    io.stderr(`doppel openapi: ${describeParseError(error, OPENAPI_USAGE)}\n`)
+  const parsed = parseOptions(argv, { profile: { type: 'string', default: 'service' } }, OPENAPI_USAGE, io)
+  if (parsed.kind === 'error') {
+    io.stderr(`doppel openapi: ${parsed.message}\n`)
     return 1
   }
-  if (values.help) {
-    io.stdout(OPENAPI_USAGE + '\n')
-    return 0
-  }
+  if (parsed.kind === 'help') return 0
+  const { values } = parsed
   if (values.profile !== 'service' && values.profile !== 'vault') {
     io.stderr(`doppel openapi: --profile must be service or vault, not "${values.profile}"\n`)
     return 1

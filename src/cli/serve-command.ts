@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util'
 import { createDoppel } from '../doppel.ts'
 import type { Server } from 'node:http'
 import { registerCloudListener } from '../fake-cloud/index.ts'
@@ -6,7 +5,7 @@ import { createDoppelServer, listen, type RunningServer, type ServerOptions } fr
 import { isLoopbackAddress } from '../server/request-guard.ts'
 import { DataDirError, openDataDir, type DataDir } from '../snapshot/data-dir.ts'
 import { TenantRegistry } from '../tenants/index.ts'
-import { describeParseError } from './describe-parse-error.ts'
+import { parseOptions } from './parse-options.ts'
 import { tenantFlags } from './tenant-flags.ts'
 import { StartupError, UsageError, type CliIo } from './usage-error.ts'
 
@@ -47,41 +46,34 @@ export interface ServeHandle {
 
 /** Parses `doppel serve` arguments and starts the server(s). */
 export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | undefined> {
-  let values
-  try {
-    ;({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string', default: '8200' },
-        host: { type: 'string', default: '127.0.0.1' },
-        'root-token': { type: 'string', multiple: true },
-        'allowed-host': { type: 'string', multiple: true },
-        'control-token': { type: 'string', multiple: true },
-        seed: { type: 'string', multiple: true },
-        'random-seed': { type: 'string' },
-        profile: { type: 'string', default: 'service' },
-        'allow-sha1': { type: 'boolean', default: false },
-        'cloud-port': { type: 'string' },
-        'imds-listener-limit': { type: 'string' },
-        'clock-start': { type: 'string' },
-        'frozen-clock': { type: 'boolean', default: false },
-        'data-dir': { type: 'string' },
-        'snapshot-interval': { type: 'string' },
-        'max-tenants': { type: 'string', default: '100' },
-        'tenant-idle-timeout': { type: 'string', default: '30m' },
-        quiet: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }))
-  } catch (error) {
-    throw new UsageError(`doppel serve: ${describeParseError(error, SERVE_USAGE)}`)
-  }
-  if (values.help) {
-    io.stdout(SERVE_USAGE + '\n')
-    return undefined
-  }
+  const parsed = parseOptions(
+    argv,
+    {
+      port: { type: 'string', default: '8200' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'root-token': { type: 'string', multiple: true },
+      'allowed-host': { type: 'string', multiple: true },
+      'control-token': { type: 'string', multiple: true },
+      seed: { type: 'string', multiple: true },
+      'random-seed': { type: 'string' },
+      profile: { type: 'string', default: 'service' },
+      'allow-sha1': { type: 'boolean', default: false },
+      'cloud-port': { type: 'string' },
+      'imds-listener-limit': { type: 'string' },
+      'clock-start': { type: 'string' },
+      'frozen-clock': { type: 'boolean', default: false },
+      'data-dir': { type: 'string' },
+      'snapshot-interval': { type: 'string' },
+      'max-tenants': { type: 'string', default: '100' },
+      'tenant-idle-timeout': { type: 'string', default: '30m' },
+      quiet: { type: 'boolean', default: false },
+    },
+    SERVE_USAGE,
+    io,
+  )
+  if (parsed.kind === 'error') throw new UsageError(`doppel serve: ${parsed.message}`)
+  if (parsed.kind === 'help') return undefined
+  const { values } = parsed
   const port = parsePort(values.port, '--port')
   const profile = values.profile
   if (profile !== 'service' && profile !== 'vault') throw new UsageError(`doppel serve: --profile must be service or vault, not "${profile}"`)

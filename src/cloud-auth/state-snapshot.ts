@@ -5,6 +5,7 @@
 import type { Emulator } from '../core/emulator.ts'
 import type { DomainCodec } from '../core/snapshot/domain-codec.ts'
 import * as shape from '../core/snapshot/shape.ts'
+import { table, tables, type SavedOf } from '../core/snapshot/tables.ts'
 import type { AssumedRoleCredentials } from '../fake-cloud/glossary.ts'
 import type {
   AccessListEntry,
@@ -56,6 +57,7 @@ const roleShape = shape.object<RoleEntry>({
   period: shape.integer,
   policies: strings,
 })
+const roleTable = table((state: AuthState) => state.roles, roleShape, (r) => r.name)
 
 const clientShape = shape.object<ClientConfig>({
   access_key: shape.string,
@@ -80,8 +82,10 @@ const identityShape = shape.object<IdentityConfig>({
 const tidyShape = shape.object<TidyConfig>({ safety_buffer: shape.integer, disable_periodic_tidy: shape.boolean })
 
 const certificateShape = shape.object<CertificateEntry>({ name: shape.string, pem: shape.string, type: shape.literal('pkcs7', 'identity') })
+const certificateTable = table((state: AuthState) => state.certificates, certificateShape, (c) => c.name)
 
 const stsShape = shape.object<StsEntry>({ account_id: shape.string, sts_role: shape.string, external_id: shape.string })
+const stsTable = table((state: AuthState) => state.stsRoles, stsShape, (s) => s.account_id)
 
 const accessListShape = shape.object<AccessListEntry>({
   instance_id: shape.string,
@@ -93,8 +97,10 @@ const accessListShape = shape.object<AccessListEntry>({
   pending_time: shape.string,
   disallow_reauthentication: shape.boolean,
 })
+const accessListTable = table((state: AuthState) => state.accessList, accessListShape, (e) => e.instance_id)
 
 const denyListShape = shape.object<DenyListEntry>({ tag: shape.string, creation_time: shape.integer, expiration_time: shape.integer })
+const denyListTable = table((state: AuthState) => state.denyList, denyListShape, (e) => e.tag)
 
 const sessionShape = shape.object<AssumedRoleCredentials>({
   accessKeyId: shape.string,
@@ -107,12 +113,9 @@ const sessionShape = shape.object<AssumedRoleCredentials>({
 
 const fullArnShape = shape.object<FullArnEntry>({ arn: shape.string, expiresMs: shape.integer })
 
-interface SavedMount {
-  roles: RoleEntry[]
-  certificates: CertificateEntry[]
-  sts: StsEntry[]
-  access_list: AccessListEntry[]
-  deny_list: DenyListEntry[]
+const mountTables = tables({ roles: roleTable, certificates: certificateTable, sts: stsTable, access_list: accessListTable, deny_list: denyListTable })
+
+interface SavedMount extends SavedOf<typeof mountTables> {
   client_config: ClientConfig | null
   identity_config: IdentityConfig | null
   tidy_access_list: TidyConfig | null
@@ -124,11 +127,7 @@ interface SavedMount {
 }
 
 const mountStateShape = shape.object<SavedMount>({
-  roles: shape.keyedRecords(roleShape, (r) => r.name),
-  certificates: shape.keyedRecords(certificateShape, (c) => c.name),
-  sts: shape.keyedRecords(stsShape, (s) => s.account_id),
-  access_list: shape.keyedRecords(accessListShape, (e) => e.instance_id),
-  deny_list: shape.keyedRecords(denyListShape, (e) => e.tag),
+  ...mountTables.fields,
   client_config: shape.nullable(clientShape),
   identity_config: shape.nullable(identityShape),
   tidy_access_list: shape.nullable(tidyShape),
@@ -154,11 +153,7 @@ const authShape = shape.object<SavedAuth>({
 function saveMount(state: AuthState) {
   const tidy = state.tidyConfig
   return {
-    roles: [...state.roles.values()],
-    certificates: [...state.certificates.values()],
-    sts: [...state.stsRoles.values()],
-    access_list: [...state.accessList.values()],
-    deny_list: [...state.denyList.values()],
+    ...mountTables.save(state),
     client_config: state.clientConfig ?? null,
     identity_config: state.identityConfig ?? null,
     tidy_access_list: tidy.accessList ?? null,
@@ -172,11 +167,7 @@ function saveMount(state: AuthState) {
 
 function loadMount(emulator: Emulator, mount: string, saved: SavedMount): void {
   const state = authState(emulator, mount)
-  for (const role of saved.roles) state.roles.set(role)
-  for (const certificate of saved.certificates) state.certificates.set(certificate)
-  for (const entry of saved.sts) state.stsRoles.set(entry)
-  for (const entry of saved.access_list) state.accessList.set(entry)
-  for (const entry of saved.deny_list) state.denyList.set(entry)
+  mountTables.restore(state, saved)
   state.clientConfig = saved.client_config ?? undefined
   state.identityConfig = saved.identity_config ?? undefined
   state.tidyConfig = {

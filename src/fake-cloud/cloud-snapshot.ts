@@ -8,6 +8,7 @@
  */
 import type { DomainCodec } from '../core/snapshot/domain-codec.ts'
 import * as shape from '../core/snapshot/shape.ts'
+import { table, tables, type SavedOf } from '../core/snapshot/tables.ts'
 import {
   CLOUD_DOMAIN,
   cloudState,
@@ -67,6 +68,7 @@ const instanceShape = shape.object<InstanceRecord>({
   key_name: laterString,
   key_pair_seed: laterString,
 })
+const instanceTable = table((state: CloudState) => state.instances, instanceShape, (r) => r.instance_id)
 
 const principalShape = shape.object<PrincipalRecord>({
   type: shape.literal('user', 'role'),
@@ -80,6 +82,7 @@ const principalShape = shape.object<PrincipalRecord>({
   policies: policyShape<PolicyDocument[]>(policyListProblem),
   trust_policy: policyShape<PolicyDocument>((value) => policyDocumentProblem(value, true)),
 })
+const principalTable = table((state: CloudState) => state.principals, principalShape, (r) => r.arn)
 
 const profileShape = shape.object<InstanceProfileRecord>({
   name: shape.string,
@@ -90,6 +93,7 @@ const profileShape = shape.object<InstanceProfileRecord>({
   create_date: shape.string,
   role_arn: nullableString,
 })
+const profileTable = table((state: CloudState) => state.profiles, profileShape, (r) => r.arn)
 
 const keyShape = shape.object<AccessKeyRecord>({
   access_key_id: shape.string,
@@ -105,20 +109,19 @@ const keyShape = shape.object<AccessKeyRecord>({
   chained: shape.boolean,
   usable_from_ms: shape.optional(shape.integer),
 })
+const keyTable = table((state: CloudState) => state.keys, keyShape, (r) => r.access_key_id)
 
 const accountShape = shape.object<AccountRecord>({ account_id: shape.string })
+const accountTable = table((state: CloudState) => state.accounts, accountShape, (r) => r.account_id)
 
 const documentsShape = shape.object<SignedDocuments>({
   text: shape.string,
   values: shape.entries(shape.string),
 })
 
-interface SavedCloud {
-  instances: InstanceRecord[]
-  principals: PrincipalRecord[]
-  profiles: InstanceProfileRecord[]
-  keys: AccessKeyRecord[]
-  accounts: AccountRecord[]
+const cloudTables = tables({ instances: instanceTable, principals: principalTable, profiles: profileTable, keys: keyTable, accounts: accountTable })
+
+interface SavedCloud extends SavedOf<typeof cloudTables> {
   selected_instance: string | null
   last_instance: string | null
   imds_secret: Buffer | null
@@ -127,11 +130,7 @@ interface SavedCloud {
 }
 
 const cloudShape = shape.object<SavedCloud>({
-  instances: shape.keyedRecords(instanceShape, (r) => r.instance_id),
-  principals: shape.keyedRecords(principalShape, (r) => r.arn),
-  profiles: shape.keyedRecords(profileShape, (r) => r.arn),
-  keys: shape.keyedRecords(keyShape, (r) => r.access_key_id),
-  accounts: shape.keyedRecords(accountShape, (r) => r.account_id),
+  ...cloudTables.fields,
   selected_instance: nullableString,
   last_instance: nullableString,
   imds_secret: shape.nullable(shape.base64Bytes),
@@ -141,11 +140,7 @@ const cloudShape = shape.object<SavedCloud>({
 
 function saveCloud(state: CloudState) {
   return {
-    instances: [...state.instances.values()],
-    principals: [...state.principals.values()],
-    profiles: [...state.profiles.values()],
-    keys: [...state.keys.values()],
-    accounts: [...state.accounts.values()],
+    ...cloudTables.save(state),
     selected_instance: state.selectedInstance ?? null,
     last_instance: state.lastInstance ?? null,
     imds_secret: state.imdsSecret?.toString('base64') ?? null,
@@ -175,14 +170,9 @@ export const cloudSnapshotCodec: DomainCodec = {
     }
     return (emulator) => {
       const state = cloudState(emulator)
-      for (const record of saved.instances) state.instances.set(record)
-      for (const record of saved.principals) state.principals.set(record)
-      for (const record of saved.profiles) state.profiles.set(record)
-      for (const record of saved.keys) {
-        state.keys.set(record)
-        trackSession(state, record)
-      }
-      for (const record of saved.accounts) state.accounts.set(record)
+      cloudTables.restore(state, saved)
+      // A restored session key is tracked again so the tidy removes it once it expires.
+      for (const record of saved.keys) trackSession(state, record)
       state.selectedInstance = saved.selected_instance ?? undefined
       state.lastInstance = saved.last_instance ?? undefined
       state.imdsSecret = saved.imds_secret ?? undefined

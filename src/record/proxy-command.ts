@@ -3,9 +3,8 @@
  * `POST /_doppel/record/stop`. record writes scenarios; compare reports where the emulator differs.
  */
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { createDoppelServer, listen, type RunningServer } from '../server/doppel-server.ts'
-import { describeParseError } from '../cli/describe-parse-error.ts'
+import { parseOptions } from '../cli/parse-options.ts'
 import type { CliIo } from '../cli/usage-error.ts'
 import type { Exchange } from './exchange.ts'
 import { forwardingProxy } from './forwarding-proxy.ts'
@@ -85,34 +84,27 @@ export async function proxyCommand(command: 'record' | 'compare', argv: string[]
 
 /** Parses the arguments and starts the proxy; undefined after `--help`. Throws ProxyUsageError. */
 export async function startProxyCommand(command: 'record' | 'compare', argv: string[], io: CliIo): Promise<ProxySession | undefined> {
-  let values
-  try {
-    ;({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        upstream: { type: 'string' },
-        out: { type: 'string' },
-        port: { type: 'string', default: '8300' },
-        host: { type: 'string', default: '127.0.0.1' },
-        'split-by': { type: 'string', default: 'session' },
-        name: { type: 'string' },
-        json: { type: 'string' },
-        profile: { type: 'string', default: 'service' },
-        'root-token': { type: 'string', multiple: true },
-        'allow-sha1': { type: 'boolean', default: false },
-        quiet: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }))
-  } catch (error) {
-    throw new ProxyUsageError(describeParseError(error, command === 'record' ? RECORD_USAGE : COMPARE_USAGE))
-  }
-  if (values.help) {
-    io.stdout((command === 'record' ? RECORD_USAGE : COMPARE_USAGE) + '\n')
-    return undefined
-  }
+  const parsed = parseOptions(
+    argv,
+    {
+      upstream: { type: 'string' },
+      out: { type: 'string' },
+      port: { type: 'string', default: '8300' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'split-by': { type: 'string', default: 'session' },
+      name: { type: 'string' },
+      json: { type: 'string' },
+      profile: { type: 'string', default: 'service' },
+      'root-token': { type: 'string', multiple: true },
+      'allow-sha1': { type: 'boolean', default: false },
+      quiet: { type: 'boolean', default: false },
+    },
+    command === 'record' ? RECORD_USAGE : COMPARE_USAGE,
+    io,
+  )
+  if (parsed.kind === 'error') throw new ProxyUsageError(parsed.message)
+  if (parsed.kind === 'help') return undefined
+  const { values } = parsed
   const upstream = values.upstream
   if (upstream === undefined) throw new ProxyUsageError('--upstream <url> is required')
   if (!/^https?:\/\/[^/]+/.test(upstream) || !URL.canParse(upstream)) throw new ProxyUsageError(`--upstream must be an http(s) URL, not "${upstream}"`)

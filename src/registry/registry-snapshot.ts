@@ -1,6 +1,6 @@
 /** The registry's part of a snapshot: organisations, tokens, modules, versions and uploaded archives. */
-import type { DomainCodec } from '../core/snapshot/domain-codec.ts'
 import * as shape from '../core/snapshot/shape.ts'
+import { table, tables, tablesCodec } from '../core/snapshot/tables.ts'
 import type {
   AccessToken,
   Deprecation,
@@ -20,8 +20,10 @@ import type {
 import { REGISTRY_DOMAIN, registryState, type RegistryState } from './registry-state.ts'
 
 const organizationShape = shape.object<Organization>({ name: shape.string, createdAt: shape.string })
+const organizationTable = table((state: RegistryState) => state.organizations, organizationShape, (o) => o.name)
 
 const tokenShape = shape.object<AccessToken>({ token: shape.string, organizations: shape.array(shape.string), createdAt: shape.string })
+const tokenTable = table((state: RegistryState) => state.tokens, tokenShape, (t) => t.token)
 
 const moduleShape = shape.object<RegistryModule>({
   id: shape.string,
@@ -34,6 +36,7 @@ const moduleShape = shape.object<RegistryModule>({
   createdAt: shape.string,
   updatedAt: shape.string,
 })
+const moduleTable = table((state: RegistryState) => state.modules, moduleShape, (m) => m.id)
 
 const sourceShape = shape.object<ModuleSource>({
   path: shape.string,
@@ -76,51 +79,19 @@ const versionShape = shape.object<ModuleVersion>({
     shape.object<ModuleContents>({ root: sourceShape, submodules: shape.array(sourceShape), examples: shape.array(sourceShape) }),
   ),
 })
+const versionTable = table((state: RegistryState) => state.versions, versionShape, (v) => v.id)
 
 const archiveShape = shape.object<ModuleArchive>({ versionId: shape.string, base64: shape.string })
+const archiveTable = table((state: RegistryState) => state.archives, archiveShape, (a) => a.versionId)
 
-interface SavedRegistry {
-  organizations: Organization[]
-  tokens: AccessToken[]
-  modules: RegistryModule[]
-  versions: ModuleVersion[]
-  archives: ModuleArchive[]
-}
-
-const registryShape = shape.object<SavedRegistry>({
-  organizations: shape.keyedRecords(organizationShape, (o) => o.name),
-  tokens: shape.keyedRecords(tokenShape, (t) => t.token),
-  modules: shape.keyedRecords(moduleShape, (m) => m.id),
-  versions: shape.keyedRecords(versionShape, (v) => v.id),
-  archives: shape.keyedRecords(archiveShape, (a) => a.versionId),
-})
-
-export const registrySnapshotCodec: DomainCodec = {
+export const registrySnapshotCodec = tablesCodec({
   name: 'registry',
-  save(emulator) {
-    const state = emulator.existingDomain<RegistryState>(REGISTRY_DOMAIN)
-    return (
-      state && {
-        organizations: [...state.organizations.values()],
-        tokens: [...state.tokens.values()],
-        modules: [...state.modules.values()],
-        versions: [...state.versions.values()],
-        archives: [...state.archives.values()],
-      }
-    )
-  },
-  parse(value, path) {
-    const saved = registryShape(value, path)
+  tables: tables({ organizations: organizationTable, tokens: tokenTable, modules: moduleTable, versions: versionTable, archives: archiveTable }),
+  existing: (emulator) => emulator.existingDomain<RegistryState>(REGISTRY_DOMAIN),
+  state: registryState,
+  check(saved, path) {
     const moduleIds = new Set(saved.modules.map((m) => m.id))
     const orphan = saved.versions.findIndex((v) => !moduleIds.has(v.moduleId))
     if (orphan !== -1) throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.versions[${orphan}] belongs to no module`)
-    return (emulator) => {
-      const state = registryState(emulator)
-      for (const organization of saved.organizations) state.organizations.set(organization)
-      for (const token of saved.tokens) state.tokens.set(token)
-      for (const module of saved.modules) state.modules.set(module)
-      for (const version of saved.versions) state.versions.set(version)
-      for (const archive of saved.archives) state.archives.set(archive)
-    }
   },
-}
+})

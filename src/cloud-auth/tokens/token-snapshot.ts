@@ -1,6 +1,6 @@
 /** The token store's part of a snapshot: issued tokens and entity aliases. */
-import type { DomainCodec } from '../../core/snapshot/domain-codec.ts'
 import * as shape from '../../core/snapshot/shape.ts'
+import { table, tables, tablesCodec } from '../../core/snapshot/tables.ts'
 import { TOKENS_DOMAIN, tokenStore, type EntityAlias, type IssuedToken, type TokenStore } from './token-store.ts'
 
 const strings = shape.array(shape.string)
@@ -26,6 +26,7 @@ const tokenShape = shape.object<IssuedToken>({
   bound_cidrs: strings,
   internal_data: metadata,
 })
+const tokenTable = table((store: TokenStore) => store.tokens, tokenShape, (t) => t.id)
 
 const entityShape = shape.object<EntityAlias>({
   key: shape.string,
@@ -34,29 +35,11 @@ const entityShape = shape.object<EntityAlias>({
   entity_id: shape.string,
   metadata,
 })
+const entityTable = table((store: TokenStore) => store.entities, entityShape, (e) => e.key)
 
-interface SavedTokens {
-  tokens: IssuedToken[]
-  entities: EntityAlias[]
-}
-
-const tokensShape = shape.object<SavedTokens>({
-  tokens: shape.keyedRecords(tokenShape, (t) => t.id),
-  entities: shape.keyedRecords(entityShape, (e) => e.key),
-})
-
-export const tokenSnapshotCodec: DomainCodec = {
+export const tokenSnapshotCodec = tablesCodec({
   name: 'tokens',
-  save(emulator) {
-    const store = emulator.existingDomain<TokenStore>(TOKENS_DOMAIN)
-    return store && { tokens: [...store.tokens.values()], entities: [...store.entities.values()] }
-  },
-  parse(value, path) {
-    const saved = tokensShape(value, path)
-    return (emulator) => {
-      const store = tokenStore(emulator)
-      for (const token of saved.tokens) store.tokens.set(token)
-      for (const entity of saved.entities) store.entities.set(entity)
-    }
-  },
-}
+  tables: tables({ tokens: tokenTable, entities: entityTable }),
+  existing: (emulator) => emulator.existingDomain<TokenStore>(TOKENS_DOMAIN),
+  state: tokenStore,
+})
