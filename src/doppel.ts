@@ -2,7 +2,7 @@ import { authFaultResponse } from './cloud-auth/envelope.ts'
 import { Delays } from './core/delays.ts'
 import { Emulator, type EmulatorOptions } from './core/emulator.ts'
 import type { RequestContext, Service } from './core/glossary.ts'
-import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from './fake-cloud/index.ts'
+import { fakeCloud, cloudFaultResponse, getFakeCloud, isFakeCloudHost, type FakeCloudApi } from './fake-cloud/index.ts'
 import { registryFaultResponse } from './registry/json-api.ts'
 import type { FixtureSource } from './scenario/fixtures/index.ts'
 import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from './snapshot/snapshot-document.ts'
@@ -54,13 +54,6 @@ const SERVICES: Record<ServiceName, ServiceEntry> = {
   registry: lazyService(async () => (await import('./registry/index.ts')).registry, registryFaultResponse),
   'fake-cloud': { serve: fakeCloud, fault: cloudFaultResponse },
   control: lazyService(async () => (await import('./control/index.ts')).control, authFaultResponse),
-}
-
-const CLOUD_HOST = /^(169\.254\.169\.254|\[fd00:ec2::254\]|([a-z0-9-]+\.)*amazonaws\.com(\.cn)?)(:\d+)?$/i
-
-/** Whether a `Host` is one of the AWS hostnames the fake cloud answers on. */
-export function isFakeCloudHost(host: string): boolean {
-  return CLOUD_HOST.test(host)
 }
 
 /** Picks the service for a request: by host for the fake cloud's real hostnames, else by path prefix. */

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../core/glossary.ts'
 import { requestUrl } from '../core/http.ts'
+import { awsServiceOfHost, isAwsHost, isMetadataHost } from './aws-hosts.ts'
 import { serveCloudControl } from './cloud-control.ts'
 import { cloudState } from './cloud-state.ts'
 import { serveImds } from './imds/imds-service.ts'
@@ -7,9 +8,6 @@ import { serveQueryApi } from './query-api.ts'
 import type { QueryService } from './query-xml.ts'
 import { LightResponse } from '../core/light-response.ts'
 
-const METADATA_HOSTS = new Set(['169.254.169.254', '[fd00:ec2::254]'])
-const SERVICE_HOST = /^(sts|iam|ec2)(?:\.[a-z0-9-]+)?\.amazonaws\.com(?:\.cn)?$/
-const AWS_HOST = /\.amazonaws\.com(?:\.cn)?$/
 const SCOPE_SERVICE = /Credential=[^/,\s]*\/\d{8}\/[^/,\s]*\/(sts|iam|ec2)\//
 
 /**
@@ -24,10 +22,10 @@ export async function fakeCloud(request: Request, context: RequestContext): Prom
   if (url.pathname.startsWith('/_doppel/cloud/')) return serveCloudControl(state, request, url)
   const host = url.hostname.toLowerCase()
   const metadataInstance = state.selectedInstance ?? state.lastInstance
-  if (METADATA_HOSTS.has(host)) return serveImds(state, metadataInstance, request, url.pathname)
-  const service = (SERVICE_HOST.exec(host)?.[1] ?? scopeService(request, url)) as QueryService | undefined
+  if (isMetadataHost(host)) return serveImds(state, metadataInstance, request, url.pathname)
+  const service = (awsServiceOfHost(host) ?? scopeService(request, url)) as QueryService | undefined
   if (service !== undefined) return serveQueryApi(state, service, request)
-  if (AWS_HOST.test(host)) {
+  if (isAwsHost(host)) {
     return new LightResponse(`doppel's fake cloud does not emulate ${host}: it serves STS, EC2, IAM and the instance metadata service\n`, {
       status: 404,
       headers: { 'Content-Type': 'text/plain; charset=utf-8' },

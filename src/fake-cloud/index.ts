@@ -11,6 +11,7 @@ export { seedCloud } from './seed-cloud.ts'
 export { accountOfKeyId, DEFAULT_ACCOUNT, DEFAULT_REGION } from './ids.ts'
 export { CloudError } from './glossary.ts'
 export { regionalStsEndpoint } from './regions.ts'
+export { FAKE_CLOUD_URL, isFakeCloudHost, regionalStsRegion } from './aws-hosts.ts'
 export { isInProcessEndpoint, registerCloudListener } from './own-origins.ts'
 export { signedFormHeaders } from './sigv4/sign-request.ts'
 // SigV4 building blocks, shared with the scenario runner's request signer.
