@@ -2,7 +2,7 @@ import { authFaultResponse } from './cloud-auth/envelope.ts'
 import { Delays } from './core/delays.ts'
 import { Emulator, type EmulatorOptions } from './core/emulator.ts'
 import type { RequestContext, Service } from './core/glossary.ts'
-import { fakeCloud, cloudFaultResponse, getFakeCloud, isFakeCloudHost, type FakeCloudApi } from './fake-cloud/index.ts'
+import { fakeCloud, cloudFaultResponse, getFakeCloud, isCloudFacePath, isFakeCloudHost, type FakeCloudApi } from './fake-cloud/index.ts'
 import { registryFaultResponse } from './registry/json-api.ts'
 import type { FixtureSource } from './scenario/fixtures/index.ts'
 import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from './snapshot/snapshot-document.ts'
@@ -66,6 +66,16 @@ export function serviceFor(url: URL, surface: Surface): ServiceName | undefined 
   if (path.startsWith('/_doppel/')) return 'control'
   if (path.startsWith('/api/') || path.startsWith('/_archivist/') || path === '/.well-known/terraform.json') return 'registry'
   return undefined
+}
+
+/**
+ * Which service answers: the control API takes its routes under `/_doppel/registry/` and `/_doppel/cloud/`
+ * (the fake cloud's AWS faces excepted) from the services whose names the journal keeps for them.
+ */
+function answeringService(name: ServiceName, path: string): ServiceName {
+  if (name === 'registry' && path.startsWith('/_doppel/registry/')) return 'control'
+  if (name === 'fake-cloud' && path.startsWith('/_doppel/cloud/') && !isCloudFacePath(path)) return 'control'
+  return name
 }
 
 /**
@@ -165,7 +175,7 @@ export class Doppel extends Emulator {
     if (name === undefined) {
       response = new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
     } else {
-      const service = SERVICES[name]
+      const service = SERVICES[answeringService(name, url.pathname)]
       // Faults never touch the control API, whichever service answers under /_doppel/.
       const fault = url.pathname.startsWith('/_doppel/') ? undefined : this.faults.take(request.method, url)
       if (fault?.drop) {

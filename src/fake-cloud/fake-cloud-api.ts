@@ -1,5 +1,6 @@
 import type { Emulator } from '../core/emulator.ts'
 import { asEc2Error, cloudErrors } from './cloud-errors.ts'
+import { instanceOrThrow } from './cloud-control.ts'
 import { cloudState, type CloudState, type InstanceProfileRecord, type InstanceRecord, type PrincipalRecord } from './cloud-state.ts'
 import { describeInstances } from './ec2/describe-instances.ts'
 import { INSTANCE_STATE_CODES } from './ec2/instance-state-codes.ts'
@@ -44,15 +45,14 @@ export function getFakeCloud(emulator: Emulator): FakeCloudApi {
     },
     useInstance: (instanceId) => {
       const current = state()
-      if (!current.instances.has(instanceId)) throw cloudErrors.instanceNotFound([instanceId])
-      current.selectedInstance = instanceId
+      current.selectedInstance = instanceOrThrow(current, instanceId).instance_id
     },
 
     identityDocument: (instanceId, format) => {
       if (!IDENTITY_FORMATS.includes(format)) {
         throw cloudErrors.badInput(`Failed to sign the identity document: "format" must be one of ${IDENTITY_FORMATS.join(', ')}`)
       }
-      return identityDocument(state(), instanceRecord(state(), instanceId), format as IdentityFormat)
+      return identityDocument(state(), instanceOrThrow(state(), instanceId), format as IdentityFormat)
     },
     builtInCertificates,
 
@@ -95,12 +95,6 @@ export function getFakeCloud(emulator: Emulator): FakeCloudApi {
     startImdsListener: (instanceId) => startImdsListener(state(), instanceId),
     close: () => closeListeners(state()),
   }
-}
-
-function instanceRecord(state: CloudState, instanceId: string): InstanceRecord {
-  const record = state.instances.get(instanceId)
-  if (record === undefined) throw cloudErrors.instanceNotFound([instanceId])
-  return record
 }
 
 /** What DescribeInstances tells of an instance; `launchTime` is its pending_time, RFC 3339 to the second. */

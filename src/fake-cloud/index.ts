@@ -4,7 +4,7 @@
  * HTTP face (the dispatcher routes AWS hostnames and `/_doppel/cloud/` to it); `getFakeCloud` is the direct
  * face the auth service calls in process; `seedCloud` loads fixtures.
  */
-export { fakeCloud } from './fake-cloud-service.ts'
+export { fakeCloud, isCloudFacePath } from './fake-cloud-service.ts'
 export { cloudFaultResponse } from './query-xml.ts'
 export { getFakeCloud } from './fake-cloud-api.ts'
 export { seedCloud } from './seed-cloud.ts'
