@@ -4,7 +4,7 @@ import { Emulator, type EmulatorOptions } from './core/emulator.ts'
 import type { RequestContext, Service } from './core/glossary.ts'
 import { fakeCloud, cloudFaultResponse, getFakeCloud, isCloudFacePath, isFakeCloudHost, type FakeCloudApi } from './fake-cloud/index.ts'
 import { registryFaultResponse } from './registry/json-api.ts'
-import type { FixtureSource } from './scenario/fixtures/index.ts'
+import type { FixtureSource } from './fixtures/index.ts'
 import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from './snapshot/snapshot-document.ts'
 import type { TenantDirectory } from './tenants/glossary.ts'
 import { LightResponse, realResponse } from './core/light-response.ts'
@@ -118,7 +118,7 @@ export class Doppel extends Emulator {
     const list = Array.isArray(sources) ? sources : [sources]
     this.#fixtureSources.push(...list)
     const load = () => {
-      const loading = import('./scenario/fixtures/index.ts').then(({ loadFixtureSources }) => loadFixtureSources(this, list))
+      const loading = import('./fixtures/index.ts').then(({ loadFixtureSources }) => loadFixtureSources(this, list))
       // Surfaced by ready() and by every request; not an unhandled rejection when nobody asks yet.
       // Once in, requests stop waiting on it.
       loading.then(

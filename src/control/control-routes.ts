@@ -114,7 +114,7 @@ const ROUTES: ControlRoute[] = [
     access: 'control',
     body: FIXTURE,
     run: async (call) => {
-      const { loadFixtures, FixtureError } = await import('../scenario/fixtures/index.ts')
+      const { loadFixtures, FixtureError } = await import('../fixtures/index.ts')
       try {
         return created({ loaded: await loadFixtures(emulator(call), call.body as string, call.url.searchParams.get('file') ?? 'fixtures') })
       } catch (error) {

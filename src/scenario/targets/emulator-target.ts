@@ -3,7 +3,7 @@ import { getProfile } from '../../core/profile.ts'
 import { createDoppel, type Doppel } from '../../doppel.ts'
 import { callControl } from '../../control/index.ts'
 import { CAPABILITIES, type Capability } from '../glossary.ts'
-import type { FixtureSource } from '../fixtures/index.ts'
+import type { FixtureSource } from '../../fixtures/index.ts'
 import { controlClient, refuse, type ControlCaller } from './control-client.ts'
 import type { Target, TargetControl, TargetInfo, TargetSession } from './target.ts'
 
@@ -83,7 +83,7 @@ export function directControl(doppel: Doppel): TargetControl {
       await doppel.ready()
     },
     loadFixtures: async (fixture, file, locate) => {
-      const { loadFixtures } = await import('../fixtures/index.ts')
+      const { loadFixtures } = await import('../../fixtures/index.ts')
       return loadFixtures(doppel, fixture, file, { ...(locate && { locate }), basePath: ['fixtures'] })
     },
   }

@@ -1,7 +1,7 @@
 import { parseDuration } from '../../core/duration.ts'
 import { getProfile } from '../../core/profile.ts'
 import { CAPABILITIES, type Capability } from '../glossary.ts'
-import { FixtureError } from '../scenario-error.ts'
+import { FixtureError } from '../../documents/document-error.ts'
 import { canonicalHeader } from './emulator-target.ts'
 import { controlClient, refuse, refusalText, type ControlCaller } from './control-client.ts'
 import { TargetError, TargetUnreachableError, type Target, type TargetControl, type TargetInfo, type TargetSession } from './target.ts'

@@ -1,4 +1,4 @@
-import type { ValuePath } from '../glossary.ts'
+import type { ValuePath } from './glossary.ts'
 
 /**
  * The JSON Schema subset the shipped schemas use: `$ref` (local `#/$defs/...` and sibling files),
