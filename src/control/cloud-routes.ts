@@ -1,3 +1,4 @@
+import { decodeOrKeep } from '../core/decode-segment.ts'
 import { cloudState } from '../fake-cloud/cloud-state.ts'
 import { instanceOrThrow, signIdentityDocument, useInstance } from '../fake-cloud/cloud-control.ts'
 import { consistencySettings, setConsistency } from '../fake-cloud/iam/key-propagation.ts'
@@ -5,14 +6,14 @@ import { closeListener, startImdsListener } from '../fake-cloud/imds/imds-listen
 import { listInstances, listPrincipals } from '../fake-cloud/inventory-listing.ts'
 import { createInstance, createPrincipal, deletePrincipal, setInstanceState, toInstance } from '../fake-cloud/inventory.ts'
 import type { BodySpec } from './control-body.ts'
-import { created, decodeParam, noContent, ok, refused, type ControlCall, type ControlRoute } from './control-route.ts'
+import { created, noContent, ok, refused, type ControlCall, type ControlRoute } from './control-route.ts'
 
 const BODY: BodySpec = { kind: 'object', limit: 'cloud' }
 
 const state = (call: ControlCall) => cloudState(call.context.emulator)
 const body = (call: ControlCall) => call.body as Record<string, unknown>
 /** A fake-cloud name from the path: percent-decoded when it decodes, else as sent. */
-const name = (raw: string) => decodeParam(raw) ?? raw
+const name = decodeOrKeep
 
 /**
  * The fake cloud's set-up routes under `/_doppel/cloud/`: instances, principals, identity documents, the

@@ -55,12 +55,3 @@ export const ok = (body: unknown): ControlAnswer => ({ status: 200, body })
 export const created = (body: unknown): ControlAnswer => ({ status: 201, body })
 export const noContent: ControlAnswer = { status: 204 }
 export const refused = (status: number, message: string): ControlAnswer => ({ status, body: { errors: [message] } })
-
-/** A path segment percent-decoded; undefined when it does not decode. */
-export function decodeParam(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return undefined
-  }
-}

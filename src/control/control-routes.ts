@@ -1,8 +1,9 @@
+import { decodeSegment } from '../core/decode-segment.ts'
 import { dashboard } from '../dashboard/dashboard-route.ts'
 import type { RegistryFixture, SeedResult } from '../registry/glossary.ts'
 import { CLOUD_ROUTES } from './cloud-routes.ts'
 import type { BodySpec } from './control-body.ts'
-import { compileRoutes, created, decodeParam, noContent, ok, refused, type ControlAnswer, type ControlCall, type ControlRoute } from './control-route.ts'
+import { compileRoutes, created, noContent, ok, refused, type ControlAnswer, type ControlCall, type ControlRoute } from './control-route.ts'
 import { redactEntries, redactSnapshot } from './redact.ts'
 
 const SETTINGS: BodySpec = { kind: 'object', limit: 'control' }
@@ -102,7 +103,7 @@ const ROUTES: ControlRoute[] = [
     access: 'control',
     run: (call) => {
       // Fault ids are plain text: an id that does not decode names no fault.
-      const id = decodeParam(call.params.id!)
+      const id = decodeSegment(call.params.id!)
       return id !== undefined && emulator(call).faults.remove(id) ? noContent : refused(404, 'no such fault')
     },
   },

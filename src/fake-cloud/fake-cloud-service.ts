@@ -1,4 +1,5 @@
 import type { RequestContext } from '../core/glossary.ts'
+import { decodeOrKeep } from '../core/decode-segment.ts'
 import { jsonResponse, requestUrl } from '../core/http.ts'
 import { awsServiceOfHost, isAwsHost, isMetadataHost } from './aws-hosts.ts'
 import { cloudState, type CloudState } from './cloud-state.ts'
@@ -52,7 +53,7 @@ export function serveCloudFace(state: CloudState, request: Request, url: URL): P
   }
   if (first === 'imds') {
     const [instanceId = '', ...path] = more
-    return serveImds(state, decodeSegment(instanceId), request, '/' + path.join('/'))
+    return serveImds(state, decodeOrKeep(instanceId), request, '/' + path.join('/'))
   }
   return jsonResponse(404, { errors: [`unsupported path: ${request.method} ${url.pathname.replace(/\/+$/, '')}`] })
 }
@@ -63,12 +64,4 @@ export function isCloudFacePath(path: string): boolean {
   const end = path.indexOf('/', CLOUD_MOUNT.length)
   const first = path.slice(CLOUD_MOUNT.length, end === -1 ? undefined : end)
   return first === 'sts' || first === 'iam' || first === 'ec2' || first === 'imds'
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return segment
-  }
 }
