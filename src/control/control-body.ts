@@ -35,7 +35,7 @@ export type ReadBody = { value: unknown; refusal?: undefined } | { refusal: { st
 const refuse = (status: number, message: string): ReadBody => ({ refusal: { status, message } })
 
 /** The control API's body messages, in one place. */
-export const bodyMessages = {
+const bodyMessages = {
   tooLarge: (what: string, limit: number) => `Failed to read the ${what}: the body is over ${limit} bytes`,
   tooDeep: (what: string, detail: string) => `Failed to read the ${what}: the body is ${detail}`,
   notJson: (what: string) => `Failed to read the ${what}: the body is not complete JSON`,

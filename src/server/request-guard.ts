@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { JSON_TYPES } from '../control/control-body.ts'
-import { controlAccess, controlBodyTypes } from '../control/control-service.ts'
+import { controlAccess, controlBodyTypes, JSON_TYPES } from '../control/index.ts'
 import { hasManagementToken } from '../control/management-token.ts'
 import { jsonResponse } from '../core/http.ts'
 import { Emulator } from '../core/emulator.ts'
