@@ -8,7 +8,7 @@ import { controlStatus } from '../fake-cloud/cloud-control.ts'
 import { CloudError } from '../fake-cloud/glossary.ts'
 import { TenantNameError } from '../tenants/tenant-name.ts'
 import { readControlBody } from './control-body.ts'
-import { refused, type CompiledRoute, type ControlAccess, type ControlAnswer } from './control-route.ts'
+import { refused, type CompiledRoute, type ControlAccess, type ControlAnswer, type ControlCall } from './control-route.ts'
 import { CONTROL_ROUTES } from './control-routes.ts'
 import { hasManagementToken } from './management-token.ts'
 
@@ -64,7 +64,18 @@ export async function control(request: Request, context: RequestContext, options
     const body = read.value
     const params = route.matcher.match(path) ?? {}
     const rest = route.prefix === undefined ? '' : path.slice(route.prefix.length)
-    return answer(await route.run({ request, context, url, params, rest, body, get management() { return management() } }))
+    const call: ControlCall = {
+      request,
+      context,
+      url,
+      params,
+      rest,
+      body,
+      get management() {
+        return management()
+      },
+    }
+    return answer(await route.run(call))
   } catch (error) {
     if (error instanceof URIError) return answer(refused(400, 'invalid path: malformed percent-encoding'))
     const status = refusalStatus(error)
@@ -73,11 +84,13 @@ export async function control(request: Request, context: RequestContext, options
   }
 }
 
+/** Errors of the domains' own input checks: 400 with their message. */
+const BAD_INPUT = [FaultError, DurationError, RangeError, TenantNameError, SnapshotError] as const
+
 /** The status of an error a route refuses with; undefined for one that is a bug. */
 function refusalStatus(error: unknown): number | undefined {
   if (error instanceof CloudError) return controlStatus(error)
-  const badInput = [FaultError, DurationError, RangeError, TenantNameError, SnapshotError]
-  return badInput.some((type) => error instanceof type) ? 400 : undefined
+  return BAD_INPUT.some((type) => error instanceof type) ? 400 : undefined
 }
 
 function answer(result: ControlAnswer): Response {
