@@ -14,21 +14,30 @@ export function instanceOrThrow(state: CloudState, instanceId: string): Instance
   return record
 }
 
-/** `POST /_doppel/cloud/identity-document` `{"instance_id","format"}`: the signed document. */
-export function signIdentityDocument(state: CloudState, body: Record<string, unknown>): { value: string } {
-  if (typeof body.instance_id !== 'string') throw cloudErrors.badInput('Failed to sign the identity document: "instance_id" must be a string')
-  const format = body.format ?? 'rsa2048'
+/** An instance's identity document, signed in `format` (checked: the control API and `doppel.cloud` alike). */
+export function signDocument(state: CloudState, instanceId: string, format: unknown): string {
   if (!IDENTITY_FORMATS.includes(format as IdentityFormat)) {
     throw cloudErrors.badInput(`Failed to sign the identity document: "format" must be one of ${IDENTITY_FORMATS.join(', ')}`)
   }
-  return { value: identityDocument(state, instanceOrThrow(state, body.instance_id), format as IdentityFormat) }
+  return identityDocument(state, instanceOrThrow(state, instanceId), format as IdentityFormat)
+}
+
+/** Chooses the instance 169.254.169.254 answers for; answers its id. */
+export function selectInstance(state: CloudState, instanceId: string): string {
+  state.selectedInstance = instanceOrThrow(state, instanceId).instance_id
+  return state.selectedInstance
+}
+
+/** `POST /_doppel/cloud/identity-document` `{"instance_id","format"}`: the signed document. */
+export function signIdentityDocument(state: CloudState, body: Record<string, unknown>): { value: string } {
+  if (typeof body.instance_id !== 'string') throw cloudErrors.badInput('Failed to sign the identity document: "instance_id" must be a string')
+  return { value: signDocument(state, body.instance_id, body.format ?? 'rsa2048') }
 }
 
 /** `POST /_doppel/cloud/use-instance` `{"instance_id"}`: the instance 169.254.169.254 answers for. */
 export function useInstance(state: CloudState, body: Record<string, unknown>): { instance_id: string } {
   if (typeof body.instance_id !== 'string') throw cloudErrors.badInput('Failed to choose the metadata instance: "instance_id" must be a string')
-  state.selectedInstance = instanceOrThrow(state, body.instance_id).instance_id
-  return { instance_id: state.selectedInstance }
+  return { instance_id: selectInstance(state, body.instance_id) }
 }
 
 /** Missing things are 404 on the control API; other provider errors keep their status (400, 409). */
