@@ -1,11 +1,18 @@
+import { DoppelError } from '../core/doppel-error.ts'
 /** A command-line mistake: printed as one line without a stack, with a pointer to `--help`; exit code 1. */
-export class UsageError extends Error {
+export class UsageError extends DoppelError {
   override name = 'UsageError'
+  constructor(message: string) {
+    super('DOPPEL_USAGE', message)
+  }
 }
 
 /** A command that cannot start (a port in use, an unreadable file): one line without a stack; exit code 1. */
-export class StartupError extends Error {
+export class StartupError extends DoppelError {
   override name = 'StartupError'
+  constructor(message: string) {
+    super('DOPPEL_STARTUP', message)
+  }
 }
 
 export interface CliIo {

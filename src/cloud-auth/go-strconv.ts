@@ -1,8 +1,12 @@
 import { goQuote } from './go-format.ts'
+import { DoppelError } from '../core/doppel-error.ts'
 
 /** A Go `strconv` failure; the message is Go's, e.g. `strconv.ParseBool: parsing "x": invalid syntax`. */
-export class StrconvError extends Error {
+export class StrconvError extends DoppelError {
   override name = 'StrconvError'
+  constructor(message: string) {
+    super('DOPPEL_INVALID_SCALAR', message)
+  }
 }
 
 const BOOLS: Record<string, boolean> = {

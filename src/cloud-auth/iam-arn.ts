@@ -3,9 +3,13 @@
  * or `arn:<partition>:sts::<account>:assumed-role/<role>/<session>`.
  */
 import { goQuote } from './go-format.ts'
+import { DoppelError } from '../core/doppel-error.ts'
 
-export class IamArnError extends Error {
+export class IamArnError extends DoppelError {
   override name = 'IamArnError'
+  constructor(message: string) {
+    super('DOPPEL_INVALID_ARN', message)
+  }
 }
 
 export type IamEntityType = 'user' | 'role' | 'assumed-role' | 'instance-profile'

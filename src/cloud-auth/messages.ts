@@ -1,8 +1,10 @@
 /**
- * Every error and warning text of the management endpoints, once (reference cloud-auth.md §1, §3, §8).
- * Clients match on these strings, so they are the real service's to the letter; handlers only pick one.
+ * Every error and warning text of the management endpoints, and the texts the login and the token
+ * endpoints share with them, once (reference cloud-auth.md §1, §3, §8). Clients match on these strings,
+ * so they are the real service's to the letter; handlers only pick one. Texts only the login or only the
+ * token endpoints use are in `login/messages.ts` and `tokens/token-messages.ts`, never repeated here.
  */
-import { formatGoDuration } from '../core/duration.ts'
+import { formatGoDuration, formatShortDuration } from '../core/duration.ts'
 import { goList, goQuote, goQuoteList } from './go-format.ts'
 
 export const MESSAGES = {
@@ -18,6 +20,13 @@ export const MESSAGES = {
   invalidUrlEscape: 'invalid URL escape',
   patchContentType: (given: string) =>
     `PATCH requires Content-Type of application/merge-patch+json, provided ${given}`,
+
+  // Shared by management, login and the token endpoints (§1.9, §3.9, §7)
+  roleEntryNotFound: 'role entry not found',
+  periodCapped: (period: number, max: number) =>
+    `period of ${goQuote(formatShortDuration(period))} exceeded the effective max_ttl of ${goQuote(formatShortDuration(max))}; period value is capped accordingly`,
+  ttlCapped: (ttl: number, max: number) =>
+    `TTL of ${goQuote(formatShortDuration(ttl))} exceeded the effective max_ttl of ${goQuote(formatShortDuration(max))}; TTL value is capped accordingly`,
 
   // config/rotate-root (§3.2)
   rotateClientUnset: "can't update client config because it's unset",
@@ -97,7 +106,6 @@ export const MESSAGES = {
 
   // deny list and access list (§3.9, §3.10)
   missingRoleTag: 'missing role_tag',
-  denyRoleNotFound: 'role entry not found',
   missingInstanceId: 'missing instance_id',
 
   // tidy (§8)

@@ -9,10 +9,14 @@ import { CloudError, type AwsCredentials } from '../fake-cloud/glossary.ts'
 import { goQuote } from './go-format.ts'
 import { providerCalls } from './provider/index.ts'
 import type { AuthState } from './state.ts'
+import { DoppelError } from '../core/doppel-error.ts'
 
 /** The service cannot get credentials for a provider call; the message is the real service's. */
-export class ProviderClientError extends Error {
+export class ProviderClientError extends DoppelError {
   override name = 'ProviderClientError'
+  constructor(message: string) {
+    super('DOPPEL_PROVIDER_CREDENTIALS', message)
+  }
 }
 
 const HALF_CONFIGURED =

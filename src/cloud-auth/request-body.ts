@@ -5,6 +5,9 @@ import { ServiceError } from './service-error.ts'
 /** A request body the service cannot read: 400 `error parsing JSON`, or 413 when over the size limit. */
 export class RequestDataError extends ServiceError {
   override name = 'RequestDataError'
+  constructor(message: string, status = 400) {
+    super(message, status, 'DOPPEL_INVALID_REQUEST_DATA')
+  }
 }
 
 const JSON_ERROR = 'error parsing JSON'

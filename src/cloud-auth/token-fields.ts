@@ -3,7 +3,7 @@
  * fields on top of the stored ones, and the read form.
  */
 import { BoundAddressError, parseBoundAddress } from './bound-address.ts'
-import type { FieldSchema, Fields } from './fields.ts'
+import type { FieldSchema, Fields } from './fields/index.ts'
 import type { RoleEntry, TokenType } from './glossary.ts'
 import { MESSAGES } from './messages.ts'
 import { ServiceError } from './service-error.ts'
@@ -47,18 +47,12 @@ export function applyTokenFields(role: TokenSettings, fields: Fields): void {
   }
   const explicitMax = fields.duration('token_explicit_max_ttl')
   if (explicitMax !== undefined) role.token_explicit_max_ttl = explicitMax
-  const maxTtl = fields.duration('token_max_ttl')
-  if (maxTtl !== undefined) {
-    if (maxTtl < 0) throw new ServiceError(MESSAGES.negativeToken('token_max_ttl'))
-    role.token_max_ttl = maxTtl
-  }
+  const maxTtl = nonNegativeDuration(fields, 'token_max_ttl')
+  if (maxTtl !== undefined) role.token_max_ttl = maxTtl
   const noDefault = fields.bool('token_no_default_policy')
   if (noDefault !== undefined) role.token_no_default_policy = noDefault
-  const period = fields.duration('token_period')
-  if (period !== undefined) {
-    if (period < 0) throw new ServiceError(MESSAGES.negativeToken('token_period'))
-    role.token_period = period
-  }
+  const period = nonNegativeDuration(fields, 'token_period')
+  if (period !== undefined) role.token_period = period
   const policies = fields.list('token_policies')
   if (policies !== undefined) role.token_policies = policies
   const type = fields.string('token_type')
@@ -67,11 +61,8 @@ export function applyTokenFields(role: TokenSettings, fields: Fields): void {
     if (parsed === undefined || !Object.hasOwn(TOKEN_TYPES, type)) throw new ServiceError(MESSAGES.invalidTokenType(type))
     role.token_type = parsed
   }
-  const ttl = fields.duration('token_ttl')
-  if (ttl !== undefined) {
-    if (ttl < 0) throw new ServiceError(MESSAGES.negativeToken('token_ttl'))
-    role.token_ttl = ttl
-  }
+  const ttl = nonNegativeDuration(fields, 'token_ttl')
+  if (ttl !== undefined) role.token_ttl = ttl
   const numUses = fields.int('token_num_uses')
   if (numUses !== undefined) role.token_num_uses = numUses
   if (role.token_num_uses < 0) throw new ServiceError(MESSAGES.negativeToken('token_num_uses'))
@@ -82,6 +73,13 @@ export function applyTokenFields(role: TokenSettings, fields: Fields): void {
   if (role.token_ttl > 0 && role.token_max_ttl > 0 && role.token_ttl > role.token_max_ttl) {
     throw new ServiceError(MESSAGES.tokenTtlAboveMax)
   }
+}
+
+/** A present duration field, refused when negative with the real service's text. */
+function nonNegativeDuration(fields: Fields, name: 'token_max_ttl' | 'token_period' | 'token_ttl'): number | undefined {
+  const seconds = fields.duration(name)
+  if (seconds !== undefined && seconds < 0) throw new ServiceError(MESSAGES.negativeToken(name))
+  return seconds
 }
 
 /** The token settings as a read shows them: every key present, lists `[]` when empty. */

@@ -1,16 +1,16 @@
 /**
- * `GET /v1/sys/internal/specs/openapi` in the Vault profile: Vault's own description endpoint, answered
+ * `GET /v1/sys/internal/specs/openapi` where the profile serves it (vault): Vault's own description endpoint, answered
  * with the auth method's paths on the profile's mount (`?generic_mount_paths=true` → `{aws_mount_path}`).
  */
 import type { RequestContext } from '../core/glossary.ts'
 import { authError, multiError } from './envelope.ts'
-import { FieldError, toBoolField } from './fields.ts'
+import { FieldError, toBoolField } from './fields/index.ts'
 import { MESSAGES } from './messages.ts'
 
 export const VAULT_OPENAPI_PATH = 'sys/internal/specs/openapi'
 
 export async function vaultOpenApi(request: Request, url: URL, context: RequestContext): Promise<Response | undefined> {
-  if (context.profile.name !== 'vault') return undefined
+  if (!context.profile.vaultOpenApi) return undefined
   if (request.method !== 'GET') return authError(405, multiError(MESSAGES.unsupportedOperation))
   let generic: boolean
   try {

@@ -1,5 +1,6 @@
 import { createDoppel, type Doppel } from '../doppel.ts'
 import { createDoppelServer, listen, type RunningServer } from '../server/doppel-server.ts'
+import { DoppelError } from '../core/doppel-error.ts'
 
 /** A management request the bridge sends to the real server. */
 export interface PlannedRequest {
@@ -72,8 +73,11 @@ export interface VaultBridge {
   close(): Promise<void>
 }
 
-export class VaultBridgeError extends Error {
+export class VaultBridgeError extends DoppelError {
   override name = 'VaultBridgeError'
+  constructor(message: string) {
+    super('DOPPEL_VAULT_BRIDGE', message)
+  }
 }
 
 /**

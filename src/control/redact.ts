@@ -2,6 +2,7 @@
  * Redaction of secret-bearing values in what the control API shows (`/_doppel/state`, `/_doppel/journal`)
  * to a caller without a management token. Data-driven: the lists below are the whole rule.
  */
+import { PROFILES } from '../core/profile.ts'
 
 export const REDACTED = '<redacted>'
 
@@ -21,10 +22,9 @@ const SECRET_FIELDS = new Set([
   // archivist objects: whoever knows one may upload or download without a token
   'uploadobject',
   'downloadobject',
-  // request headers that carry credentials
+  // request headers that carry credentials: every profile's token headers, whichever profile is active
   'authorization',
-  'x-service-token',
-  'x-vault-token',
+  ...PROFILES.flatMap((profile) => profile.tokenHeaders),
   'x-amz-security-token',
   'cookie',
 ])

@@ -1,5 +1,6 @@
 import { compilePathPattern, PATTERN_LIMIT, type PathPattern } from './path-pattern.ts'
 import type { Random } from './random.ts'
+import { DoppelError } from './doppel-error.ts'
 
 export interface FaultInput {
   method?: string
@@ -17,8 +18,11 @@ export interface Fault extends FaultInput {
   hits: number
 }
 
-export class FaultError extends Error {
+export class FaultError extends DoppelError {
   override name = 'FaultError'
+  constructor(message: string) {
+    super('DOPPEL_INVALID_FAULT', message)
+  }
 }
 
 /** Injected faults of one emulator instance (WireMock-style): a status, a delay or a dropped connection. */

@@ -1,4 +1,5 @@
 import { LightResponse } from './light-response.ts'
+import { DoppelError } from './doppel-error.ts'
 /** Small Fetch helpers shared by every service. */
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -8,8 +9,11 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   })
 }
 
-export class BodyTooLargeError extends Error {
+export class BodyTooLargeError extends DoppelError {
   override name = 'BodyTooLargeError'
+  constructor(message: string) {
+    super('DOPPEL_BODY_TOO_LARGE', message)
+  }
 }
 
 /** Default body limit: the auth service's listener limit (32 MiB). */

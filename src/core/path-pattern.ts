@@ -7,6 +7,7 @@
  * O(subject length × ⌈pattern length / 32⌉) whatever the pattern. No backtracking: `*a*a*a…*b` against
  * a long path answers as fast as `/x`.
  */
+import { DoppelError } from './doppel-error.ts'
 
 const SLASH = 0x2f
 
@@ -17,8 +18,11 @@ const SLASH = 0x2f
 export const PATTERN_LIMIT = 2048
 
 /** A pattern longer than PATTERN_LIMIT. */
-export class PatternTooLongError extends Error {
+export class PatternTooLongError extends DoppelError {
   override name = 'PatternTooLongError'
+  constructor(message: string) {
+    super('DOPPEL_PATTERN_TOO_LONG', message)
+  }
 }
 
 function checkLength(pattern: string): void {

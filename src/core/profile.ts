@@ -12,6 +12,8 @@ export interface Profile {
   mounts: string[]
   /** Prefix of the environment variables holding the service's own credentials. */
   envPrefix: string
+  /** Whether Vault's own description path (`/v1/sys/internal/specs/openapi`) answers. */
+  vaultOpenApi: boolean
 }
 
 export const SERVICE_PROFILE: Profile = {
@@ -20,6 +22,7 @@ export const SERVICE_PROFILE: Profile = {
   serverIdHeader: 'X-Service-Cloud-IAM-Server-ID',
   mounts: ['cloud'],
   envPrefix: 'CLOUD',
+  vaultOpenApi: false,
 }
 
 export const VAULT_PROFILE: Profile = {
@@ -28,7 +31,11 @@ export const VAULT_PROFILE: Profile = {
   serverIdHeader: 'X-Vault-AWS-IAM-Server-ID',
   mounts: ['cloud', 'aws'],
   envPrefix: 'CLOUD',
+  vaultOpenApi: true,
 }
+
+/** Every profile, for rules that hold whichever is active (redaction of every token header). */
+export const PROFILES: readonly Profile[] = [SERVICE_PROFILE, VAULT_PROFILE]
 
 export function getProfile(name: string | undefined): Profile {
   if (name === undefined || name === 'service') return SERVICE_PROFILE

@@ -1,3 +1,5 @@
+import { DoppelError, type DoppelErrorCode } from '../core/doppel-error.ts'
+
 /** One problem in a scenario, fixture or targets file, at a line. */
 export interface ScenarioIssue {
   file: string
@@ -15,13 +17,12 @@ export function formatIssue(issue: ScenarioIssue): string {
  * An invalid scenario, fixture or targets file. Carries every issue found, each as `file:line: message`,
  * so a run can report them all before running anything.
  */
-export class ScenarioError extends Error {
+export class ScenarioError extends DoppelError {
   override name = 'ScenarioError'
-  readonly code: string = 'DOPPEL_INVALID_SCENARIO'
   readonly issues: ScenarioIssue[]
 
-  constructor(issues: ScenarioIssue[]) {
-    super(issues.map(formatIssue).join('\n'))
+  constructor(issues: ScenarioIssue[], code: DoppelErrorCode = 'DOPPEL_INVALID_SCENARIO') {
+    super(code, issues.map(formatIssue).join('\n'))
     this.issues = issues
   }
 
@@ -34,5 +35,7 @@ export class ScenarioError extends Error {
 /** A fixture that does not validate or that the services refused; nothing of it was loaded. */
 export class FixtureError extends ScenarioError {
   override name = 'FixtureError'
-  override readonly code = 'DOPPEL_INVALID_FIXTURE'
+  constructor(issues: ScenarioIssue[]) {
+    super(issues, 'DOPPEL_INVALID_FIXTURE')
+  }
 }

@@ -5,6 +5,7 @@
  */
 
 import type { PolicyDocument } from './iam/policy-document.ts'
+import { DoppelError } from '../core/doppel-error.ts'
 
 export type { PolicyDocument } from './iam/policy-document.ts'
 
@@ -15,13 +16,12 @@ export interface AwsCredentials {
 }
 
 /** A provider error as the SDK would surface it: code, message, HTTP status. */
-export class CloudError extends Error {
+export class CloudError extends DoppelError<string> {
   override name = 'CloudError'
-  readonly code: string
   readonly status: number
+  /** `code` is the provider's own (`NoSuchEntity`), not a `DOPPEL_` one: see core/doppel-error.ts. */
   constructor(code: string, message: string, status: number) {
-    super(message)
-    this.code = code
+    super(code, message)
     this.status = status
   }
 }

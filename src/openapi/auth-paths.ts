@@ -2,7 +2,7 @@
  * The cloud auth service's paths, read off its route table, field schemas, login schema, token self
  * routes and `sys/auth`: a route added there appears here without an edit.
  */
-import type { FieldSchema } from '../cloud-auth/fields.ts'
+import type { FieldSchema } from '../cloud-auth/fields/index.ts'
 import { LOGIN_SCHEMA } from '../cloud-auth/login/login-input.ts'
 import { TOKEN_MOUNT } from '../cloud-auth/mounts/mount-table.ts'
 import { ALIASES } from '../cloud-auth/routing/aliases.ts'

@@ -2,7 +2,7 @@
  * Shared OpenAPI components: the auth service's envelope and error body, the registry's JSON:API and v1
  * error bodies, and the field types of the auth method's framework (reference §1.7).
  */
-import type { FieldType } from '../cloud-auth/fields.ts'
+import type { FieldType } from '../cloud-auth/fields/index.ts'
 
 export type Schema = Record<string, unknown>
 

@@ -10,6 +10,7 @@ import type { CliIo } from '../cli/usage-error.ts'
 import type { Exchange } from './exchange.ts'
 import { forwardingProxy } from './forwarding-proxy.ts'
 import { SPLIT_RULES, writeScenarios, type SplitRule } from './write-scenarios.ts'
+import { DoppelError } from '../core/doppel-error.ts'
 
 export const RECORD_USAGE = `Usage: doppel record --upstream <url> --out <dir> [options]
 
@@ -57,7 +58,11 @@ export interface ProxySession {
   readonly stopRequested: Promise<void>
 }
 
-class ProxyUsageError extends Error {}
+class ProxyUsageError extends DoppelError {
+  constructor(message: string) {
+    super('DOPPEL_USAGE', message)
+  }
+}
 
 /** The CLI: resolves with the exit code once stopped. */
 export async function proxyCommand(command: 'record' | 'compare', argv: string[], io: CliIo): Promise<number> {

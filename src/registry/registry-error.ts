@@ -1,16 +1,18 @@
+import { DoppelError, type DoppelErrorCode } from '../core/doppel-error.ts'
+
 /**
  * The registry's errors as values. Titles and texts come from reference §1.5 (string `status`,
  * lowercase titles, Rails-style `detail` on attribute errors); every route raises them from here.
  */
-export class RegistryError extends Error {
+export class RegistryError extends DoppelError {
   override name = 'RegistryError'
   readonly status: number
   readonly title: string
   readonly detail: string | undefined
   readonly pointer: string | undefined
 
-  constructor(status: number, title: string, detail?: string, pointer?: string) {
-    super(`Failed to serve the registry request: ${status} ${title}${detail ? `: ${detail}` : ''}`)
+  constructor(code: DoppelErrorCode, status: number, title: string, detail?: string, pointer?: string) {
+    super(code, `Failed to serve the registry request: ${status} ${title}${detail ? `: ${detail}` : ''}`)
     this.status = status
     this.title = title
     this.detail = detail
@@ -48,16 +50,16 @@ function humanise(pointer: string): string {
 
 /** Every error the registry's JSON:API surfaces raise, built from the table above. */
 export const registryErrors = {
-  unauthorized: () => new RegistryError(401, 'unauthorized'),
-  notFound: () => new RegistryError(404, 'not found'),
-  forbidden: (detail: string) => new RegistryError(403, 'forbidden', detail),
-  conflict: (detail: string) => new RegistryError(409, 'conflict', detail),
-  tooLarge: (limit: number) => new RegistryError(413, 'request entity too large', `request body exceeds ${limit} bytes`),
-  invalidContentType: () => new RegistryError(415, 'invalid content type', 'content-type must be application/vnd.api+json'),
-  invalidArchive: (detail: string) => new RegistryError(422, 'invalid archive', detail),
+  unauthorized: () => new RegistryError('DOPPEL_REGISTRY_UNAUTHORIZED', 401, 'unauthorized'),
+  notFound: () => new RegistryError('DOPPEL_REGISTRY_NOT_FOUND', 404, 'not found'),
+  forbidden: (detail: string) => new RegistryError('DOPPEL_REGISTRY_FORBIDDEN', 403, 'forbidden', detail),
+  conflict: (detail: string) => new RegistryError('DOPPEL_REGISTRY_CONFLICT', 409, 'conflict', detail),
+  tooLarge: (limit: number) => new RegistryError('DOPPEL_REGISTRY_BODY_TOO_LARGE', 413, 'request entity too large', `request body exceeds ${limit} bytes`),
+  invalidContentType: () => new RegistryError('DOPPEL_REGISTRY_CONTENT_TYPE', 415, 'invalid content type', 'content-type must be application/vnd.api+json'),
+  invalidArchive: (detail: string) => new RegistryError('DOPPEL_REGISTRY_INVALID_ARCHIVE', 422, 'invalid archive', detail),
   /** A 422 `invalid attribute` pointing at the offending member. */
   invalidAttribute: (pointer: string, rule: ValidationRule) =>
-    new RegistryError(422, 'invalid attribute', VALIDATION_MESSAGES[rule].replace('%s', humanise(pointer)), pointer),
+    new RegistryError('DOPPEL_REGISTRY_INVALID_ATTRIBUTE', 422, 'invalid attribute', VALIDATION_MESSAGES[rule].replace('%s', humanise(pointer)), pointer),
 }
 
 /** Registry protocol (v1) error texts, `{"errors":["Not Found"]}` style (reference §2.1). */

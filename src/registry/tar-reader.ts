@@ -1,4 +1,5 @@
 /** A small reader for ustar/pax/GNU tar archives: enough for module tarballs. */
+import { DoppelError } from '../core/doppel-error.ts'
 
 export interface TarEntry {
   path: string
@@ -7,8 +8,11 @@ export interface TarEntry {
 }
 
 /** A corrupt or truncated tar archive. */
-export class TarError extends Error {
+export class TarError extends DoppelError {
   override name = 'TarError'
+  constructor(message: string) {
+    super('DOPPEL_INVALID_TAR', message)
+  }
 }
 
 const BLOCK = 512

@@ -1,10 +1,14 @@
 /** Tenant names: what may follow `/t/` in a path. */
+import { DoppelError } from '../core/doppel-error.ts'
 
 const TENANT_NAME = /^[a-z0-9-]{1,63}$/
 const PREFIX = '/t/'
 
-export class TenantNameError extends Error {
+export class TenantNameError extends DoppelError {
   override name = 'TenantNameError'
+  constructor(message: string) {
+    super('DOPPEL_INVALID_TENANT_NAME', message)
+  }
 }
 
 /** Throws TenantNameError unless `name` is 1–63 of `a-z`, `0-9` and `-`. */

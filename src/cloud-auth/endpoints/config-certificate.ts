@@ -2,12 +2,12 @@
  * `config/certificate/:cert_name` and LIST `config/certificates` (reference §3.4): extra certificates
  * trusted at ec2 login, on top of the fake cloud's built-in ones.
  */
-import { X509Certificate } from 'node:crypto'
 import { decodeStdBase64 } from '../go-base64.ts'
 import type { CertificateEntry, CertificateType } from '../glossary.ts'
 import { MESSAGES } from '../messages.ts'
-import { decodePem } from '../pem-block.ts'
-import { listResult, pathPattern, type Endpoint, type OperationInput } from '../routing/endpoint.ts'
+import { readPemCertificate } from '../pem-certificate.ts'
+import { pathPattern, type OperationInput } from '../routing/endpoint.ts'
+import { keyedEntries } from '../routing/keyed-entries.ts'
 import { ServiceError } from '../service-error.ts'
 
 const TYPES: readonly string[] = ['pkcs7', 'identity']
@@ -17,13 +17,9 @@ const TYPES: readonly string[] = ['pkcs7', 'identity']
  * @note The real service answers these two failures with a 500; doppel answers 400 (see deviations.ts).
  */
 function checkCertificate(pem: string): void {
-  const [block, rest] = decodePem(pem)
-  if (!block || rest.length !== 0) throw new ServiceError(MESSAGES.notOnePemBlock)
-  try {
-    new X509Certificate(block.bytes)
-  } catch {
-    throw new ServiceError(MESSAGES.malformedCertificate)
-  }
+  const read = readPemCertificate(pem)
+  if (!read.found || read.rest.length !== 0) throw new ServiceError(MESSAGES.notOnePemBlock)
+  if (!read.certificate) throw new ServiceError(MESSAGES.malformedCertificate)
 }
 
 function write({ state, fields, params, operation }: OperationInput): undefined {
@@ -43,28 +39,14 @@ function write({ state, fields, params, operation }: OperationInput): undefined 
   return undefined
 }
 
-/** `config/certificate/:cert_name`: read, create/update, delete. */
-export const configCertificate: Endpoint = {
+/** `config/certificate/:cert_name` (read, create/update, delete) and LIST `config/certificates`, sorted. */
+export const { entry: configCertificate, list: listCertificates } = keyedEntries<CertificateEntry>({
   pattern: pathPattern('config/certificate/{cert_name}'),
+  listPattern: /^config\/certificates\/?$/,
   fields: { cert_name: 'string', aws_public_cert: 'string', type: 'string' },
-  exists: (state, params) => state.certificates.has(params.cert_name!),
-  operations: {
-    read: ({ state, params }) => {
-      const entry = state.certificates.get(params.cert_name!)
-      return entry && { data: { aws_public_cert: entry.pem, type: entry.type } }
-    },
-    create: write,
-    update: write,
-    delete: ({ state, params }) => {
-      state.certificates.delete(params.cert_name!)
-      return undefined
-    },
-  },
-}
-
-/** LIST `config/certificates`: the registered names, sorted. */
-export const listCertificates: Endpoint = {
-  pattern: /^config\/certificates\/?$/,
-  fields: {},
-  operations: { list: ({ state }) => listResult([...state.certificates.keys()].sort()) },
-}
+  collection: (state) => state.certificates,
+  key: (params) => params.cert_name!,
+  readData: (entry) => ({ aws_public_cert: entry.pem, type: entry.type }),
+  writes: { create: write, update: write },
+  checksExistence: true,
+})

@@ -1,6 +1,6 @@
 /** `config/client` (reference §3.1): the provider credentials and endpoints, written without validation. */
 import { copyRecord } from '../../core/copy-record.ts'
-import { canonicalHeaderKey } from '../fields.ts'
+import { canonicalHeaderKey } from '../fields/index.ts'
 import type { ClientConfig } from '../glossary.ts'
 import type { Endpoint, OperationInput } from '../routing/endpoint.ts'
 

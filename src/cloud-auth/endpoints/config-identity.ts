@@ -1,6 +1,6 @@
 /** `config/identity` (reference §3.3): alias choices and metadata selections; read always answers. */
 import { copyRecord } from '../../core/copy-record.ts'
-import type { Fields } from '../fields.ts'
+import type { Fields } from '../fields/index.ts'
 import type { Ec2Alias, IamAlias, IdentityConfig } from '../glossary.ts'
 import { MESSAGES } from '../messages.ts'
 import type { Endpoint, OperationInput } from '../routing/endpoint.ts'

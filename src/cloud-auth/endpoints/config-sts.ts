@@ -1,7 +1,8 @@
 /** `config/sts/:account_id` and LIST `config/sts` (reference §3.5): roles to assume for other accounts. */
 import type { StsEntry } from '../glossary.ts'
 import { MESSAGES } from '../messages.ts'
-import { listResult, pathPattern, type Endpoint, type OperationInput } from '../routing/endpoint.ts'
+import { pathPattern, type OperationInput } from '../routing/endpoint.ts'
+import { keyedEntries } from '../routing/keyed-entries.ts'
 import { ServiceError } from '../service-error.ts'
 
 function write({ state, fields, params, operation }: OperationInput): undefined {
@@ -18,28 +19,14 @@ function write({ state, fields, params, operation }: OperationInput): undefined 
   return undefined
 }
 
-/** `config/sts/:account_id`: read, create/update, delete. */
-export const configSts: Endpoint = {
+/** `config/sts/:account_id` (read, create/update, delete) and LIST `config/sts`: the account ids, sorted. */
+export const { entry: configSts, list: listSts } = keyedEntries<StsEntry>({
   pattern: pathPattern('config/sts/{account_id}'),
+  listPattern: /^config\/sts\/?$/,
   fields: { account_id: 'string', sts_role: 'string', external_id: 'string' },
-  exists: (state, params) => state.stsRoles.has(params.account_id!),
-  operations: {
-    read: ({ state, params }) => {
-      const entry = state.stsRoles.get(params.account_id!)
-      return entry && { data: { sts_role: entry.sts_role, external_id: entry.external_id } }
-    },
-    create: write,
-    update: write,
-    delete: ({ state, params }) => {
-      state.stsRoles.delete(params.account_id!)
-      return undefined
-    },
-  },
-}
-
-/** LIST `config/sts`: the account ids, sorted. */
-export const listSts: Endpoint = {
-  pattern: /^config\/sts\/?$/,
-  fields: {},
-  operations: { list: ({ state }) => listResult([...state.stsRoles.keys()].sort()) },
-}
+  collection: (state) => state.stsRoles,
+  key: (params) => params.account_id!,
+  readData: (entry) => ({ sts_role: entry.sts_role, external_id: entry.external_id }),
+  writes: { create: write, update: write },
+  checksExistence: true,
+})

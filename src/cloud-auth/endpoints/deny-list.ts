@@ -8,7 +8,8 @@ import type { DenyListEntry } from '../glossary.ts'
 import { MOUNT_MAX_TTL } from '../limits.ts'
 import { MESSAGES } from '../messages.ts'
 import { RoleTagError, verifyRoleTag } from '../role-tags/index.ts'
-import { listResult, type Endpoint, type OperationInput } from '../routing/endpoint.ts'
+import type { OperationInput } from '../routing/endpoint.ts'
+import { keyedEntries } from '../routing/keyed-entries.ts'
 import { ServiceError } from '../service-error.ts'
 import { formatRfc3339Nano } from '../time-format.ts'
 
@@ -29,7 +30,7 @@ function deny({ context, state, params }: OperationInput): undefined {
     throw error
   }
   const role = state.roles.get(verified.tag.role.toLowerCase())
-  if (!role) throw new ServiceError(MESSAGES.denyRoleNotFound)
+  if (!role) throw new ServiceError(MESSAGES.roleEntryNotFound)
   const now = context.emulator.clock.nowMs()
   const stored = state.denyList.get(tag)
   // Denying is restrictive, so the entry lives as long as the longest of the tag's, role's and mount's maxima.
@@ -45,33 +46,17 @@ function byStorageKey(a: string, b: string): number {
   return x < y ? -1 : x > y ? 1 : 0
 }
 
-/** `roletag-denylist/:role_tag`: deny (POST/PUT), read, delete. */
-export const denyListEntry: Endpoint = {
+/** `roletag-denylist/:role_tag` (deny with POST/PUT, read, delete) and LIST `roletag-denylist`. */
+export const { entry: denyListEntry, list: listDenyList } = keyedEntries<DenyListEntry>({
   pattern: /^roletag-denylist\/(?<role_tag>.*)$/,
+  listPattern: /^roletag-denylist\/?$/,
   fields: { role_tag: 'string' },
-  operations: {
-    update: deny,
-    read: ({ state, params }) => {
-      const entry = state.denyList.get(tagFrom(params))
-      return (
-        entry && {
-          data: {
-            creation_time: formatRfc3339Nano(entry.creation_time),
-            expiration_time: formatRfc3339Nano(entry.expiration_time),
-          },
-        }
-      )
-    },
-    delete: ({ state, params }) => {
-      state.denyList.delete(tagFrom(params))
-      return undefined
-    },
-  },
-}
-
-/** LIST `roletag-denylist`: the denied tags. */
-export const listDenyList: Endpoint = {
-  pattern: /^roletag-denylist\/?$/,
-  fields: {},
-  operations: { list: ({ state }) => listResult([...state.denyList.keys()].sort(byStorageKey)) },
-}
+  collection: (state) => state.denyList,
+  key: tagFrom,
+  readData: (entry) => ({
+    creation_time: formatRfc3339Nano(entry.creation_time),
+    expiration_time: formatRfc3339Nano(entry.expiration_time),
+  }),
+  writes: { update: deny },
+  listOrder: byStorageKey,
+})

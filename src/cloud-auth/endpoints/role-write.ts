@@ -3,7 +3,7 @@
  * wins, and the role is stored only when all passed (the work happens on a copy).
  */
 import { copyRecord } from '../../core/copy-record.ts'
-import type { Fields } from '../fields.ts'
+import type { Fields } from '../fields/index.ts'
 import type { AuthType, RoleEntry } from '../glossary.ts'
 import { MOUNT_MAX_TTL, ROLE_TAG_KEY_LIMIT } from '../limits.ts'
 import { MESSAGES } from '../messages.ts'

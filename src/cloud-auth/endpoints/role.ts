@@ -1,5 +1,5 @@
 /** `role/:role` and LIST `role` / `roles` (reference §3.7). Names are case-insensitive. */
-import type { FieldSchema } from '../fields.ts'
+import type { FieldSchema } from '../fields/index.ts'
 import type { RoleEntry } from '../glossary.ts'
 import { listResult, pathPattern, type Endpoint } from '../routing/endpoint.ts'
 import { TOKEN_FIELDS, tokenReadData } from '../token-fields.ts'

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/glossary.ts'
 import { authError, authResponse } from '../envelope.ts'
-import { FieldError } from '../fields.ts'
+import { FieldError } from '../fields/index.ts'
 import { goList } from '../go-format.ts'
 import { authState } from '../state.ts'
 import { ec2Login } from './ec2/ec2-login.ts'
@@ -8,6 +8,7 @@ import { iamLogin } from './iam/iam-login.ts'
 import { LOGIN_SCHEMA, readLoginInput, type LoginInput, type LoginResult } from './login-input.ts'
 import { LoginError } from './login-error.ts'
 import { LOGIN_MESSAGES } from './messages.ts'
+import { MESSAGES } from '../messages.ts'
 
 export { LoginError } from './login-error.ts'
 export { LOGIN_MESSAGES } from './messages.ts'
@@ -26,7 +27,7 @@ export async function handleLogin(context: RequestContext, mount: string, data: 
     result = await login(context, mount, data)
   } catch (error) {
     if (error instanceof LoginError) return authError(error.status, error.message)
-    if (error instanceof FieldError) return authError(400, LOGIN_MESSAGES.fieldValidation(error.message))
+    if (error instanceof FieldError) return authError(400, MESSAGES.fieldValidation(error.message))
     return authError(500, error instanceof Error ? error.message : String(error))
   }
   const warnings: string[] = []

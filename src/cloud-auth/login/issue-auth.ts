@@ -1,10 +1,10 @@
 import type { RequestContext } from '../../core/glossary.ts'
-import { formatShortDuration } from '../../core/duration.ts'
 import { ALPHANUMERIC } from '../../core/random.ts'
 import type { RoleEntry } from '../glossary.ts'
-import { MOUNT_DEFAULT_TTL, MOUNT_MAX_TTL } from '../limits.ts'
+import { MOUNT_DEFAULT_TTL } from '../limits.ts'
 import { sanitizePolicies } from '../policies.ts'
 import { tokenStore, type IssuedToken } from '../tokens/token-store.ts'
+import { capPeriod, capTtl, effectiveMaxTtl } from '../tokens/ttl-cap.ts'
 import { LoginError } from './login-error.ts'
 import { LOGIN_MESSAGES } from './messages.ts'
 
@@ -114,24 +114,10 @@ export function sanitisePolicies(policies: readonly string[], addDefault: boolea
  * period the TTL is the period, else the role TTL or the mount default; capped with the core's warning.
  */
 export function calculateTtl(ttl: number, period: number, backendMaxTtl: number, explicitMaxTtl: number): { ttl: number; warnings: string[] } {
-  let maxTtl = MOUNT_MAX_TTL
-  if (backendMaxTtl > 0 && backendMaxTtl < maxTtl) maxTtl = backendMaxTtl
-  if (explicitMaxTtl > 0 && explicitMaxTtl < maxTtl) maxTtl = explicitMaxTtl
+  const maxTtl = effectiveMaxTtl(backendMaxTtl, explicitMaxTtl)
   const warnings: string[] = []
-  if (period > 0) {
-    let result = period
-    if (result > maxTtl) {
-      warnings.push(`period of "${formatShortDuration(result)}" exceeded the effective max_ttl of "${formatShortDuration(maxTtl)}"; period value is capped accordingly`)
-      result = maxTtl
-    }
-    return { ttl: result, warnings }
-  }
-  let result = ttl > 0 ? ttl : MOUNT_DEFAULT_TTL
-  if (result > maxTtl) {
-    warnings.push(`TTL of "${formatShortDuration(result)}" exceeded the effective max_ttl of "${formatShortDuration(maxTtl)}"; TTL value is capped accordingly`)
-    result = maxTtl
-  }
-  return { ttl: result, warnings }
+  if (period > 0) return { ttl: capPeriod(period, maxTtl, warnings), warnings }
+  return { ttl: capTtl(ttl > 0 ? ttl : MOUNT_DEFAULT_TTL, maxTtl, warnings), warnings }
 }
 
 /** The token's display name: the mount path with `/` turned into `-`, then the backend's name. */

@@ -9,4 +9,7 @@ import { ServiceError } from '../service-error.ts'
  */
 export class LoginError extends ServiceError {
   override name = 'LoginError'
+  constructor(message: string, status = 400) {
+    super(message, status, 'DOPPEL_LOGIN_REFUSED')
+  }
 }

@@ -1,4 +1,4 @@
-import { Fields, toHeaderField, type FieldSchema, type HeaderMap } from '../fields.ts'
+import { Fields, toHeaderField, type FieldSchema, type HeaderMap } from '../fields/index.ts'
 
 /** The login's fields and their types (reference §3.12): all strings but the TypeHeader headers. */
 export const LOGIN_SCHEMA: FieldSchema = {

@@ -1,6 +1,7 @@
 /**
- * Every error text the login answers with, once (reference cloud-auth.md §3.12, §4, §5, §1.9). Clients
- * match on these strings, so they are copied to the letter; the routes only pick one.
+ * Every error text only the login answers with, once (reference cloud-auth.md §3.12, §4, §5, §1.9); the
+ * texts it shares with other endpoints (`permission denied`, field validation) are in `../messages.ts`.
+ * Clients match on these strings, so they are copied to the letter; the routes only pick one.
  */
 
 import { goQuote } from '../go-format.ts'
@@ -11,7 +12,6 @@ export const LOGIN_MESSAGES = {
   // Dispatch (§3.12)
   bothTypes: 'supplied auth values for both ec2 and iam auth types',
   noAuthValues: "didn't supply required authentication values",
-  fieldValidation: (reason: string) => `Field validation failed: ${reason}`,
 
   // ec2 inputs (§4 A, B1, B2)
   identityBase64: 'failed to base64 decode the instance identity document',
@@ -35,7 +35,6 @@ export const LOGIN_MESSAGES = {
   ec2RoleNotFound: (role: string) => `entry for role ${goQuote(role)} not found`,
   iamRoleNotFound: (role: string) => `entry for role ${role} not found`,
   authTypeNotAllowed: (type: 'ec2' | 'iam', role: string) => `auth method ${type} not allowed for role ${role}`,
-  permissionDenied: 'permission denied',
 
   // Instance (§4 D, E)
   verifyInstance: (reason: string) => `failed to verify instance ID: ${reason}`,

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto'
 import type { RequestContext } from '../../core/glossary.ts'
 import { authError, authResponse, multiError, noContent } from '../envelope.ts'
-import { FieldError, toStringField } from '../fields.ts'
+import { FieldError, toStringField } from '../fields/index.ts'
 import { MESSAGES } from '../messages.ts'
 import type { Operation } from '../routing/endpoint.ts'
 import { mountTable, TOKEN_MOUNT, type MountEntry } from './mount-table.ts'

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { DoppelError } from '../../core/doppel-error.ts'
 /**
  * The auth service's real outgoing HTTP, used only for a `config/client` endpoint override that names
  * neither the fake cloud nor doppel itself (set by a management-token holder). Bounded: a timeout per
@@ -21,14 +22,14 @@ export interface UpstreamAnswer {
 
 
 /** Why no answer came: the request's method, URL, attempts, and the Go-style reason of the last failure. */
-export class UpstreamError extends Error {
+export class UpstreamError extends DoppelError {
   override name = 'UpstreamError'
   readonly method: string
   readonly url: string
   readonly attempts: number
   readonly reason: string
   constructor(method: string, url: string, attempts: number, reason: string) {
-    super(`${method} ${JSON.stringify(url)}: ${reason}`)
+    super('DOPPEL_UPSTREAM_FAILED', `${method} ${JSON.stringify(url)}: ${reason}`)
     this.method = method
     this.url = url
     this.attempts = attempts
@@ -98,14 +99,17 @@ function attempt(url: string, init: { method: string; headers: Headers; body?: s
   })
 }
 
-class UpstreamTimeout extends Error {
+class UpstreamTimeout extends DoppelError {
   override name = 'TimeoutError'
+  constructor() {
+    super('DOPPEL_UPSTREAM_TIMEOUT', '')
+  }
 }
 
-class ResponseTooLarge extends Error {
+class ResponseTooLarge extends DoppelError {
   override name = 'ResponseTooLarge'
   constructor() {
-    super(`response body larger than ${UPSTREAM_MAX_BYTES} bytes`)
+    super('DOPPEL_UPSTREAM_TOO_LARGE', `response body larger than ${UPSTREAM_MAX_BYTES} bytes`)
   }
 }
 

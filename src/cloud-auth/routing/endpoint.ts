@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/glossary.ts'
-import type { FieldSchema, Fields } from '../fields.ts'
+import type { FieldSchema, Fields } from '../fields/index.ts'
 import type { AuthState } from '../state.ts'
 
 /** The logical operations an HTTP request maps to (reference §1.1). */

@@ -4,7 +4,7 @@
  */
 import type { RequestContext } from '../../core/glossary.ts'
 import { authError, authResponse, multiError, noContent } from '../envelope.ts'
-import { FieldError, Fields, unknownFields } from '../fields.ts'
+import { FieldError, Fields, unknownFields } from '../fields/index.ts'
 import { MESSAGES } from '../messages.ts'
 import type { AuthState } from '../state.ts'
 import type { Operation, OperationResult } from './endpoint.ts'

@@ -1,4 +1,4 @@
-export { handleLookupSelf, requestToken } from './lookup-self.ts'
+export { handleLookupSelf } from './lookup-self.ts'
 export { handleRenewSelf } from './renew-self.ts'
 export { handleRevokeSelf } from './revoke-self.ts'
 export { SELF_ROUTES, type SelfRoute } from './self-routes.ts'

@@ -1,22 +1,10 @@
 import type { RequestContext } from '../../core/glossary.ts'
-import { authError } from '../envelope.ts'
+import { authError, authResponse } from '../envelope.ts'
+import { requestToken } from '../routing/request-token.ts'
 import { formatRfc3339Nano } from '../time-format.ts'
 import { addressIsAllowed } from './bound-cidrs.ts'
-import { TOKEN_MESSAGES } from './token-messages.ts'
 import { tokenStore, type IssuedToken } from './token-store.ts'
-import { LightResponse } from '../../core/light-response.ts'
-
-const JSON_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }
-
-/** The token a request carries: the profile's token headers first, then `Authorization: Bearer`. */
-export function requestToken(request: Request, context: RequestContext): string | undefined {
-  for (const name of context.profile.tokenHeaders) {
-    const value = request.headers.get(name)
-    if (value) return value.trim()
-  }
-  const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization') ?? '')
-  return bearer ? bearer[1]!.trim() : undefined
-}
+import { MESSAGES } from '../messages.ts'
 
 /**
  * `GET|POST /v1/auth/token/lookup-self`: the calling token's data in the real service's shape, with the
@@ -24,15 +12,15 @@ export function requestToken(request: Request, context: RequestContext): string 
  * `permission denied`. A use of a limited-use token is counted.
  */
 export async function handleLookupSelf(request: Request, context: RequestContext): Promise<Response> {
-  const id = requestToken(request, context)
-  if (!id) return authError(403, TOKEN_MESSAGES.permissionDenied)
+  const id = requestToken(request, context.profile)
+  if (!id) return authError(403, MESSAGES.permissionDenied)
   const { emulator } = context
-  if (emulator.isRootToken(id)) return envelope(context, rootTokenData(id, emulator.clock.nowMs()))
+  if (emulator.isRootToken(id)) return authResponse(context, { data: rootTokenData(id, emulator.clock.nowMs()), mountType: 'token' })
   const store = tokenStore(emulator)
   const token = store.lookup(id)
-  if (!token || !addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return authError(403, TOKEN_MESSAGES.permissionDenied)
+  if (!token || !addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return authError(403, MESSAGES.permissionDenied)
   const usesLeft = store.use(token)
-  return envelope(context, tokenData(token, usesLeft, emulator.clock.nowMs()))
+  return authResponse(context, { data: tokenData(token, usesLeft, emulator.clock.nowMs()), mountType: 'token' })
 }
 
 function tokenData(token: IssuedToken, usesLeft: number, nowMs: number): Record<string, unknown> {
@@ -82,20 +70,4 @@ function rootTokenData(id: string, nowMs: number): Record<string, unknown> {
 /** Seconds left, as the real service computes it: now rounded to the second, the difference truncated. */
 function remainingSeconds(expireMs: number, nowMs: number): number {
   return Math.max(0, Math.trunc((expireMs - Math.round(nowMs / 1000) * 1000) / 1000))
-}
-
-/** The auth envelope of the token endpoints (`mount_type` is `token` there). */
-function envelope(context: RequestContext, data: Record<string, unknown>): Response {
-  const body = {
-    request_id: context.emulator.random.uuid(),
-    lease_id: '',
-    renewable: false,
-    lease_duration: 0,
-    data,
-    wrap_info: null,
-    warnings: null,
-    auth: null,
-    mount_type: 'token',
-  }
-  return new LightResponse(JSON.stringify(body) + '\n', { status: 200, headers: JSON_HEADERS })
 }

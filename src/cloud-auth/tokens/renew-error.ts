@@ -9,4 +9,7 @@ import { ServiceError } from '../service-error.ts'
  */
 export class RenewError extends ServiceError {
   override name = 'RenewError'
+  constructor(message: string, status = 400) {
+    super(message, status, 'DOPPEL_RENEW_REFUSED')
+  }
 }

@@ -1,10 +1,11 @@
 import type { RequestContext } from '../../core/glossary.ts'
 import { authError, authResponse } from '../envelope.ts'
-import { FieldError, readRequestData, toDurationField } from '../fields.ts'
+import { FieldError, toDurationField } from '../fields/index.ts'
+import { readRequestData } from '../request-body.ts'
 import { MESSAGES } from '../messages.ts'
 import { ServiceError } from '../service-error.ts'
+import { requestToken } from '../routing/request-token.ts'
 import { addressIsAllowed } from './bound-cidrs.ts'
-import { requestToken } from './lookup-self.ts'
 import { RenewError } from './renew-error.ts'
 import { renewalCheck } from './renewal-check.ts'
 import { renewalTtl } from './renewal-ttl.ts'
@@ -23,18 +24,18 @@ const RENEW_FIELDS = new Set(['increment', 'token'])
  */
 export async function handleRenewSelf(request: Request, context: RequestContext): Promise<Response> {
   const data = await readRequestData(request)
-  const id = requestToken(request, context)
+  const id = requestToken(request, context.profile)
   const { emulator } = context
-  if (!id) return authError(403, TOKEN_MESSAGES.permissionDenied)
+  if (!id) return authError(403, MESSAGES.permissionDenied)
   if (emulator.isRootToken(id)) return authError(400, TOKEN_MESSAGES.notRenewable)
   const store = tokenStore(emulator)
   const token = store.lookup(id)
-  if (!token || !addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return authError(403, TOKEN_MESSAGES.permissionDenied)
+  if (!token || !addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return authError(403, MESSAGES.permissionDenied)
   let increment: number
   try {
     increment = toDurationField(data.increment, 'increment')
   } catch (error) {
-    if (error instanceof FieldError) return authError(400, TOKEN_MESSAGES.fieldValidation(error.message))
+    if (error instanceof FieldError) return authError(400, MESSAGES.fieldValidation(error.message))
     throw error
   }
   if (token.type === 'batch') return authError(400, TOKEN_MESSAGES.batchRenew)

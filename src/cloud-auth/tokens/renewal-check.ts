@@ -11,6 +11,7 @@ import { RenewError } from './renew-error.ts'
 import type { RenewalBounds } from './renewal-ttl.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
 import type { IssuedToken } from './token-store.ts'
+import { MESSAGES } from '../messages.ts'
 
 /** The backend's verdict on a renewal: the role's current bounds, and the state to write if it goes ahead. */
 export interface RenewalCheck {
@@ -41,7 +42,7 @@ async function ec2Renewal(context: RequestContext, state: AuthState, token: Issu
   const entry = state.accessList.get(instanceId)
   if (!entry) throw new RenewError(TOKEN_MESSAGES.accessListMissing(instanceId))
   const role = state.roles.get(entry.role.toLowerCase())
-  if (!role) throw new RenewError(TOKEN_MESSAGES.roleNotFound)
+  if (!role) throw new RenewError(MESSAGES.roleEntryNotFound)
 
   const tagMaxTtl = roleTagMaxTtl(token.metadata.role_tag_max_ttl ?? '')
   let shortestMaxTtl = MOUNT_MAX_TTL
@@ -77,7 +78,7 @@ async function iamRenewal(context: RequestContext, state: AuthState, token: Issu
   const roleName = data.role_name
   if (!roleName) throw new RenewError(TOKEN_MESSAGES.missingRoleName)
   const role = state.roles.get(roleName.toLowerCase())
-  if (!role) throw new RenewError(TOKEN_MESSAGES.roleNotFound)
+  if (!role) throw new RenewError(MESSAGES.roleEntryNotFound)
   if (role.inferred_entity_type === 'ec2_instance') await checkInferredInstance(context, state, token, role, roleName)
   if (!(await principalStillBound(context, state, role, roleName, canonicalArn, data.client_user_id ?? ''))) {
     throw new RenewError(TOKEN_MESSAGES.noLongerBound(roleName, canonicalArn))

@@ -1,6 +1,7 @@
-import { MOUNT_DEFAULT_TTL, MOUNT_MAX_TTL } from '../limits.ts'
+import { MOUNT_DEFAULT_TTL } from '../limits.ts'
 import { ServiceError } from '../service-error.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
+import { capPeriod, capTtl, effectiveMaxTtl } from './ttl-cap.ts'
 
 /** What the backend's re-check hands back to the core: the role's current TTL settings (seconds). */
 export interface RenewalBounds {
@@ -25,18 +26,12 @@ export interface RenewalTtl {
 export function renewalTtl(bounds: RenewalBounds, increment: number, explicitMaxTtl: number, issuedMs: number, nowMs: number): RenewalTtl {
   const now = Math.floor(nowMs / 1000)
   const start = Math.floor(issuedMs / 1000)
-  let maxTtl = MOUNT_MAX_TTL
-  if (bounds.maxTtl > 0 && bounds.maxTtl < maxTtl) maxTtl = bounds.maxTtl
-  if (explicitMaxTtl > 0 && explicitMaxTtl < maxTtl) maxTtl = explicitMaxTtl
+  const maxTtl = effectiveMaxTtl(bounds.maxTtl, explicitMaxTtl)
   const warnings: string[] = []
   let ttl: number
   let maxValid: number | undefined
   if (bounds.period > 0) {
-    ttl = bounds.period
-    if (ttl > maxTtl) {
-      warnings.push(TOKEN_MESSAGES.periodCapped(ttl, maxTtl))
-      ttl = maxTtl
-    }
+    ttl = capPeriod(bounds.period, maxTtl, warnings)
     if (explicitMaxTtl > 0) maxValid = start + explicitMaxTtl
   } else {
     ttl = increment > 0 ? increment : bounds.ttl > 0 ? bounds.ttl : MOUNT_DEFAULT_TTL
@@ -45,10 +40,7 @@ export function renewalTtl(bounds: RenewalBounds, increment: number, explicitMax
   if (maxValid !== undefined) {
     const left = maxValid - now
     if (left <= 0) throw new ServiceError(TOKEN_MESSAGES.pastMaxTtl)
-    if (now + ttl > maxValid) {
-      warnings.push(TOKEN_MESSAGES.ttlCapped(ttl, left))
-      ttl = left
-    }
+    ttl = capTtl(ttl, left, warnings)
   }
   return { ttl, warnings }
 }

@@ -1,10 +1,11 @@
 import type { RequestContext } from '../../core/glossary.ts'
 import { authError, noContent } from '../envelope.ts'
-import { readRequestData } from '../fields.ts'
+import { readRequestData } from '../request-body.ts'
+import { requestToken } from '../routing/request-token.ts'
 import { addressIsAllowed } from './bound-cidrs.ts'
-import { requestToken } from './lookup-self.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
 import { tokenStore } from './token-store.ts'
+import { MESSAGES } from '../messages.ts'
 
 /**
  * `POST|PUT /v1/auth/token/revoke-self`: the calling token is gone afterwards (204). An unknown, expired
@@ -13,13 +14,13 @@ import { tokenStore } from './token-store.ts'
  */
 export async function handleRevokeSelf(request: Request, context: RequestContext): Promise<Response> {
   await readRequestData(request)
-  const id = requestToken(request, context)
+  const id = requestToken(request, context.profile)
   const { emulator } = context
-  if (!id) return authError(403, TOKEN_MESSAGES.permissionDenied)
+  if (!id) return authError(403, MESSAGES.permissionDenied)
   if (emulator.isRootToken(id)) return noContent()
   const store = tokenStore(emulator)
   const token = store.lookup(id)
-  if (!token || !addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return authError(403, TOKEN_MESSAGES.permissionDenied)
+  if (!token || !addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return authError(403, MESSAGES.permissionDenied)
   if (token.type === 'batch') return authError(400, TOKEN_MESSAGES.batchRevoke)
   store.tokens.delete(token.id)
   return noContent()

@@ -14,6 +14,7 @@ import { TargetError, TargetUnreachableError } from '../targets/target.ts'
 import { loadTargetsFile } from '../targets/targets-file.ts'
 import { describeParseError } from '../../cli/describe-parse-error.ts'
 import { startVaultBridge, type VaultBridge } from '../../conformance/vault-bridge.ts'
+import { DoppelError } from '../../core/doppel-error.ts'
 
 export interface CommandIo {
   stdout: (s: string) => void
@@ -78,8 +79,11 @@ const PARSE_OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const
 
-class UsageProblem extends Error {
+class UsageProblem extends DoppelError {
   override name = 'UsageProblem'
+  constructor(message: string) {
+    super('DOPPEL_USAGE', message)
+  }
 }
 
 /**

@@ -1,9 +1,13 @@
+import { DoppelError } from '../../core/doppel-error.ts'
 /**
  * Label expressions for `--label`: names joined by `and`, `or`, `not` and parentheses, e.g.
  * `ec2 and not iam`, `registry or tidy`, `(ec2 or iam) and login`. `not` binds tightest, then `and`.
  */
-export class LabelExpressionError extends Error {
+export class LabelExpressionError extends DoppelError {
   override name = 'LabelExpressionError'
+  constructor(message: string) {
+    super('DOPPEL_INVALID_LABEL_EXPRESSION', message)
+  }
 }
 
 export type LabelFilter = (labels: readonly string[]) => boolean

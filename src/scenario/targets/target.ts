@@ -1,4 +1,5 @@
 import type { Capability, Locate } from '../glossary.ts'
+import { DoppelError } from '../../core/doppel-error.ts'
 
 /** What templates see as `target.*`. */
 export interface TargetInfo {
@@ -65,12 +66,17 @@ export interface Target {
 }
 
 /** A target action that failed: the service or control API refused it, or the network did. */
-export class TargetError extends Error {
+export class TargetError extends DoppelError {
   override name = 'TargetError'
+  constructor(message: string) {
+    super('DOPPEL_TARGET_FAILED', message)
+  }
 }
 
 /** The target did not answer at all (exit code 3). */
-export class TargetUnreachableError extends Error {
+export class TargetUnreachableError extends DoppelError {
   override name = 'TargetUnreachableError'
-  readonly code = 'DOPPEL_TARGET_UNREACHABLE'
+  constructor(message: string) {
+    super('DOPPEL_TARGET_UNREACHABLE', message)
+  }
 }

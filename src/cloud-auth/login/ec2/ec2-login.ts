@@ -15,6 +15,7 @@ import { accessListEntry, evaluateNonce } from './nonce.ts'
 import { roleTagGrant } from './role-tag-login.ts'
 import { documentFromPkcs7, documentFromSignature } from './signed-document.ts'
 import { trustedCertificates } from './trusted-certificates.ts'
+import { MESSAGES } from '../../messages.ts'
 
 /**
  * The ec2 login (reference §4), every step in the real service's order: decode and verify the signed
@@ -29,7 +30,7 @@ export async function ec2Login(context: RequestContext, state: AuthState, input:
   if (roleName === '') throw new LoginError(LOGIN_MESSAGES.missingRoleName)
   const role = state.roles.get(roleName.toLowerCase())
   if (!role) throw new LoginError(LOGIN_MESSAGES.ec2RoleNotFound(roleName))
-  if (!addressIsAllowed(context.remoteAddress, role.token_bound_cidrs)) throw new LoginError(LOGIN_MESSAGES.permissionDenied, 403)
+  if (!addressIsAllowed(context.remoteAddress, role.token_bound_cidrs)) throw new LoginError(MESSAGES.permissionDenied, 403)
   if (role.auth_type !== 'ec2') throw new LoginError(LOGIN_MESSAGES.authTypeNotAllowed('ec2', roleName))
   const identityConfig = effectiveIdentityConfig(state)
   const aliasName =

@@ -3,6 +3,7 @@ import { goQuote } from '../../go-format.ts'
 import { LOGIN_MESSAGES } from '../messages.ts'
 import { Asn1Error, encodeDer, encodeTlv, parseBer, readIntegerHex, readOid, readTime, requireTag, stringBytes, TAG, tagOf, type Asn1Node } from '../../../core/asn1.ts'
 import type { TrustedCertificate } from './trusted-certificate.ts'
+import { DoppelError } from '../../../core/doppel-error.ts'
 
 /**
  * PKCS#7 SignedData as the real service checks an instance identity document (reference fake-cloud.md
@@ -12,8 +13,11 @@ import type { TrustedCertificate } from './trusted-certificate.ts'
  */
 
 /** A refusal from the PKCS#7 check, with the library's message (the caller adds the service's prefix). */
-export class Pkcs7Error extends Error {
+export class Pkcs7Error extends DoppelError {
   override name = 'Pkcs7Error'
+  constructor(message: string) {
+    super('DOPPEL_INVALID_PKCS7', message)
+  }
 }
 
 export interface SignerInfo {

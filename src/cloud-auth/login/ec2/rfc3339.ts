@@ -4,6 +4,7 @@
  */
 
 import { goQuote } from '../../go-format.ts'
+import { DoppelError } from '../../../core/doppel-error.ts'
 
 const LAYOUT = '2006-01-02T15:04:05Z07:00'
 
@@ -22,8 +23,11 @@ const ELEMENTS: ({ literal: string } | { field: string; width: number; min: numb
   { field: '05', width: 2, min: 0, max: 59, range: 'second' },
 ]
 
-export class TimeParseError extends Error {
+export class TimeParseError extends DoppelError {
   override name = 'TimeParseError'
+  constructor(message: string) {
+    super('DOPPEL_INVALID_TIME', message)
+  }
 }
 
 /** Parses an RFC 3339 time; throws TimeParseError with Go's message. */

@@ -1,5 +1,6 @@
-import { X509Certificate, type KeyObject } from 'node:crypto'
+import type { KeyObject } from 'node:crypto'
 import { encodeDer, parseBer, readIntegerHex, readOid, readTime, requireTag, TAG, tagOf } from '../../../core/asn1.ts'
+import { readPemCertificate } from '../../pem-certificate.ts'
 
 /** What the verifiers need from one trusted certificate, parsed once. */
 export interface TrustedCertificate {
@@ -20,14 +21,13 @@ const SHA1_CERT_ALGORITHMS: Record<string, string> = {
   '1.2.840.10045.4.1': 'ECDSA-SHA1',
 }
 
-/** Parses one PEM certificate; undefined when it is not a certificate node:crypto can read. */
+/**
+ * Parses one PEM certificate, read as the certificate endpoint checked it (`readPemCertificate`);
+ * undefined when it holds no certificate.
+ */
 export function parseTrustedCertificate(pem: string): TrustedCertificate | undefined {
-  let x509: X509Certificate
-  try {
-    x509 = new X509Certificate(pem)
-  } catch {
-    return undefined
-  }
+  const x509 = readPemCertificate(pem).certificate
+  if (!x509) return undefined
   try {
     const certificate = requireTag(parseBer(x509.raw), TAG.SEQUENCE, 'certificate')
     const tbs = requireTag(certificate.children[0], TAG.SEQUENCE, 'tbsCertificate').children

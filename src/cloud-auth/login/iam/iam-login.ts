@@ -15,6 +15,7 @@ import { forwardCallerIdentity } from './forward.ts'
 import { checkPrincipalBinding } from './principal-binding.ts'
 import { validateIamRequest } from './request-validation.ts'
 import type { CallerIdentityResult } from './sts-response.ts'
+import { MESSAGES } from '../../messages.ts'
 
 /**
  * The iam login (reference §5): validate the signed caller-identity request, replay it to STS (the fake
@@ -40,7 +41,7 @@ export async function iamLogin(context: RequestContext, state: AuthState, input:
   const roleName = input.role !== '' ? input.role : entity.friendlyName
   const role = state.roles.get(roleName.toLowerCase())
   if (!role) throw new LoginError(LOGIN_MESSAGES.iamRoleNotFound(roleName))
-  if (!addressIsAllowed(context.remoteAddress, role.token_bound_cidrs)) throw new LoginError(LOGIN_MESSAGES.permissionDenied, 403)
+  if (!addressIsAllowed(context.remoteAddress, role.token_bound_cidrs)) throw new LoginError(MESSAGES.permissionDenied, 403)
   if (role.auth_type !== 'iam') throw new LoginError(LOGIN_MESSAGES.authTypeNotAllowed('iam', roleName))
   const identityConfig = effectiveIdentityConfig(state)
   const callerUniqueId = caller.userId.split(':')[0]!

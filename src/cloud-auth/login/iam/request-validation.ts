@@ -1,4 +1,4 @@
-import { canonicalHeaderKey } from '../../fields.ts'
+import { canonicalHeaderKey } from '../../fields/index.ts'
 import { decodeStdBase64 } from '../../go-base64.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../messages.ts'

@@ -9,7 +9,7 @@ import {
   toHeaderField,
   toIntField,
   toStringField,
-} from './fields.ts'
+} from './index.ts'
 
 const message = (fn: () => unknown) => {
   try {

@@ -1,0 +1,10 @@
+/**
+ * Field types of the real service's framework (reference §1.7), converted the way it converts them:
+ * weakly typed, with its exact error texts. One file per field type; `Fields` converts a request by schema.
+ */
+export { FieldError } from './field-error.ts'
+export { toBoolField, toIntField, toStringField } from './scalar-fields.ts'
+export { toDurationField } from './duration-field.ts'
+export { toCommaListField } from './comma-list-field.ts'
+export { canonicalHeaderKey, toHeaderField, type HeaderMap } from './header-field.ts'
+export { Fields, unknownFields, type FieldSchema, type FieldType } from './request-fields.ts'

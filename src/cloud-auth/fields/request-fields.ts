@@ -1,0 +1,66 @@
+import { toCommaListField } from './comma-list-field.ts'
+import { toDurationField } from './duration-field.ts'
+import { toHeaderField } from './header-field.ts'
+import { toBoolField, toIntField, toStringField } from './scalar-fields.ts'
+
+/** The field types a route declares (reference §1.7). */
+export type FieldType = 'string' | 'bool' | 'int' | 'duration' | 'commaList' | 'header'
+
+export type FieldSchema = Readonly<Record<string, FieldType>>
+
+const CONVERTERS: Record<FieldType, (value: unknown, name: string) => unknown> = {
+  string: toStringField,
+  bool: toBoolField,
+  int: toIntField,
+  duration: toDurationField,
+  commaList: toCommaListField,
+  header: toHeaderField,
+}
+
+/**
+ * The converted fields of one request. Every field of the schema present in the data is converted up
+ * front (the first failure wins, as the real service validates before the handler runs); the handler
+ * then asks for values and presence. A key is present even when its value is `""`, `null` or `[]`.
+ */
+export class Fields {
+  readonly #values = new Map<string, unknown>()
+
+  constructor(schema: FieldSchema, data: Record<string, unknown>) {
+    for (const [name, value] of Object.entries(data)) {
+      if (!Object.hasOwn(schema, name)) continue
+      this.#values.set(name, CONVERTERS[schema[name]!](value, name))
+    }
+  }
+
+  has(name: string): boolean {
+    return this.#values.has(name)
+  }
+
+  string(name: string): string | undefined {
+    return this.#values.get(name) as string | undefined
+  }
+
+  bool(name: string): boolean | undefined {
+    return this.#values.get(name) as boolean | undefined
+  }
+
+  int(name: string): number | undefined {
+    return this.#values.get(name) as number | undefined
+  }
+
+  /** A duration in seconds. */
+  duration(name: string): number | undefined {
+    return this.#values.get(name) as number | undefined
+  }
+
+  list(name: string): string[] | undefined {
+    return this.#values.get(name) as string[] | undefined
+  }
+}
+
+/** Request keys the schema does not know, sorted (for the "ignored parameters" warning). */
+export function unknownFields(schema: FieldSchema, data: Record<string, unknown>): string[] {
+  return Object.keys(data)
+    .filter((name) => !Object.hasOwn(schema, name))
+    .sort()
+}

@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { createDoppel, DoppelError, ERROR_CODES, isDoppelError, TenantRegistry } from '../../src/index.ts'
+import { loadFixtures, parseLabelExpression, parseScenario } from '../../src/scenario/index.ts'
+import { seedRegistry } from '../../src/registry/index.ts'
+
+/** What `run` throws, caught: the error a caller would match on. */
+async function thrown(run: () => unknown): Promise<unknown> {
+  try {
+    await run()
+  } catch (error) {
+    return error
+  }
+  throw new Error('nothing was thrown')
+}
+
+describe('errors carry stable codes through the public API', () => {
+  const cases: [string, string, (doppel: ReturnType<typeof createDoppel>) => unknown][] = [
+    ['a bad fixture', 'DOPPEL_INVALID_FIXTURE', (doppel) => loadFixtures(doppel, 'auth: { roles: 5 }\n', 'f.yaml')],
+    ['a bad scenario', 'DOPPEL_INVALID_SCENARIO', () => parseScenario('name: x\nsteps: 5\n', 's.yaml')],
+    ['a bad snapshot', 'DOPPEL_INVALID_SNAPSHOT', (doppel) => doppel.restore({ version: 'nope' })],
+    ['a bad fault', 'DOPPEL_INVALID_FAULT', (doppel) => doppel.faults.add({ path: '/', status: 'often' })],
+    ['a bad registry fixture', 'DOPPEL_INVALID_REGISTRY_FIXTURE', (doppel) => seedRegistry(doppel, { modules: [{ organization: 'acme' }] } as never)],
+    ['a bad tenant name', 'DOPPEL_INVALID_TENANT_NAME', (doppel) => new TenantRegistry(doppel).open('Not A Name')],
+    ['a bad label expression', 'DOPPEL_INVALID_LABEL_EXPRESSION', () => parseLabelExpression('ec2 and (')],
+    ['a bad duration', 'DOPPEL_INVALID_DURATION', (doppel) => doppel.clock.advance('soon')],
+  ]
+  for (const [what, code, run] of cases) {
+    it(`${what}: ${code}`, async () => {
+      const error = await thrown(() => run(createDoppel({ seed: 1 })))
+      expect(error).toBeInstanceOf(DoppelError)
+      expect((error as DoppelError).code).toBe(code)
+      expect(isDoppelError(error, code as keyof typeof ERROR_CODES)).toBe(true)
+      expect(Object.hasOwn(ERROR_CODES, code)).toBe(true)
+    })
+  }
+
+  it("the fake cloud's direct face: an unknown role is a DoppelError whose code is the provider's own", async () => {
+    const doppel = createDoppel({ seed: 1 })
+    const error = await thrown(() => doppel.cloud.getRole(doppel.cloud.defaultServiceCredentials(), 'no-such-role'))
+    expect(error).toBeInstanceOf(DoppelError)
+    expect(error).toMatchObject({ name: 'CloudError', code: 'NoSuchEntity', status: 404 })
+    expect(isDoppelError(error)).toBe(true)
+    expect(isDoppelError(new Error('plain'))).toBe(false)
+  })
+
+  it('a drop fault fails fetch with a DoppelError as the cause', async () => {
+    const doppel = createDoppel({ seed: 1 })
+    doppel.faults.add({ path: '/v1/auth/cloud/role', drop: true })
+    const error = await thrown(() => doppel.fetch('http://doppel.test/v1/auth/cloud/role?list=true'))
+    expect(error).toBeInstanceOf(TypeError)
+    expect(((error as TypeError).cause as DoppelError).code).toBe('DOPPEL_CONNECTION_DROPPED')
+  })
+
+  it('messages stay as they were: the code is added, the text is not changed', async () => {
+    const error = await thrown(() => parseLabelExpression('ec2 and ('))
+    expect(error).toMatchObject({ name: 'LabelExpressionError', code: 'DOPPEL_INVALID_LABEL_EXPRESSION' })
+    expect((error as Error).message).not.toContain('DOPPEL_')
+  })
+
+  it('the README lists every code', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    const missing = Object.keys(ERROR_CODES).filter((code) => !readme.includes(`\`${code}\``))
+    expect(missing).toEqual([])
+  })
+})
+
+describe('one token reader', () => {
+  const root = 'root'
+  const tail = '\u00a0'
+
+  it('the token endpoints read the token header as the management check does: as sent, not trimmed', async () => {
+    const doppel = createDoppel({ seed: 1, rootTokens: [root] })
+    const headers = { 'X-Service-Token': `${root}${tail}` }
+    const roles = await doppel.fetch('http://doppel.test/v1/auth/cloud/role?list=true', { headers })
+    const lookup = await doppel.fetch('http://doppel.test/v1/auth/token/lookup-self', { headers })
+    expect(roles.status).toBe(403)
+    expect(lookup.status).toBe(403)
+    const plain = await doppel.fetch('http://doppel.test/v1/auth/token/lookup-self', { headers: { 'X-Service-Token': root } })
+    expect(plain.status).toBe(200)
+  })
+
+  it('both trim a Bearer token', async () => {
+    const doppel = createDoppel({ seed: 1, rootTokens: [root] })
+    const headers = { Authorization: `Bearer ${root}${tail}` }
+    const lookup = await doppel.fetch('http://doppel.test/v1/auth/token/lookup-self', { headers })
+    expect(lookup.status).toBe(200)
+  })
+})
