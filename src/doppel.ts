@@ -2,9 +2,9 @@ import { authFaultResponse } from './cloud-auth/envelope.ts'
 import { Delays } from './core/delays.ts'
 import { Emulator, type EmulatorOptions } from './core/emulator.ts'
 import type { RequestContext, Service } from './core/glossary.ts'
-import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from './fake-cloud/index.ts'
+import { fakeCloud, cloudFaultResponse, getFakeCloud, isCloudFacePath, isFakeCloudHost, type FakeCloudApi } from './fake-cloud/index.ts'
 import { registryFaultResponse } from './registry/json-api.ts'
-import type { FixtureSource } from './scenario/fixtures/index.ts'
+import type { FixtureSource } from './fixtures/index.ts'
 import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from './snapshot/snapshot-document.ts'
 import type { TenantDirectory } from './tenants/glossary.ts'
 import { LightResponse, realResponse } from './core/light-response.ts'
@@ -60,13 +60,6 @@ const SERVICES: Record<ServiceName, ServiceEntry> = {
   control: lazyService(async () => (await import('./control/index.ts')).control, authFaultResponse),
 }
 
-const CLOUD_HOST = /^(169\.254\.169\.254|\[fd00:ec2::254\]|([a-z0-9-]+\.)*amazonaws\.com(\.cn)?)(:\d+)?$/i
-
-/** Whether a `Host` is one of the AWS hostnames the fake cloud answers on. */
-export function isFakeCloudHost(host: string): boolean {
-  return CLOUD_HOST.test(host)
-}
-
 /** Picks the service for a request: by host for the fake cloud's real hostnames, else by path prefix. */
 export function serviceFor(url: URL, surface: Surface): ServiceName | undefined {
   if (surface === 'cloud' || isFakeCloudHost(url.host)) return 'fake-cloud'
@@ -77,6 +70,16 @@ export function serviceFor(url: URL, surface: Surface): ServiceName | undefined 
   if (path.startsWith('/_doppel/')) return 'control'
   if (path.startsWith('/api/') || path.startsWith('/_archivist/') || path === '/.well-known/terraform.json') return 'registry'
   return undefined
+}
+
+/**
+ * Which service answers: the control API takes its routes under `/_doppel/registry/` and `/_doppel/cloud/`
+ * (the fake cloud's AWS faces excepted) from the services whose names the journal keeps for them.
+ */
+function answeringService(name: ServiceName, path: string): ServiceName {
+  if (name === 'registry' && path.startsWith('/_doppel/registry/')) return 'control'
+  if (name === 'fake-cloud' && path.startsWith('/_doppel/cloud/') && !isCloudFacePath(path)) return 'control'
+  return name
 }
 
 /**
@@ -119,7 +122,7 @@ export class Doppel extends Emulator {
     const list = Array.isArray(sources) ? sources : [sources]
     this.#fixtureSources.push(...list)
     const load = () => {
-      const loading = import('./scenario/fixtures/index.ts').then(({ loadFixtureSources }) => loadFixtureSources(this, list))
+      const loading = import('./fixtures/index.ts').then(({ loadFixtureSources }) => loadFixtureSources(this, list))
       // Surfaced by ready() and by every request; not an unhandled rejection when nobody asks yet.
       // Once in, requests stop waiting on it.
       loading.then(
@@ -176,7 +179,7 @@ export class Doppel extends Emulator {
     if (name === undefined) {
       response = new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
     } else {
-      const service = SERVICES[name]
+      const service = SERVICES[answeringService(name, url.pathname)]
       // Faults never touch the control API, whichever service answers under /_doppel/.
       const fault = url.pathname.startsWith('/_doppel/') ? undefined : this.faults.take(request.method, url)
       if (fault?.drop) {

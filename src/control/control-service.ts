@@ -1,120 +1,99 @@
 import type { RequestContext } from '../core/glossary.ts'
-import { NestingTooDeepError, parseJsonBounded } from '../core/bounded-parse.ts'
-import { FaultError } from '../core/faults.ts'
-import { jsonResponse, readBodyText, BodyTooLargeError } from '../core/http.ts'
 import { DurationError } from '../core/duration.ts'
-import { SNAPSHOT_PATH, snapshotRoute } from './snapshot-routes.ts'
-import { dashboard } from '../dashboard/dashboard-route.ts'
-import { tenantsControl } from '../tenants/tenants-control.ts'
-import { hasManagementToken } from './management-token.ts'
-import { OPENAPI_PATH, openApiRoute } from './openapi-route.ts'
-import { redactEntries, redactSnapshot } from './redact.ts'
+import { FaultError } from '../core/faults.ts'
+import { jsonResponse, requestUrl } from '../core/http.ts'
 import { LightResponse } from '../core/light-response.ts'
+import { SnapshotError } from '../core/snapshot/shape.ts'
+import { controlStatus } from '../fake-cloud/cloud-control.ts'
+import { CloudError } from '../fake-cloud/glossary.ts'
+import { TenantNameError } from '../tenants/tenant-name.ts'
+import { readControlBody } from './control-body.ts'
+import { refused, type CompiledRoute, type ControlAccess, type ControlAnswer, type ControlCall } from './control-route.ts'
+import { CONTROL_ROUTES } from './control-routes.ts'
+import { hasManagementToken } from './management-token.ts'
 
-const CONTROL_BODY_LIMIT = 8 * 1024 * 1024
-
-function controlError(status: number, message: string): Response {
-  return jsonResponse(status, { errors: [message] })
+export interface ControlOptions {
+  /** The caller holds a management token whatever the request carries (in-process calls). */
+  management?: boolean
 }
 
-async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const text = await readBodyText(request, CONTROL_BODY_LIMIT)
-  if (text.trim() === '') return {}
-  const value: unknown = parseJsonBounded(text)
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SyntaxError('not an object')
-  return value as Record<string, unknown>
-}
-
-function safeDecode(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return undefined
+/** The route a path and method reach, or why none: 404 (no such path) or 405 (not this method). */
+function findRoute(method: string, path: string): CompiledRoute | 404 | 405 {
+  let pathKnown = false
+  for (const route of CONTROL_ROUTES) {
+    if (!route.matcher.test(path)) continue
+    if (route.method === method) return route
+    pathKnown = true
   }
+  return pathKnown ? 405 : 404
 }
 
 /**
- * The control API under `/_doppel/`: the in-process powers (reset, clock, journal, faults, state) over
- * HTTP, for the standalone server and for scenario runs against it.
+ * Who may call `method path` (for the server's guard), or undefined when no route answers it. Paths are
+ * the request's, untrimmed: a query or a path the table does not know is guarded as `control`.
  */
-export async function control(request: Request, context: RequestContext): Promise<Response> {
-  const emulator = context.emulator
-  const path = new URL(request.url).pathname.replace(/\/+$/, '')
-  const method = request.method
-  try {
-    if (path === '/_doppel/health' && method === 'GET') return jsonResponse(200, { status: 'ok' })
-    if (path === '/_doppel/reset' && method === 'POST') {
-      emulator.reset()
-      return new LightResponse(null, { status: 204 })
-    }
-    if (path === '/_doppel/clock') {
-      if (method === 'POST') {
-        const body = await readJsonObject(request)
-        if (typeof body.advance === 'string' || typeof body.advance === 'number') emulator.clock.advance(body.advance)
-        else if (typeof body.set === 'string') emulator.clock.set(body.set)
-        else return controlError(400, 'Failed to move the clock: give "advance" (duration) or "set" (RFC 3339 time)')
-      } else if (method !== 'GET') return controlError(405, 'unsupported operation')
-      return jsonResponse(200, { now: emulator.clock.now().toISOString(), frozen: emulator.clock.frozen })
-    }
-    if (path === '/_doppel/journal' && method === 'GET') {
-      const entries = emulator.journal.entries()
-      const shown = hasManagementToken(request, context) ? entries : redactEntries(entries)
-      return jsonResponse(200, { total: emulator.journal.total, limit: emulator.journal.limit, entries: shown })
-    }
-    if (path === '/_doppel/journal' && method === 'DELETE') {
-      emulator.journal.clear()
-      return new LightResponse(null, { status: 204 })
-    }
-    if (path === SNAPSHOT_PATH) return await snapshotRoute(request, context)
-    if (path === '/_doppel/ui' || path.startsWith('/_doppel/ui/')) return await dashboard(request)
-    if (path === '/_doppel/tenants' || path.startsWith('/_doppel/tenants/')) return tenantsControl(request, context, path)
-    if (path === OPENAPI_PATH) return await openApiRoute(request, context)
-    if (path === '/_doppel/state' && method === 'GET') {
-      const snapshot = emulator.store.snapshot()
-      return jsonResponse(200, hasManagementToken(request, context) ? snapshot : redactSnapshot(snapshot))
-    }
-    if (path === '/_doppel/fixtures' && method === 'POST') return await loadFixturesRoute(request, context)
-    if (path === '/_doppel/faults') {
-      if (method === 'POST') return jsonResponse(201, { id: emulator.faults.add(await readJsonObject(request)).id })
-      if (method === 'GET') return jsonResponse(200, { faults: emulator.faults.list() })
-      if (method === 'DELETE') {
-        emulator.faults.clear()
-        return new LightResponse(null, { status: 204 })
-      }
-      return controlError(405, 'unsupported operation')
-    }
-    const fault = /^\/_doppel\/faults\/([^/]+)$/.exec(path)
-    if (fault && method === 'DELETE') {
-      // Fault ids are plain text: an id that does not decode names no fault.
-      const id = safeDecode(fault[1]!)
-      return id !== undefined && emulator.faults.remove(id) ? new LightResponse(null, { status: 204 }) : controlError(404, 'no such fault')
-    }
-    return controlError(404, `unsupported path: ${method} ${path}`)
-  } catch (error) {
-    if (error instanceof NestingTooDeepError) return controlError(400, `error parsing JSON: ${error.message}`)
-    if (error instanceof SyntaxError) return controlError(400, 'error parsing JSON')
-    if (error instanceof BodyTooLargeError) return controlError(413, 'request body too large')
-    if (error instanceof URIError) return controlError(400, 'invalid path: malformed percent-encoding')
-    if (error instanceof FaultError || error instanceof DurationError || error instanceof RangeError) {
-      return controlError(400, error.message)
-    }
-    throw error
-  }
+export function controlAccess(method: string, path: string): ControlAccess | undefined {
+  const route = findRoute(method, path)
+  if (typeof route !== 'number') return route.access
+  // A HEAD reads what its GET reads: open where that is.
+  return method === 'HEAD' ? controlAccess('GET', path) : undefined
+}
+
+/** The media types a control write to `path` may declare (JSON, or YAML too for fixtures). */
+export function controlBodyTypes(method: string, path: string): readonly string[] | undefined {
+  const route = findRoute(method, path)
+  return typeof route === 'number' ? undefined : route.body?.types
 }
 
 /**
- * `POST /_doppel/fixtures`: a YAML or JSON fixture body, loaded as `createDoppel({ fixtures })` would.
- * 201 with what was loaded; a bad fixture is 400 `{"errors":["<file>:<line>: <message>"]}` and nothing
- * is loaded. The loader is imported on first use (it brings the YAML parser and faker).
+ * The control API under `/_doppel/` (the fake cloud's AWS faces excepted): one route table
+ * (`control-routes.ts`), one body reader, one set of refusals, `{"errors":["…"]}` for all of them.
  */
-async function loadFixturesRoute(request: Request, context: RequestContext): Promise<Response> {
-  const text = await readBodyText(request, CONTROL_BODY_LIMIT)
-  const file = new URL(request.url).searchParams.get('file') ?? 'fixtures'
-  const { loadFixtures, FixtureError } = await import('../scenario/fixtures/index.ts')
+export async function control(request: Request, context: RequestContext, options: ControlOptions = {}): Promise<Response> {
+  const url = requestUrl(request, context)
+  const path = url.pathname.replace(/\/+$/, '')
+  const route = findRoute(request.method, path)
+  if (route === 404) return answer(refused(404, `unsupported path: ${request.method} ${path}`))
+  if (route === 405) return answer(refused(405, 'unsupported operation'))
+  // Hashing the offered token costs a little: only routes that ask pay for it.
+  const management = () => options.management ?? hasManagementToken(request, context)
+  if (route.access === 'management' && !management()) return answer(refused(403, 'permission denied'))
   try {
-    return jsonResponse(201, { loaded: await loadFixtures(context.emulator, text, file) })
+    const read = route.body ? await readControlBody(request, route.body) : { value: undefined }
+    if (read.refusal) return answer(refused(read.refusal.status, read.refusal.message))
+    const body = read.value
+    const params = route.matcher.match(path) ?? {}
+    const rest = route.prefix === undefined ? '' : path.slice(route.prefix.length)
+    const call: ControlCall = {
+      request,
+      context,
+      url,
+      params,
+      rest,
+      body,
+      get management() {
+        return management()
+      },
+    }
+    return answer(await route.run(call))
   } catch (error) {
-    if (error instanceof FixtureError) return jsonResponse(400, { errors: error.lines() })
-    throw error
+    if (error instanceof URIError) return answer(refused(400, 'invalid path: malformed percent-encoding'))
+    const status = refusalStatus(error)
+    if (status === undefined) throw error
+    return answer(refused(status, (error as Error).message))
   }
+}
+
+/** Errors of the domains' own input checks: 400 with their message. */
+const BAD_INPUT = [FaultError, DurationError, RangeError, TenantNameError, SnapshotError] as const
+
+/** The status of an error a route refuses with; undefined for one that is a bug. */
+function refusalStatus(error: unknown): number | undefined {
+  if (error instanceof CloudError) return controlStatus(error)
+  return BAD_INPUT.some((type) => error instanceof type) ? 400 : undefined
+}
+
+function answer(result: ControlAnswer): Response {
+  if ('headers' in result) return result
+  return result.body === undefined ? new LightResponse(null, { status: result.status }) : jsonResponse(result.status, result.body)
 }

@@ -1,11 +1,12 @@
 import type { Emulator } from '../core/emulator.ts'
-import { asEc2Error, cloudErrors } from './cloud-errors.ts'
+import { asEc2Error } from './cloud-errors.ts'
+import { selectInstance, signDocument } from './cloud-control.ts'
 import { cloudState, type CloudState, type InstanceProfileRecord, type InstanceRecord, type PrincipalRecord } from './cloud-state.ts'
 import { describeInstances } from './ec2/describe-instances.ts'
 import { INSTANCE_STATE_CODES } from './ec2/instance-state-codes.ts'
-import { CloudError, type AwsCredentials, type DescribedInstance, type FakeCloudApi, type IamEntity, type IdentityFormat } from './glossary.ts'
+import { CloudError, type AwsCredentials, type DescribedInstance, type FakeCloudApi, type IamEntity } from './glossary.ts'
 import { createAccessKey, deleteAccessKey, getInstanceProfile, getRole, getUser } from './iam/iam-operations.ts'
-import { builtInCertificates, IDENTITY_FORMATS, identityDocument } from './identity/identity-document.ts'
+import { builtInCertificates } from './identity/identity-document.ts'
 import { consistencySettings, setConsistency } from './iam/key-propagation.ts'
 import { closeListeners, startImdsListener } from './imds/imds-listener.ts'
 import { createInstance, createPrincipal, deletePrincipal, setInstanceState, toInstance } from './inventory.ts'
@@ -43,17 +44,10 @@ export function getFakeCloud(emulator: Emulator): FakeCloudApi {
       return { accessKeyId: key.access_key_id, secretAccessKey: key.secret_access_key }
     },
     useInstance: (instanceId) => {
-      const current = state()
-      if (!current.instances.has(instanceId)) throw cloudErrors.instanceNotFound([instanceId])
-      current.selectedInstance = instanceId
+      selectInstance(state(), instanceId)
     },
 
-    identityDocument: (instanceId, format) => {
-      if (!IDENTITY_FORMATS.includes(format)) {
-        throw cloudErrors.badInput(`Failed to sign the identity document: "format" must be one of ${IDENTITY_FORMATS.join(', ')}`)
-      }
-      return identityDocument(state(), instanceRecord(state(), instanceId), format as IdentityFormat)
-    },
+    identityDocument: (instanceId, format) => signDocument(state(), instanceId, format),
     builtInCertificates,
 
     getCallerIdentity: (credentials) => getCallerIdentity(authenticate(state(), credentials)),
@@ -95,12 +89,6 @@ export function getFakeCloud(emulator: Emulator): FakeCloudApi {
     startImdsListener: (instanceId) => startImdsListener(state(), instanceId),
     close: () => closeListeners(state()),
   }
-}
-
-function instanceRecord(state: CloudState, instanceId: string): InstanceRecord {
-  const record = state.instances.get(instanceId)
-  if (record === undefined) throw cloudErrors.instanceNotFound([instanceId])
-  return record
 }
 
 /** What DescribeInstances tells of an instance; `launchTime` is its pending_time, RFC 3339 to the second. */

@@ -4,13 +4,14 @@
  * HTTP face (the dispatcher routes AWS hostnames and `/_doppel/cloud/` to it); `getFakeCloud` is the direct
  * face the auth service calls in process; `seedCloud` loads fixtures.
  */
-export { fakeCloud } from './fake-cloud-service.ts'
+export { fakeCloud, isCloudFacePath } from './fake-cloud-service.ts'
 export { cloudFaultResponse } from './query-xml.ts'
 export { getFakeCloud } from './fake-cloud-api.ts'
 export { seedCloud } from './seed-cloud.ts'
 export { accountOfKeyId, DEFAULT_ACCOUNT, DEFAULT_REGION } from './ids.ts'
 export { CloudError } from './glossary.ts'
 export { regionalStsEndpoint } from './regions.ts'
+export { FAKE_CLOUD_URL, isFakeCloudHost, regionalStsRegion } from './aws-hosts.ts'
 export { isInProcessEndpoint, registerCloudListener } from './own-origins.ts'
 export { signedFormHeaders } from './sigv4/sign-request.ts'
 // SigV4 building blocks, shared with the scenario runner's request signer.

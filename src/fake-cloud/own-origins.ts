@@ -1,4 +1,5 @@
 import type { Emulator } from '../core/emulator.ts'
+import { isFakeCloudHost } from './aws-hosts.ts'
 import { cloudState } from './cloud-state.ts'
 
 /**
@@ -13,7 +14,6 @@ export function registerCloudListener(emulator: Emulator, url: string): void {
   emulator.onReset(add)
 }
 
-const FAKE_CLOUD_HOST = /^(169\.254\.169\.254|\[fd00:ec2::254\]|([a-z0-9-]+\.)*amazonaws\.com(\.cn)?)$/i
 const CLOUD_MOUNT = '/_doppel/cloud/'
 
 /**
@@ -29,7 +29,7 @@ export function isInProcessEndpoint(emulator: Emulator, endpoint: string): boole
   } catch {
     return false
   }
-  if (FAKE_CLOUD_HOST.test(url.hostname)) return true
+  if (isFakeCloudHost(url.hostname)) return true
   if (url.pathname.startsWith(CLOUD_MOUNT)) return true
   return cloudState(emulator).ownOrigins.has(url.origin)
 }

@@ -25,17 +25,3 @@ export function regionalStsEndpoint(region: string): string | undefined {
   const suffix = regionDnsSuffix(region)
   return suffix === undefined ? undefined : `https://sts.${region}.${suffix}`
 }
-
-const GLOBAL_STS_HOST = 'sts.amazonaws.com'
-const REGIONAL_STS_HOST = /^sts\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$/
-
-/**
- * The region a request sent to `host` must be signed for at STS (reference fake-cloud §1.1): us-east-1 on
- * the global endpoint, the host's region on a regional one; undefined for any other host (an endpoint
- * override: any known region passes, as the SDK signs overridden endpoints with the client's region).
- */
-export function stsEndpointRegion(host: string): string | undefined {
-  const name = host.toLowerCase().replace(/:\d+$/, '')
-  if (name === GLOBAL_STS_HOST) return 'us-east-1'
-  return REGIONAL_STS_HOST.exec(name)?.[1]
-}

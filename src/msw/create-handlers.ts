@@ -1,6 +1,7 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
 import { realResponse } from '../core/light-response.ts'
 import { DroppedConnection, type Doppel } from '../doppel.ts'
+import { FAKE_CLOUD_URL } from '../fake-cloud/index.ts'
 
 export interface HandlerOptions {
   /**
@@ -11,9 +12,6 @@ export interface HandlerOptions {
   /** Also answer the fake cloud's real hostnames (IMDS, STS, EC2, IAM). Default true. */
   cloud?: boolean
 }
-
-/** The real hostnames of the fake cloud, matched against the whole URL without query. */
-const CLOUD_URL = /^https?:\/\/(169\.254\.169\.254|\[fd00:ec2::254\]|([a-z0-9-]+\.)*amazonaws\.com(\.cn)?)(:\d+)?\//i
 
 /**
  * MSW request handlers for an emulator instance: one catch-all handler per origin, each answering
@@ -35,6 +33,6 @@ export function createHandlers(doppel: Doppel, options: HandlerOptions = {}): Ht
     }
   }
   const handlers = origins.map((origin) => http.all(`${origin}/*`, resolver))
-  if (options.cloud ?? true) handlers.push(http.all(CLOUD_URL, resolver))
+  if (options.cloud ?? true) handlers.push(http.all(FAKE_CLOUD_URL, resolver))
   return handlers
 }

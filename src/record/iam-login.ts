@@ -1,3 +1,5 @@
+import { regionalStsRegion } from '../fake-cloud/index.ts'
+
 /** What an iam login's signed `GetCallerIdentity` says about how it was made (key, server id, region, method). */
 export interface IamSigning {
   accessKeyId: string
@@ -27,7 +29,7 @@ export function iamSigning(body: Record<string, unknown>): IamSigning | undefine
   const accessKeyId = /Credential=([^/,\s]+)\//.exec(find(/^authorization$/i) ?? '')?.[1] ?? /X-Amz-Credential=([^%&/]+)/.exec(url)?.[1]
   if (accessKeyId === undefined) return undefined
   const serverId = find(/-iam-server-id$/i)
-  const region = /sts\.([a-z0-9-]+)\.amazonaws\.com/.exec(url)?.[1]
+  const region = URL.canParse(url) ? regionalStsRegion(new URL(url).hostname) : undefined
   return {
     accessKeyId,
     ...(serverId !== undefined && { serverId, serverIdHeader: entry(/-iam-server-id$/i)![0] }),

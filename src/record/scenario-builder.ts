@@ -4,6 +4,7 @@
  * format's own actions (`cloud.createInstance`, `cloud.identityDocument`, `cloud.createPrincipal`,
  * `clock.advance`, `fixtures`), so signed login payloads are made afresh on every replay.
  */
+import { decodeOrKeep } from '../core/decode-segment.ts'
 import { parse as parseYaml } from 'yaml'
 import { formatJsonPath } from '../scenario/expressions/json-path.ts'
 import { expectationOf } from './expectation.ts'
@@ -83,12 +84,12 @@ class Builder {
     if (path === '/_doppel/cloud/principals' && exchange.method === 'POST' && ok) return this.cloudCreate('cloud.createPrincipal', exchange, body)
     const state = /^\/_doppel\/cloud\/instances\/([^/]+)\/state$/.exec(path)
     if (state && exchange.method === 'POST' && ok) {
-      this.steps.push({ 'cloud.setInstanceState': { instance_id: this.refs.template(decodeSegment(state[1]!)), state: body.state } })
+      this.steps.push({ 'cloud.setInstanceState': { instance_id: this.refs.template(decodeOrKeep(state[1]!)), state: body.state } })
       return
     }
     const principal = /^\/_doppel\/cloud\/principals\/(.+)$/.exec(path)
     if (principal && exchange.method === 'DELETE' && ok) {
-      this.steps.push({ 'cloud.deletePrincipal': this.refs.template(decodeSegment(principal[1]!)) })
+      this.steps.push({ 'cloud.deletePrincipal': this.refs.template(decodeOrKeep(principal[1]!)) })
       return
     }
     if (path === '/_doppel/cloud/identity-document' && exchange.method === 'POST' && ok) return this.identityDocument(exchange, body)
@@ -175,7 +176,7 @@ class Builder {
     const json = jsonBody(exchange.requestBody)
     const mount = /^\/v1\/auth\/([^/]+)/.exec(rawPath)?.[1]
     // The mount's name shows in answers too (`display_name`, `path`); replays run on their own mount.
-    if (mount !== undefined && mount !== 'token') this.refs.add(decodeSegment(mount), { template: '${{ target.mount }}' })
+    if (mount !== undefined && mount !== 'token') this.refs.add(decodeOrKeep(mount), { template: '${{ target.mount }}' })
     const path = this.refs.template(templateMount(rawPath))
     const request: Json = { method: exchange.method, path }
     if (query !== undefined) request.path = `${path}?${this.refs.template(query)}`
@@ -269,14 +270,6 @@ class Builder {
   }
 }
 
-/** A path segment decoded; one with a broken escape is kept as sent. */
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return segment
-  }
-}
 
 /** Ids, keys and names the fake cloud generated (not words like `running`). */
 function isIdLike(value: string): boolean {

@@ -5,11 +5,10 @@ import { discovery } from './discovery.ts'
 import { registryErrorResponse } from './json-api.ts'
 import { JSON_BODY_LIMIT, managementApi } from './management-api.ts'
 import { readApi } from './read-api.ts'
-import { registryControl } from './registry-control.ts'
 import { RegistryError, registryErrors } from './registry-error.ts'
 import { registryState } from './registry-state.ts'
 
-/** The module registry: `/api/v2`, `/api/registry/v1`, discovery, the archivist object URLs and set-up routes. */
+/** The module registry: `/api/v2`, `/api/registry/v1`, discovery and the archivist object URLs (its set-up routes are the control API's). */
 export async function registry(request: Request, context: RequestContext): Promise<Response> {
   const state = registryState(context.emulator)
   const url = requestUrl(request, context)
@@ -19,7 +18,6 @@ export async function registry(request: Request, context: RequestContext): Promi
     if (path.startsWith('/api/registry/v1/')) return readApi(request, state, url)
     if (path.startsWith('/api/v2/')) return await managementApi(request, state, url)
     if (path.startsWith('/_archivist/')) return await archivist(request, state, url)
-    if (path.startsWith('/_doppel/registry/')) return await registryControl(request, context.emulator, url)
     throw registryErrors.notFound()
   } catch (error) {
     if (error instanceof RegistryError) return registryErrorResponse(error)

@@ -6,11 +6,9 @@ export type Capability = 'auth' | 'registry' | 'clock' | 'reset' | 'inspect' | '
 /** Every capability: what the in-process emulator and a `doppel serve` have. */
 export const CAPABILITIES: readonly Capability[] = ['auth', 'registry', 'clock', 'reset', 'inspect', 'fixtures', 'fake-cloud', 'faults', 'mounts']
 
-/** A path into a parsed YAML/JSON value: keys and array indexes. */
-export type ValuePath = (string | number)[]
+import type { Locate, ValuePath } from '../documents/glossary.ts'
 
-/** Maps a path inside a file to its 1-based line (0 when the source has no lines, e.g. an object). */
-export type Locate = (path: ValuePath, at?: 'key' | 'value') => number
+export type { Locate, ValuePath } from '../documents/glossary.ts'
 
 export type CloudActionName =
   | 'cloud.identityDocument'

@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { controlAccess, controlBodyTypes, JSON_TYPES } from '../control/index.ts'
 import { hasManagementToken } from '../control/management-token.ts'
 import { jsonResponse } from '../core/http.ts'
 import { Emulator } from '../core/emulator.ts'
 import { SERVICE_PROFILE } from '../core/profile.ts'
-import { isFakeCloudHost, type Doppel } from '../doppel.ts'
+import type { Doppel } from '../doppel.ts'
+import { isFakeCloudHost } from '../fake-cloud/index.ts'
 import { jsonApiError, jsonApiErrors } from '../registry/json-api.ts'
 import { isLoopbackName, splitAuthority } from '../core/host-names.ts'
 
@@ -20,8 +22,6 @@ export interface GuardOptions {
 export type RequestGuard = (req: IncomingMessage, res: ServerResponse) => Response | undefined
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
-const JSON_TYPES = new Set(['application/json'])
-const FIXTURE_TYPES = new Set(['application/json', 'application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml'])
 const CONTROL_PREFIX = '/_doppel/'
 
 /** Whether a bound address is loopback: nothing off this machine can reach it. */
@@ -69,15 +69,6 @@ function classify(target: string): { reaches: 'control' | 'aws' | 'service'; pat
     if (path.startsWith(face) && (path.length === face.length || path[face.length] === '/' || path[face.length] === '?')) return { reaches: 'aws', path }
   }
   return { reaches: 'control', path }
-}
-
-/**
- * Control reads that hold no secret and stay open beyond loopback: the health check, and the dashboard's
- * static files (a browser cannot send a header when it opens a page; the page's own calls carry the token).
- */
-function isOpenRead(method: string | undefined, path: string): boolean {
-  if (method !== 'GET' && method !== 'HEAD') return false
-  return path === '/_doppel/health' || path === '/_doppel/ui' || path.startsWith('/_doppel/ui/')
 }
 
 /** The error answer in the envelope of the service the path belongs to. */
@@ -146,14 +137,17 @@ export function createRequestGuard(handler: Pick<Doppel, 'handle'>, server: { ad
       return refusal(target, 403, `Cross-site request refused: doppel answers browser requests only from its own origin${control ? '' : ' (reads excepted)'}`)
     }
     if (!control) return undefined
-    if (!loopback && !isOpenRead(req.method, path) && !controlTokenPresent(handler, req, options.controlTokens)) {
+    const query = path.indexOf('?')
+    const route = query === -1 ? path : path.slice(0, query)
+    // Open reads (the health check, the dashboard's files) hold no secret: the control table says which.
+    if (!loopback && controlAccess(req.method ?? '', route) !== 'open' && !controlTokenPresent(handler, req, options.controlTokens)) {
       return refusal(target, 401, 'The control API needs a management token beyond loopback: send the root token or the --control-token in X-Service-Token (X-Vault-Token with the vault profile) or Authorization: Bearer')
     }
     if (!SAFE_METHODS.has(req.method ?? '') && hasBody(req)) {
-      const types = path.startsWith('/_doppel/fixtures') ? FIXTURE_TYPES : JSON_TYPES
+      const types = controlBodyTypes(req.method ?? '', route) ?? JSON_TYPES
       const type = mediaType(req)
-      if (!types.has(type) && !type.endsWith('+json')) {
-        return refusal(target, 415, `Control writes need Content-Type: ${[...types].join(' or ')}${type ? `, not ${type}` : ''}`)
+      if (!types.includes(type) && !type.endsWith('+json')) {
+        return refusal(target, 415, `Control writes need Content-Type: ${types.join(' or ')}${type ? `, not ${type}` : ''}`)
       }
     }
     return undefined

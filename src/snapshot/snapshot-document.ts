@@ -12,7 +12,7 @@ import { SnapshotError } from '../core/snapshot/shape.ts'
 import { cloudSnapshotCodec } from '../fake-cloud/cloud-snapshot.ts'
 import { getFakeCloud } from '../fake-cloud/index.ts'
 import { registrySnapshotCodec } from '../registry/registry-snapshot.ts'
-import { fakerSnapshotCodec } from '../scenario/fixtures/faker-snapshot.ts'
+import { fakerSnapshotCodec } from '../fixtures/faker-snapshot.ts'
 
 export const SNAPSHOT_VERSION = 1
 

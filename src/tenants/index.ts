@@ -1,5 +1,4 @@
 export type { TenantDirectory, TenantOptions, TenantSummary } from './glossary.ts'
 export { checkTenantName, splitTenantPath, TenantNameError } from './tenant-name.ts'
 export { TenantRegistry } from './tenant-registry.ts'
-export { tenantsControl } from './tenants-control.ts'
 export { requestRouter, type RequestRouter } from './request-router.ts'

@@ -1,3 +1,7 @@
+import { hasTemplate, TEMPLATE_OPEN as OPEN } from '../../documents/template-marker.ts'
+
+export { hasTemplate }
+
 /**
  * `${{ … }}` templates. An expression is a path over the scope (`vars.x`, `steps.login.token`,
  * `target.mount`, `run.id`, `env.HOME`, with `.name`, `.0` or `[0]` / `['a b']` segments), optionally
@@ -49,13 +53,7 @@ export class TemplateError extends DoppelError {
 /** What templates resolve against. */
 export type Scope = Record<TemplateRoot, unknown>
 
-const OPEN = '${{'
 const CLOSE = '}}'
-
-/** Whether text holds a `${{` at all (most values do not, and skip parsing). */
-export function hasTemplate(text: string): boolean {
-  return text.includes(OPEN)
-}
 
 /** Splits text into literal parts and expressions. Throws TemplateError for an unclosed or bad expression. */
 export function parseTemplate(text: string): TemplatePart[] {

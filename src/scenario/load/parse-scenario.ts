@@ -4,10 +4,11 @@ import { parseDuration } from '../../core/duration.ts'
 import { validateExpectation, stripBraces } from '../expect/validate-expectation.ts'
 import { JsonPathError, parseJsonPath } from '../expressions/json-path.ts'
 import { hasTemplate, parseExpression, parseTemplate, TemplateError, type PathOperand } from '../expressions/template.ts'
-import { ScenarioError, type ScenarioIssue } from '../scenario-error.ts'
-import { SCHEMAS } from './schemas.ts'
-import { validateAgainstSchema } from './schema-validator.ts'
-import { parseYamlSource } from './yaml-source.ts'
+import { ScenarioError, type ScenarioIssue } from '../../documents/document-error.ts'
+import { formatPath } from '../../documents/format-path.ts'
+import { SCHEMAS } from '../../documents/schemas.ts'
+import { validateAgainstSchema } from '../../documents/schema-validator.ts'
+import { parseYamlSource } from '../../documents/yaml-source.ts'
 
 /** The names `${{ target.<name> }}` offers. */
 export const TARGET_FIELDS = ['name', 'kind', 'mount', 'token', 'registryToken', 'tokenHeader', 'baseUrl', 'registryUrl', 'profile', 'serverIdHeader'] as const
@@ -279,16 +280,6 @@ function durationMs(value: string | number): number | undefined {
   } catch {
     return undefined
   }
-}
-
-/** `steps[2].expect.body` for messages. */
-export function formatPath(path: ValuePath): string {
-  let out = ''
-  for (const segment of path) {
-    if (typeof segment === 'number') out += `[${segment}]`
-    else out += out === '' ? segment : /^[A-Za-z0-9_$-]+$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`
-  }
-  return out
 }
 
 /** Parses a `$sameAs` reference into its template path (used at run time). */

@@ -1,10 +1,11 @@
 import type { ClockOptions } from '../../core/clock.ts'
 import { getProfile } from '../../core/profile.ts'
 import { createDoppel, type Doppel } from '../../doppel.ts'
-import { getFakeCloud } from '../../fake-cloud/index.ts'
+import { callControl } from '../../control/index.ts'
 import { CAPABILITIES, type Capability } from '../glossary.ts'
-import type { FixtureSource } from '../fixtures/index.ts'
-import { TargetError, type Target, type TargetControl, type TargetInfo, type TargetSession } from './target.ts'
+import type { FixtureSource } from '../../fixtures/index.ts'
+import { controlClient, refuse, type ControlCaller } from './control-client.ts'
+import type { Target, TargetControl, TargetInfo, TargetSession } from './target.ts'
 
 export interface EmulatorTargetOptions {
   name?: string
@@ -63,63 +64,28 @@ export function createEmulatorTarget(options: EmulatorTargetOptions = {}): Targe
   }
 }
 
-/** The emulator's powers called directly, with the same results the control API gives over HTTP. */
+/**
+ * The emulator's powers in process: the control API's own routes called without HTTP (`callControl`), so
+ * the checks and messages are those a `doppel serve` gives. Fixtures load directly, to report lines in
+ * the scenario file.
+ */
 export function directControl(doppel: Doppel): TargetControl {
-  const cloud = () => getFakeCloud(doppel)
+  const call: ControlCaller = async (method, path, body) => {
+    const result = await callControl(doppel, method, path, body)
+    if (result.status >= 400) refuse(result.status, JSON.stringify(result.body))
+    return result.body ?? null
+  }
+  const control = controlClient(call)
   return {
-    now: async () => doppel.clock.now(),
-    advanceClock: async (by) => {
-      guard(() => doppel.clock.advance(by))
-    },
-    setClock: async (to) => {
-      guard(() => doppel.clock.set(to))
-    },
+    ...control,
     reset: async () => {
-      doppel.reset()
+      await control.reset()
       await doppel.ready()
     },
-    inspect: async (topic) => {
-      switch (topic) {
-        case 'state':
-          return doppel.store.snapshot()
-        case 'journal':
-          return { total: doppel.journal.total, limit: doppel.journal.limit, entries: doppel.journal.entries() }
-        case 'faults':
-          return { faults: doppel.faults.list() }
-        case 'clock':
-          return { now: doppel.clock.now().toISOString(), frozen: doppel.clock.frozen }
-      }
-    },
-    addFault: async (input) => ({ id: guard(() => doppel.faults.add(input)).id }),
-    removeFault: async (id) => {
-      if (!doppel.faults.remove(id)) throw new TargetError('no such fault')
-    },
-    clearFaults: async () => doppel.faults.clear(),
     loadFixtures: async (fixture, file, locate) => {
-      const { loadFixtures } = await import('../fixtures/index.ts')
+      const { loadFixtures } = await import('../../fixtures/index.ts')
       return loadFixtures(doppel, fixture, file, { ...(locate && { locate }), basePath: ['fixtures'] })
     },
-    // Provider errors read as the control API words them, so both targets report the same.
-    identityDocument: async (instanceId, format) => guard(() => cloud().identityDocument(instanceId, format as never)),
-    createInstance: async (input) => guard(() => cloud().createInstance(input)),
-    getInstance: async (instanceId) => {
-      const instance = cloud().getInstance(instanceId)
-      if (!instance) throw new TargetError(`The instance ID '${instanceId}' does not exist`)
-      return instance
-    },
-    setInstanceState: async (instanceId, state) => guard(() => cloud().setInstanceState(instanceId, state as never)),
-    createPrincipal: async (input) => guard(() => cloud().createPrincipal(input as never)),
-    deletePrincipal: async (arnOrName) => {
-      if (!cloud().deletePrincipal(arnOrName)) throw new TargetError(`Failed to delete principal "${arnOrName}": no such principal`)
-    },
-  }
-}
-
-function guard<T>(act: () => T): T {
-  try {
-    return act()
-  } catch (error) {
-    throw new TargetError((error as Error).message)
   }
 }
 

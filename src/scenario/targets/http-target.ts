@@ -1,8 +1,9 @@
 import { parseDuration } from '../../core/duration.ts'
 import { getProfile } from '../../core/profile.ts'
 import { CAPABILITIES, type Capability } from '../glossary.ts'
-import { FixtureError } from '../scenario-error.ts'
+import { FixtureError } from '../../documents/document-error.ts'
 import { canonicalHeader } from './emulator-target.ts'
+import { controlClient, refuse, refusalText, type ControlCaller } from './control-client.ts'
 import { TargetError, TargetUnreachableError, type Target, type TargetControl, type TargetInfo, type TargetSession } from './target.ts'
 
 export interface HttpTargetOptions {
@@ -113,39 +114,24 @@ async function probe(fetchImpl: typeof globalThis.fetch, base: string, name: str
 
 /** The control API of a `doppel serve`, with the same results as the in-process calls. */
 function httpControl(fetchImpl: typeof globalThis.fetch, base: string, cloudUrl: string | undefined, auth: Record<string, string>): TargetControl {
-  const call = async (root: string | undefined, method: string, path: string, body?: unknown): Promise<unknown> => {
+  const caller = (root: string | undefined): ControlCaller => async (method, path, body) => {
     if (!root) throw new TargetError('this target has no doppel control API')
     const response = await fetchImpl(`${root}${path}`, {
       method,
       headers: body === undefined ? auth : { ...auth, 'Content-Type': 'application/json' },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     })
-    if (!response.ok) throw new TargetError(await errorText(response))
     const text = await response.text()
+    if (!response.ok) refuse(response.status, text)
     return text.trim() === '' ? null : (JSON.parse(text) as unknown)
   }
-  const cloud = (method: string, path: string, body?: unknown) => call(cloudUrl, method, `/_doppel/cloud${path}`, body)
+  const call = caller(base)
+  const cloud = caller(cloudUrl)
   return {
+    ...controlClient(call, cloud),
     now: async () => {
       if (!cloudUrl) return new Date()
-      return new Date(((await call(cloudUrl, 'GET', '/_doppel/clock')) as { now: string }).now)
-    },
-    advanceClock: async (by) => {
-      await call(base, 'POST', '/_doppel/clock', { advance: by })
-    },
-    setClock: async (to) => {
-      await call(base, 'POST', '/_doppel/clock', { set: to })
-    },
-    reset: async () => {
-      await call(base, 'POST', '/_doppel/reset')
-    },
-    inspect: (topic) => call(base, 'GET', `/_doppel/${topic}`),
-    addFault: async (input) => (await call(base, 'POST', '/_doppel/faults', input)) as { id: string },
-    removeFault: async (id) => {
-      await call(base, 'DELETE', `/_doppel/faults/${encodeURIComponent(id)}`)
-    },
-    clearFaults: async () => {
-      await call(base, 'DELETE', '/_doppel/faults')
+      return new Date(((await cloud('GET', '/_doppel/clock')) as { now: string }).now)
     },
     loadFixtures: async (fixture, file, locate) => {
       const response = await fetchImpl(`${base}/_doppel/fixtures`, {
@@ -163,27 +149,11 @@ function httpControl(fetchImpl: typeof globalThis.fetch, base: string, cloudUrl:
       if (!response.ok) throw new TargetError(`Failed to load fixtures: HTTP ${response.status}: ${text.trim()}`)
       return JSON.parse(text) as unknown
     },
-    identityDocument: async (instanceId, format) =>
-      ((await cloud('POST', '/identity-document', { instance_id: instanceId, format })) as { value: string }).value,
-    createInstance: (input) => cloud('POST', '/instances', input),
-    getInstance: (instanceId) => cloud('GET', `/instances/${encodeURIComponent(instanceId)}`),
-    setInstanceState: (instanceId, state) => cloud('POST', `/instances/${encodeURIComponent(instanceId)}/state`, { state }),
-    createPrincipal: (input) => cloud('POST', '/principals', input),
-    deletePrincipal: async (arnOrName) => {
-      await cloud('DELETE', `/principals/${encodeURIComponent(arnOrName)}`)
-    },
   }
 }
 
 async function errorText(response: Response): Promise<string> {
-  const text = await response.text()
-  try {
-    const errors = (JSON.parse(text) as { errors?: unknown[] }).errors
-    if (Array.isArray(errors) && errors.length > 0) return errors.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).join('; ')
-  } catch {
-    // not JSON: the status line and text say it
-  }
-  return `HTTP ${response.status}${text.trim() ? `: ${text.trim().slice(0, 300)}` : ''}`
+  return refusalText(response.status, await response.text())
 }
 
 function trimSlash(url: string | undefined): string | undefined {

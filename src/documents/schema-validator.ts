@@ -1,4 +1,4 @@
-import type { ValuePath } from '../glossary.ts'
+import type { ValuePath } from './glossary.ts'
 import { compileSchemas } from './schema-compiler.ts'
 import { explain } from './schema-issues.ts'
 

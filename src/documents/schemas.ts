@@ -1,6 +1,6 @@
-import fixtureSchema from '../schemas/fixture.schema.json' with { type: 'json' }
-import scenarioSchema from '../schemas/scenario.schema.json' with { type: 'json' }
-import targetsSchema from '../schemas/targets.schema.json' with { type: 'json' }
+import fixtureSchema from '../scenario/schemas/fixture.schema.json' with { type: 'json' }
+import scenarioSchema from '../scenario/schemas/scenario.schema.json' with { type: 'json' }
+import targetsSchema from '../scenario/schemas/targets.schema.json' with { type: 'json' }
 import type { SchemaRegistry } from './schema-validator.ts'
 
 /** The shipped JSON Schemas, by file name: what editors use and what the validator checks. */

@@ -1,7 +1,7 @@
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
-import { checkYamlDepth, YamlNestingError } from '../../core/bounded-parse.ts'
-import type { Locate, ValuePath } from '../glossary.ts'
-import type { ScenarioIssue } from '../scenario-error.ts'
+import { checkYamlDepth, YamlNestingError } from '../core/bounded-parse.ts'
+import type { Locate, ValuePath } from './glossary.ts'
+import type { ScenarioIssue } from './document-error.ts'
 
 export interface YamlSource {
   /** The document as plain data (aliases resolved). Undefined when the YAML did not parse. */

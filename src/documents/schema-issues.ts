@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv'
-import type { ValuePath } from '../glossary.ts'
+import type { ValuePath } from './glossary.ts'
 import { suggestKey } from './key-suggestion.ts'
 import type { CompiledSchemas } from './schema-compiler.ts'
 import type { JsonSchema, JsonType, SchemaIssue } from './schema-validator.ts'

@@ -1,0 +1,54 @@
+/**
+ * The fake cloud's host rules, in one place: which host names are AWS's (the instance metadata addresses
+ * and `*.amazonaws.com`, `*.amazonaws.com.cn`), which service and region a name addresses. The dispatcher,
+ * the server's Host check, the MSW handlers, provider endpoint overrides and STS signing all read these.
+ */
+
+/** The metadata addresses and every name under AWS's two DNS suffixes, case-insensitive; no port. */
+const HOST_NAME = String.raw`(?:169\.254\.169\.254|\[fd00:ec2::254\]|(?:[a-z0-9-]+\.)*amazonaws\.com(?:\.cn)?)`
+
+const FAKE_CLOUD_HOST = new RegExp(`^${HOST_NAME}(?::\\d+)?$`, 'i')
+
+/** A URL on a fake-cloud host, matched without its query (MSW's handler for the cloud's real hostnames). */
+export const FAKE_CLOUD_URL = new RegExp(`^https?://${HOST_NAME}(?::\\d+)?/`, 'i')
+
+const METADATA_HOSTS = new Set(['169.254.169.254', '[fd00:ec2::254]'])
+const AWS_HOST = /\.amazonaws\.com(?:\.cn)?$/
+const SERVICE_HOST = /^(sts|iam|ec2)(?:\.[a-z0-9-]+)?\.amazonaws\.com(?:\.cn)?$/
+const GLOBAL_STS_HOST = 'sts.amazonaws.com'
+const REGIONAL_STS_HOST = /^sts\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$/
+
+/** Whether a `Host` (name, with or without a port) is one of the AWS names the fake cloud answers on. */
+export function isFakeCloudHost(host: string): boolean {
+  return FAKE_CLOUD_HOST.test(host)
+}
+
+/** Whether a lower-case host name is an instance metadata address (IPv4 or IPv6). */
+export function isMetadataHost(name: string): boolean {
+  return METADATA_HOSTS.has(name)
+}
+
+/** Whether a lower-case host name is under one of AWS's DNS suffixes. */
+export function isAwsHost(name: string): boolean {
+  return AWS_HOST.test(name)
+}
+
+/** The query API a lower-case host name addresses (`sts`, `iam`, `ec2`, global or regional), else undefined. */
+export function awsServiceOfHost(name: string): 'sts' | 'iam' | 'ec2' | undefined {
+  return SERVICE_HOST.exec(name)?.[1] as 'sts' | 'iam' | 'ec2' | undefined
+}
+
+/**
+ * The region a request sent to `host` must be signed for at STS (reference fake-cloud §1.1): us-east-1 on
+ * the global endpoint, the host's region on a regional one; undefined for any other host (an endpoint
+ * override: any known region passes, as the SDK signs overridden endpoints with the client's region).
+ */
+export function stsEndpointRegion(host: string): string | undefined {
+  const name = host.toLowerCase().replace(/:\d+$/, '')
+  return name === GLOBAL_STS_HOST ? 'us-east-1' : regionalStsRegion(name)
+}
+
+/** The region in a regional STS host name (`sts.<region>.amazonaws.com`); undefined for the global one. */
+export function regionalStsRegion(name: string): string | undefined {
+  return REGIONAL_STS_HOST.exec(name)?.[1]
+}
