@@ -57,6 +57,18 @@ describe('loadFixtures', () => {
     expect(read.status).toBe(200)
   })
 
+  it('an instance fixture can require IMDSv2 (http_tokens), as the control API can', async () => {
+    const doppel = createDoppel({ seed: 9 })
+    await loadFixtures(doppel, 'cloud:\n  instances:\n    - { instance_id: i-0aaaaaaaaaaaaaaa1, http_tokens: required }\n', 'v2.yaml')
+    const imds = `${base}/_doppel/cloud/imds/i-0aaaaaaaaaaaaaaa1/latest`
+    expect((await doppel.fetch(`${imds}/meta-data/instance-id`)).status).toBe(401)
+    const token = await (await doppel.fetch(`${imds}/api/token`, { method: 'PUT', headers: { 'X-aws-ec2-metadata-token-ttl-seconds': '60' } })).text()
+    const read = await doppel.fetch(`${imds}/meta-data/instance-id`, { headers: { 'X-aws-ec2-metadata-token': token } })
+    expect(await read.text()).toBe('i-0aaaaaaaaaaaaaaa1')
+    const lines = await failure(loadFixtures(createDoppel(), 'cloud:\n  instances:\n    - { http_tokens: always }\n', 'bad.yaml'))
+    expect(lines[0]).toMatch(/^bad\.yaml:3: cloud\.instances\[0\]\.http_tokens: /)
+  })
+
   it('fills what was left out from the instance seed: same seed, same values; another seed, others', async () => {
     const fill = async (seed: number) => {
       const summary = await loadFixtures(createDoppel({ seed }), FIXTURE, 'f.yaml')
