@@ -290,6 +290,10 @@ export class Fields {
   list(name: string): string[] | undefined {
     return this.#values.get(name) as string[] | undefined
   }
+
+  headers(name: string): HeaderMap | undefined {
+    return this.#values.get(name) as HeaderMap | undefined
+  }
 }
 
 /** Request keys the schema does not know, sorted (for the "ignored parameters" warning). */

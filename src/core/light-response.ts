@@ -113,3 +113,18 @@ export function realResponse(response: Response): Response {
 export function responseParts(response: Response): ResponseParts | undefined {
   return response instanceof LightResponse ? response.parts() : undefined
 }
+
+/**
+ * One header of a response as `headers.get` reads it (values of the name in any case, joined with ", "),
+ * from a light response's record without building its `Headers`.
+ */
+export function responseHeader(response: Response, name: string): string | null {
+  const parts = responseParts(response)
+  if (parts === undefined) return response.headers.get(name)
+  const wanted = name.toLowerCase()
+  let value: string | null = null
+  for (const key in parts.headers) {
+    if (key.length === wanted.length && key.toLowerCase() === wanted) value = value === null ? parts.headers[key]! : `${value}, ${parts.headers[key]!}`
+  }
+  return value
+}
