@@ -1,6 +1,7 @@
 import { isRetryable, sendUpstream, UpstreamError } from '../../provider/index.ts'
 import { LightRequest } from '../../../core/light-request.ts'
-import { responseHeader } from '../../../core/light-response.ts'
+import { responseHeader, responseValue } from '../../../core/light-response.ts'
+import type { CallerIdentity } from '../../../fake-cloud/index.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../messages.ts'
 import type { SignedCallerIdentityRequest } from './request-validation.ts'
@@ -29,7 +30,8 @@ export async function forwardCallerIdentity(inProcess: StsForwarder | undefined,
   }
   if (answer.contentType !== 'text/xml') throw upstream(LOGIN_MESSAGES.stsContentType)
   if (answer.status !== 200) throw upstream(LOGIN_MESSAGES.stsStatus(answer.status, answer.body))
-  const result = parseCallerIdentityResponse(answer.body)
+  // The fake STS in process hands over the identity its XML was written from: what parsing it gives back.
+  const result = answer.identity ?? parseCallerIdentityResponse(answer.body)
   if (!result) throw upstream(LOGIN_MESSAGES.stsParse)
   return result
 }
@@ -39,13 +41,18 @@ interface StsAnswer {
   status: number
   contentType: string | null
   body: string
+  /** The fake STS's GetCallerIdentity result, when it answered in process. */
+  identity?: CallerIdentityResult
 }
 
 /** The fake cloud in process: retried without waiting (no network to wait for). */
 async function replayInProcess(forward: StsForwarder, request: Request, maxRetries: number): Promise<StsAnswer> {
   for (let attempts = 1; ; attempts++) {
     const response = await forward(request.clone())
-    if (!isRetryable(response.status)) return { status: response.status, contentType: responseHeader(response, 'content-type'), body: await response.text() }
+    if (!isRetryable(response.status)) {
+      const identity = responseValue(response) as CallerIdentity | undefined
+      return { status: response.status, contentType: responseHeader(response, 'content-type'), body: await response.text(), ...(identity && { identity }) }
+    }
     if (attempts > maxRetries) throw new UpstreamError(request.method, request.url, attempts, `status ${response.status}`)
   }
 }
