@@ -35,12 +35,15 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
   // A running clock moves by itself: tokens it expired go before this request is answered.
   context.emulator.sweepExpired()
   const url = requestUrl(request, context)
-  let path: string
-  try {
-    path = decodeURIComponent(url.pathname).replace(/^\/v1\//, '')
-  } catch {
-    return authError(400, MESSAGES.invalidUrlEscape)
+  let path = url.pathname
+  if (path.includes('%')) {
+    try {
+      path = decodeURIComponent(path)
+    } catch {
+      return authError(400, MESSAGES.invalidUrlEscape)
+    }
   }
+  if (path.startsWith('/v1/')) path = path.slice('/v1/'.length)
   if (path === VAULT_OPENAPI_PATH) {
     const answer = await vaultOpenApi(request, url, context)
     if (answer) return answer

@@ -36,16 +36,86 @@ export interface Asn1Node {
 }
 
 const MAX_DEPTH = 64
+const EMPTY = new Uint8Array(0)
+
+/**
+ * A parsed element as offsets into the received bytes: its identifier, content and DER views are cut
+ * only when asked for (most nodes are only ever asked for their tag). Each can be replaced, to build an
+ * edited tree that `encodeDer` re-encodes.
+ */
+class BerElement implements Asn1Node {
+  readonly constructed: boolean
+  children: Asn1Node[]
+  /** Whether the element's own bytes are DER (minimal definite lengths throughout). */
+  readonly isDer: boolean
+  readonly #bytes: Uint8Array
+  readonly #start: number
+  readonly #contentStart: number
+  readonly #end: number
+  readonly #identifierEnd: number
+  readonly #tag: number
+  #identifier: Uint8Array | undefined
+  #content: Uint8Array | undefined
+  #der: { value: Uint8Array | undefined } | undefined
+
+  constructor(bytes: Uint8Array, start: number, identifierEnd: number, contentStart: number, end: number, constructed: boolean, children: Asn1Node[], isDer: boolean) {
+    this.#bytes = bytes
+    this.#start = start
+    this.#identifierEnd = identifierEnd
+    this.#contentStart = contentStart
+    this.#end = end
+    this.constructed = constructed
+    this.children = children
+    this.#tag = identifierEnd - start === 1 ? bytes[start]! : -1
+    this.isDer = isDer
+  }
+
+  /** The single identifier octet, or -1 for a multi-octet identifier. */
+  get tag(): number {
+    if (this.#identifier === undefined) return this.#tag
+    return this.#identifier.length === 1 ? this.#identifier[0]! : -1
+  }
+
+  get identifier(): Uint8Array {
+    return (this.#identifier ??= this.#bytes.subarray(this.#start, this.#identifierEnd))
+  }
+
+  set identifier(value: Uint8Array) {
+    this.#identifier = value
+  }
+
+  get content(): Uint8Array {
+    return (this.#content ??= this.constructed ? EMPTY : this.#bytes.subarray(this.#contentStart, this.#end))
+  }
+
+  set content(value: Uint8Array) {
+    this.#content = value
+  }
+
+  get der(): Uint8Array | undefined {
+    if (this.#der) return this.#der.value
+    return this.isDer ? this.#bytes.subarray(this.#start, this.#end) : undefined
+  }
+
+  set der(value: Uint8Array | undefined) {
+    this.#der = { value }
+  }
+
+  /** Where the element ends in the received bytes. */
+  get end(): number {
+    return this.#end
+  }
+}
 
 /** Parses exactly one BER element filling `bytes`; trailing data is an error, as in the real parser. */
 export function parseBer(bytes: Uint8Array): Asn1Node {
   if (bytes.length === 0) throw new Asn1Error('pkcs7: input data is empty')
-  const [node, end] = readElement(bytes, 0, bytes.length, 0)
-  if (end !== bytes.length) throw new Asn1Error('asn1: syntax error: trailing data')
+  const node = readElement(bytes, 0, bytes.length, 0)
+  if (node.end !== bytes.length) throw new Asn1Error('asn1: syntax error: trailing data')
   return node
 }
 
-function readElement(bytes: Uint8Array, start: number, limit: number, depth: number): [Asn1Node, number] {
+function readElement(bytes: Uint8Array, start: number, limit: number, depth: number): BerElement {
   if (depth > MAX_DEPTH) throw new Asn1Error('ber2der: nesting too deep')
   let offset = start
   if (offset >= limit) throw new Asn1Error('ber2der: input ended unexpectedly')
@@ -56,7 +126,7 @@ function readElement(bytes: Uint8Array, start: number, limit: number, depth: num
       if ((bytes[offset++]! & 0x80) === 0) break
     }
   }
-  const identifier = bytes.subarray(start, offset)
+  const identifierEnd = offset
   const constructed = (first & 0x20) !== 0
   if (offset >= limit) throw new Asn1Error('ber2der: input ended unexpectedly')
   const lengthByte = bytes[offset++]!
@@ -65,10 +135,10 @@ function readElement(bytes: Uint8Array, start: number, limit: number, depth: num
     const children: Asn1Node[] = []
     for (;;) {
       if (offset + 1 >= limit) throw new Asn1Error('ber2der: input ended unexpectedly')
-      if (bytes[offset] === 0 && bytes[offset + 1] === 0) return [{ identifier, constructed, content: EMPTY, children, der: undefined }, offset + 2]
-      const [child, next] = readElement(bytes, offset, limit, depth + 1)
+      if (bytes[offset] === 0 && bytes[offset + 1] === 0) return new BerElement(bytes, start, identifierEnd, offset, offset + 2, constructed, children, false)
+      const child = readElement(bytes, offset, limit, depth + 1)
       children.push(child)
-      offset = next
+      offset = child.end
     }
   }
   let length = lengthByte
@@ -85,20 +155,18 @@ function readElement(bytes: Uint8Array, start: number, limit: number, depth: num
   }
   const end = offset + length
   if (end > limit) throw new Asn1Error('ber2der: BER tag length is more than available data')
-  if (!constructed) {
-    return [{ identifier, constructed, content: bytes.subarray(offset, end), children: [], der: minimal ? bytes.subarray(start, end) : undefined }, end]
-  }
+  if (!constructed) return new BerElement(bytes, start, identifierEnd, offset, end, constructed, [], minimal)
+  const contentStart = offset
   const children: Asn1Node[] = []
+  let childrenDer = true
   while (offset < end) {
-    const [child, next] = readElement(bytes, offset, end, depth + 1)
+    const child = readElement(bytes, offset, end, depth + 1)
     children.push(child)
-    offset = next
+    childrenDer &&= child.isDer
+    offset = child.end
   }
-  const der = minimal && children.every((child) => child.der !== undefined) ? bytes.subarray(start, end) : undefined
-  return [{ identifier, constructed, content: EMPTY, children, der }, end]
+  return new BerElement(bytes, start, identifierEnd, contentStart, end, constructed, children, minimal && childrenDer)
 }
-
-const EMPTY = new Uint8Array(0)
 
 /** The DER encoding of a node: definite lengths throughout, identifiers and contents kept. */
 export function encodeDer(node: Asn1Node): Buffer {
@@ -121,6 +189,7 @@ function encodeLength(length: number): Buffer {
 
 /** The identifier as a number when it is a single octet (all the structures read here use those). */
 export function tagOf(node: Asn1Node): number {
+  if (node instanceof BerElement) return node.tag
   return node.identifier.length === 1 ? node.identifier[0]! : -1
 }
 
@@ -140,31 +209,40 @@ export function stringBytes(node: Asn1Node): Buffer {
 export function readOid(node: Asn1Node | undefined, what: string): string {
   const bytes = requireTag(node, TAG.OID, what).content
   if (bytes.length === 0) throw new Asn1Error('asn1: syntax error: zero length OBJECT IDENTIFIER')
-  const parts: number[] = []
+  // Written straight into the text: a login reads seven of these.
+  let dotted = ''
   let value = 0
   for (let i = 0; i < bytes.length; i++) {
-    value = value * 128 + (bytes[i]! & 0x7f)
-    if ((bytes[i]! & 0x80) === 0) {
-      if (parts.length === 0) {
+    const byte = bytes[i]!
+    value = value * 128 + (byte & 0x7f)
+    if ((byte & 0x80) === 0) {
+      if (dotted === '') {
         const first = value < 80 ? Math.floor(value / 40) : 2
-        parts.push(first, value - first * 40)
+        dotted = `${first}.${value - first * 40}`
       } else {
-        parts.push(value)
+        dotted += `.${value}`
       }
       value = 0
     } else if (i === bytes.length - 1) {
       throw new Asn1Error('asn1: syntax error: truncated base 128 integer')
     }
   }
-  return parts.join('.')
+  return dotted
+}
+
+/** Checks that the node is a non-empty INTEGER, without reading its value (a version field). */
+export function requireInteger(node: Asn1Node | undefined, what: string): void {
+  if (requireTag(node, TAG.INTEGER, what).content.length === 0) throw new Asn1Error('asn1: syntax error: empty integer')
 }
 
 /** An INTEGER's magnitude as lower-case hex without leading zeros (serial numbers are compared this way). */
 export function readIntegerHex(node: Asn1Node | undefined, what: string): string {
   const bytes = requireTag(node, TAG.INTEGER, what).content
   if (bytes.length === 0) throw new Asn1Error('asn1: syntax error: empty integer')
-  const hex = Buffer.from(bytes).toString('hex').replace(/^(00)+/, '')
-  return hex === '' ? '0' : hex
+  let first = 0
+  while (first < bytes.length && bytes[first] === 0) first++
+  if (first === bytes.length) return '0'
+  return Buffer.from(bytes.buffer, bytes.byteOffset + first, bytes.length - first).toString('hex')
 }
 
 /** A UTCTime or GeneralizedTime node as epoch milliseconds, with Go's accepted layouts. */

@@ -25,3 +25,13 @@ it('keeps an own "__proto__" key a key, never the prototype', () => {
   expect(Object.keys(copy)).toEqual(['__proto__', 'a'])
   expect(copy).toEqual(parsed)
 })
+
+it('copies an array holding objects and holes, and keeps key order', () => {
+  const value = { z: 1, list: [{ a: [1, { b: 2 }] }, , 'x'], a: { y: [] as unknown[] } }
+  const copy = copyRecord(value)
+  expect(copy).toEqual(value)
+  expect(Object.keys(copy)).toEqual(['z', 'list', 'a'])
+  expect(1 in copy.list).toBe(false)
+  expect(copy.list[0]).not.toBe(value.list[0])
+  expect(copy.a.y).not.toBe(value.a.y)
+})

@@ -33,6 +33,29 @@ describe('LightRequest', () => {
     await expect(readBodyBytes(request, 5)).rejects.toThrow('body exceeds 5 bytes')
   })
 
+  it('clones into another light request with its own body, both readable once', async () => {
+    const request = new LightRequest('POST', 'http://doppel.test/p', RAW, Buffer.from('abc'))
+    const copy = request.clone()
+    expect(copy).toBeInstanceOf(LightRequest)
+    expect(copy.method).toBe('POST')
+    expect(copy.url).toBe('http://doppel.test/p')
+    expect(copy.headers.get('x-token')).toBe('a, b')
+    const bytes = await copy.bytes()
+    bytes[0] = 0x7a
+    expect(copy.bodyUsed).toBe(true)
+    expect(request.bodyUsed).toBe(false)
+    expect(await request.text()).toBe('abc')
+  })
+
+  it('clones through the real Request once its headers were changed', async () => {
+    const request = new LightRequest('PUT', 'http://doppel.test/x', RAW, Buffer.from('abc'))
+    request.headers.set('x-extra', '1')
+    const copy = request.clone()
+    expect(copy).not.toBeInstanceOf(LightRequest)
+    expect(copy.headers.get('x-extra')).toBe('1')
+    expect(await copy.text()).toBe('abc')
+  })
+
   it('builds the real Request for anything else', async () => {
     const request = new LightRequest('PUT', 'http://doppel.test/x', RAW, Buffer.from('abc'))
     expect(request.signal).toBeInstanceOf(AbortSignal)

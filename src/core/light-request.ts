@@ -37,6 +37,11 @@ export class LightHeaders {
     return this.get(name) !== null
   }
 
+  /** The flat name/value list, while no real `Headers` (which could have been changed) exists. */
+  rawList(): string[] | undefined {
+    return this.#real === undefined ? this.#raw : undefined
+  }
+
   real(): Headers {
     if (!this.#real) {
       const headers = new Headers()
@@ -108,6 +113,17 @@ export class LightRequest {
     return JSON.parse(await this.text())
   }
 
+  /**
+   * Another light request over the same method, URL and header list, with its own copy of the body (the
+   * iam login's retried replay clones per attempt). Once the real Request exists, or the body was read,
+   * the real one clones as Fetch does.
+   */
+  clone(): Request {
+    const raw = this.headers instanceof LightHeaders ? this.headers.rawList() : undefined
+    if (this.#real !== undefined || this.#used || raw === undefined) return this.real().clone()
+    return new LightRequest(this.method, this.url, raw, this.#body && Buffer.from(this.#body))
+  }
+
   real(): Request {
     if (!this.#real) {
       const hasBody = this.#body !== undefined && this.#body.byteLength > 0 && !this.#used
@@ -133,7 +149,7 @@ for (const name of REAL_MEMBERS) {
     configurable: true,
   })
 }
-for (const name of ['clone', 'blob', 'formData'] as const) {
+for (const name of ['blob', 'formData'] as const) {
   Object.defineProperty(LightRequest.prototype, name, {
     value(this: LightRequest, ...args: unknown[]) {
       const real = this.real() as unknown as Record<string, (...a: unknown[]) => unknown>

@@ -10,6 +10,11 @@ export type LightBody = string | Uint8Array | null
 export interface LightInit {
   status?: number
   headers?: Record<string, string>
+  /**
+   * The value the body was written from, for an in-process caller that would otherwise parse the body
+   * back into it (the iam login reading the fake STS's answer).
+   */
+  value?: unknown
 }
 
 /** The parts the server writes: header names as given, no Content-Length. */
@@ -29,9 +34,16 @@ export class LightResponse {
   #real: Response | undefined
   #headers: Headers | undefined
   #used = false
+  readonly #value: unknown
 
   constructor(body: LightBody = null, init: LightInit = {}) {
     this.#parts = { status: init.status ?? 200, headers: init.headers ?? NO_HEADERS, body }
+    this.#value = init.value
+  }
+
+  /** The value the body was written from, if one was given. */
+  get value(): unknown {
+    return this.#value
   }
 
   get status(): number {
@@ -109,7 +121,27 @@ export function realResponse(response: Response): Response {
   return response instanceof LightResponse ? response.real() : response
 }
 
+/** The value a light response's body was written from (see `LightInit.value`), or undefined. */
+export function responseValue(response: Response): unknown {
+  return response instanceof LightResponse ? response.value : undefined
+}
+
 /** The parts a server can write directly, or undefined for a Response that must be read. */
 export function responseParts(response: Response): ResponseParts | undefined {
   return response instanceof LightResponse ? response.parts() : undefined
+}
+
+/**
+ * One header of a response as `headers.get` reads it (values of the name in any case, joined with ", "),
+ * from a light response's record without building its `Headers`.
+ */
+export function responseHeader(response: Response, name: string): string | null {
+  const parts = responseParts(response)
+  if (parts === undefined) return response.headers.get(name)
+  const wanted = name.toLowerCase()
+  let value: string | null = null
+  for (const key in parts.headers) {
+    if (key.length === wanted.length && key.toLowerCase() === wanted) value = value === null ? parts.headers[key]! : `${value}, ${parts.headers[key]!}`
+  }
+  return value
 }

@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 
+const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'))
+
 /**
  * The emulator's random source. Seeded: a deterministic PRNG (sfc32), so the same seed and the same
  * calls give the same ids and tokens. Unseeded: `node:crypto`.
@@ -121,11 +123,20 @@ export class Random {
 
   uuid(): string {
     if (!this.#state) return randomUUID()
-    const b = this.bytes(16)
-    b[6] = (b[6]! & 0x0f) | 0x40
-    b[8] = (b[8]! & 0x3f) | 0x80
-    const h = b.toString('hex')
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+    // The 16 bytes `bytes(16)` would draw, written as text directly (every answer carries a request id).
+    let text = ''
+    for (let i = 0; i < 16; i += 4) {
+      const v = this.#next()
+      for (let j = 0; j < 4; j++) {
+        const at = i + j
+        let byte = (v >>> (j * 8)) & 0xff
+        if (at === 6) byte = (byte & 0x0f) | 0x40
+        else if (at === 8) byte = (byte & 0x3f) | 0x80
+        text += HEX_BYTES[byte]!
+        if (at === 3 || at === 5 || at === 7 || at === 9) text += '-'
+      }
+    }
+    return text
   }
 
   /** A 32-bit seed derived from this source, for seeding another generator (faker). */

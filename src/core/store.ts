@@ -21,7 +21,9 @@ export class KeyedCollection<T> {
   #writes: WriteCounter
   #key: (record: T) => string
   #indexers: [string, (record: T) => string | undefined][]
-  #indexes = new Map<string, Map<string, Set<string>>>()
+  // An index value held by one record (the usual case: token accessors) maps to its key alone; a Set
+  // is made only when a second record shares the value.
+  #indexes = new Map<string, Map<string, string | Set<string>>>()
 
   constructor(name: string, options: CollectionOptions<T>, writes: WriteCounter = { count: 0 }) {
     this.name = name
@@ -66,7 +68,8 @@ export class KeyedCollection<T> {
   /** Records whose secondary index `index` has the value `value`. */
   findBy(index: string, value: string): T[] {
     const keys = this.#indexMap(index).get(value)
-    if (!keys) return []
+    if (keys === undefined) return []
+    if (typeof keys === 'string') return [this.#records.get(keys)!]
     const out: T[] = []
     for (const key of keys) out.push(this.#records.get(key)!)
     return out
@@ -74,7 +77,8 @@ export class KeyedCollection<T> {
 
   findOneBy(index: string, value: string): T | undefined {
     const keys = this.#indexMap(index).get(value)
-    if (!keys) return undefined
+    if (keys === undefined) return undefined
+    if (typeof keys === 'string') return this.#records.get(keys)
     for (const key of keys) return this.#records.get(key)
     return undefined
   }
@@ -97,7 +101,7 @@ export class KeyedCollection<T> {
     this.#writes.count++
   }
 
-  #indexMap(index: string): Map<string, Set<string>> {
+  #indexMap(index: string): Map<string, string | Set<string>> {
     const map = this.#indexes.get(index)
     if (!map) throw new Error(`Failed to query collection "${this.name}": no index "${index}"`)
     return map
@@ -108,9 +112,10 @@ export class KeyedCollection<T> {
       const value = indexer(record)
       if (value === undefined) continue
       const map = this.#indexes.get(index)!
-      let keys = map.get(value)
-      if (!keys) map.set(value, (keys = new Set()))
-      keys.add(key)
+      const keys = map.get(value)
+      if (keys === undefined || keys === key) map.set(value, key)
+      else if (typeof keys === 'string') map.set(value, new Set([keys, key]))
+      else keys.add(key)
     }
   }
 
@@ -120,7 +125,11 @@ export class KeyedCollection<T> {
       if (value === undefined) continue
       const map = this.#indexes.get(index)!
       const keys = map.get(value)
-      if (!keys) continue
+      if (keys === undefined) continue
+      if (typeof keys === 'string') {
+        if (keys === key) map.delete(value)
+        continue
+      }
       keys.delete(key)
       if (keys.size === 0) map.delete(value)
     }

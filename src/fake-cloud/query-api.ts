@@ -16,13 +16,22 @@ import { stsXml } from './sts/sts-xml.ts'
  * The query-protocol HTTP face of STS, IAM and EC2: read the body raw, parse the parameters, verify SigV4,
  * run the operation shared with the direct face, and answer its XML (or the service's error XML).
  */
-type Operation = (state: CloudState, verified: VerifiedRequest, params: QueryParams) => string | undefined
+type Operation = (state: CloudState, verified: VerifiedRequest, params: QueryParams) => string | undefined | ValuedResult
+
+/** A result's XML and the value it was written from (see `queryResult`). */
+interface ValuedResult {
+  xml: string
+  value: unknown
+}
 
 const QUERY_BODY_LIMIT = 1024 * 1024
 
 const OPERATIONS: Record<QueryService, Record<string, Operation>> = {
   sts: {
-    GetCallerIdentity: (_state, { caller }) => stsXml.getCallerIdentity(getCallerIdentity(caller)),
+    GetCallerIdentity: (_state, { caller }) => {
+      const identity = getCallerIdentity(caller)
+      return { xml: stsXml.getCallerIdentity(identity), value: identity }
+    },
     AssumeRole: (state, { caller }, params) =>
       stsXml.assumeRole(
         assumeRole(state, caller, {
@@ -84,8 +93,9 @@ export async function serveQueryApi(state: CloudState, service: QueryService, re
     if (action === undefined || action === '') throw cloudErrors.missingAction()
     const operation = Object.hasOwn(OPERATIONS[service], action) ? OPERATIONS[service][action]! : undefined
     if (operation === undefined) throw cloudErrors.invalidAction(action, params.get('Version') ?? '')
-    const result = operation(state, verified, params)
-    return service === 'ec2' ? ec2Result(action, result ?? '', meta) : queryResult(service, action, result, meta)
+    const output = operation(state, verified, params)
+    const result = typeof output === 'object' ? output.xml : output
+    return service === 'ec2' ? ec2Result(action, result ?? '', meta) : queryResult(service, action, result, meta, typeof output === 'object' ? output.value : undefined)
   } catch (error) {
     if (!(error instanceof CloudError)) throw error
     return service === 'ec2' ? ec2Error(asEc2Error(error), meta) : queryError(service, error, meta)

@@ -42,14 +42,17 @@ export function memberList(name: string, members: string[], member = 'member'): 
   return element(name, ...members.map((m) => element(member, m)))
 }
 
-/** A successful STS/IAM answer: `<XResponse><XResult>…` (no Result element for operations without output). */
-export function queryResult(service: 'sts' | 'iam', action: string, result: string | undefined, meta: ResponseMeta): Response {
+/**
+ * A successful STS/IAM answer: `<XResponse><XResult>…` (no Result element for operations without output).
+ * `value` is what the result was written from, handed to in-process callers alongside the XML.
+ */
+export function queryResult(service: 'sts' | 'iam', action: string, result: string | undefined, meta: ResponseMeta, value?: unknown): Response {
   const body =
     `<${action}Response xmlns="${NAMESPACE[service]}">\n` +
     (result === undefined ? '' : `  <${action}Result>${result}</${action}Result>\n`) +
     `  <ResponseMetadata><RequestId>${meta.requestId}</RequestId></ResponseMetadata>\n` +
     `</${action}Response>\n`
-  return xmlResponse(200, body, 'text/xml', meta)
+  return xmlResponse(200, body, 'text/xml', meta, value)
 }
 
 /** An STS/IAM error: `ErrorResponse` with Type, Code, Message and RequestId. */
@@ -80,10 +83,11 @@ export function ec2Error(error: CloudError, meta: ResponseMeta): Response {
   return xmlResponse(error.status, xml, 'text/xml;charset=UTF-8', meta)
 }
 
-function xmlResponse(status: number, body: string, contentType: string, meta: ResponseMeta): Response {
+function xmlResponse(status: number, body: string, contentType: string, meta: ResponseMeta, value?: unknown): Response {
   return new LightResponse(body, {
     status,
     headers: { 'Content-Type': contentType, 'x-amzn-RequestId': meta.requestId, Date: meta.date.toUTCString() },
+    ...(value !== undefined && { value }),
   })
 }
 

@@ -68,7 +68,8 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
   const router = requestRouter(doppel, options.tenants)
 
   async function respond(request: Request, remoteAddress: string | undefined): Promise<Response> {
-    return router.handle(request, { remoteAddress: (remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''), surface })
+    const address = remoteAddress ?? '127.0.0.1'
+    return router.handle(request, { remoteAddress: address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address, surface })
   }
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -99,6 +99,10 @@ describe('field converters (reference §1.7)', () => {
     expect(canonicalHeaderKey('x-amz-security-token')).toBe('X-Amz-Security-Token')
     expect(canonicalHeaderKey('X-AMZ-SIGNEDHEADERS')).toBe('X-Amz-Signedheaders')
     expect(canonicalHeaderKey('has space')).toBe('has space')
+    expect(canonicalHeaderKey('X-Amz-Date')).toBe('X-Amz-Date')
+    expect(canonicalHeaderKey('x_amz-1a--b.C')).toBe('X_amz-1a--B.c')
+    expect(canonicalHeaderKey('-a')).toBe('-A')
+    expect(canonicalHeaderKey('')).toBe('')
   })
 
   it('never throws anything but a FieldError, whatever the value', () => {

@@ -7,10 +7,29 @@ import { FieldError } from './field-error.ts'
 /** Go's `textproto.CanonicalMIMEHeaderKey`: `x-amz-date` → `X-Amz-Date`; keys with invalid bytes unchanged. */
 export function canonicalHeaderKey(key: string): string {
   if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]*$/.test(key)) return key
-  return key.replace(/[A-Za-z0-9]+/g, (word, offset: number) => {
-    const first = offset === 0 || key[offset - 1] === '-'
-    return first ? word[0]!.toUpperCase() + word.slice(1).toLowerCase() : word.toLowerCase()
-  })
+  // A letter opening the key or following `-` is upper case, every other letter lower case. Most keys
+  // arrive canonical already (SDKs send `X-Amz-Date`) and are returned without building a new string.
+  for (let i = 0; i < key.length; i++) {
+    const code = key.charCodeAt(i)
+    const upper = i === 0 || key.charCodeAt(i - 1) === HYPHEN
+    if (upper ? code >= LOWER_A && code <= LOWER_Z : code >= UPPER_A && code <= UPPER_Z) return recased(key)
+  }
+  return key
+}
+
+const HYPHEN = 0x2d
+const UPPER_A = 0x41
+const UPPER_Z = 0x5a
+const LOWER_A = 0x61
+const LOWER_Z = 0x7a
+
+function recased(key: string): string {
+  let out = ''
+  for (let i = 0; i < key.length; i++) {
+    const char = key[i]!
+    out += i === 0 || key.charCodeAt(i - 1) === HYPHEN ? char.toUpperCase() : char.toLowerCase()
+  }
+  return out
 }
 
 export type HeaderMap = Record<string, string[]>

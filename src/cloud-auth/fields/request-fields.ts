@@ -1,6 +1,6 @@
 import { toCommaListField } from './comma-list-field.ts'
 import { toDurationField } from './duration-field.ts'
-import { toHeaderField } from './header-field.ts'
+import { toHeaderField, type HeaderMap } from './header-field.ts'
 import { toBoolField, toIntField, toStringField } from './scalar-fields.ts'
 
 /** The field types a route declares (reference §1.7). */
@@ -55,6 +55,10 @@ export class Fields {
 
   list(name: string): string[] | undefined {
     return this.#values.get(name) as string[] | undefined
+  }
+
+  headers(name: string): HeaderMap | undefined {
+    return this.#values.get(name) as HeaderMap | undefined
   }
 }
 

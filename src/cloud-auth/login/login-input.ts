@@ -1,4 +1,4 @@
-import { Fields, toHeaderField, type FieldSchema, type HeaderMap } from '../fields/index.ts'
+import { Fields, type FieldSchema, type HeaderMap } from '../fields/index.ts'
 
 /** The login's fields and their types (reference §3.12): all strings but the TypeHeader headers. */
 export const LOGIN_SCHEMA: FieldSchema = {
@@ -41,7 +41,7 @@ export function readLoginInput(data: Record<string, unknown>): LoginInput {
     iamMethod: text('iam_http_request_method'),
     iamUrl: text('iam_request_url'),
     iamBody: text('iam_request_body'),
-    iamHeaders: fields.has('iam_request_headers') ? toHeaderField(data.iam_request_headers, 'iam_request_headers') : {},
+    iamHeaders: fields.headers('iam_request_headers') ?? {},
   }
 }
 

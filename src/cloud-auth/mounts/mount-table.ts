@@ -36,12 +36,15 @@ export class MountTable {
 
   /** The mount a path under `auth/` belongs to (longest match) and the path relative to it. */
   resolve(pathUnderAuth: string): { mount: string; relative: string } | undefined {
-    const segments = pathUnderAuth.split('/')
-    for (let count = segments.length; count >= 1; count--) {
-      const mount = segments.slice(0, count).join('/')
-      if (this.#mounts.has(mount)) return { mount, relative: segments.slice(count).join('/') }
+    // Prefixes ending at each `/`, longest first, cut from the path itself (no split and re-join per request).
+    let end = pathUnderAuth.length
+    for (;;) {
+      const mount = end === pathUnderAuth.length ? pathUnderAuth : pathUnderAuth.slice(0, end)
+      if (this.#mounts.has(mount)) return { mount, relative: end === pathUnderAuth.length ? '' : pathUnderAuth.slice(end + 1) }
+      if (end === 0) return undefined
+      end = pathUnderAuth.lastIndexOf('/', end - 1)
+      if (end === -1) return undefined
     }
-    return undefined
   }
 
   /** The mount (an existing one, or the token mount) that `path` would clash with, if any. */

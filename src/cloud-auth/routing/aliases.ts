@@ -14,7 +14,7 @@ export const ALIASES: readonly [deprecated: string, current: string][] = [
 /** The current path for a mount-relative path; only the leading name changes, never a captured value. */
 export function currentPath(path: string): string {
   for (const [deprecated, current] of ALIASES) {
-    if (path === deprecated || path.startsWith(`${deprecated}/`)) return current + path.slice(deprecated.length)
+    if (path.startsWith(deprecated) && (path.length === deprecated.length || path[deprecated.length] === '/')) return current + path.slice(deprecated.length)
   }
   return path
 }

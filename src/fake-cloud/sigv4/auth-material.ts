@@ -117,5 +117,9 @@ function httpDateTime(text: string): { requestTime: string; requestMs: number } 
 
 /** `YYYYMMDDTHHMMSSZ`, the time format of SigV4 and of its error messages. */
 export function formatBasicIso(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/[-:]/g, '').replace('.000Z', 'Z')
+  const iso = new Date(Math.floor(ms / 1000) * 1000).toISOString()
+  // `YYYY-MM-DDTHH:MM:SS.000Z` cut into place (every signed request formats its time once); years past
+  // 9999 or before 0 are written with a sign and go through the general rule.
+  if (iso.length === 24) return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`
+  return iso.replace(/[-:]/g, '').replace('.000Z', 'Z')
 }

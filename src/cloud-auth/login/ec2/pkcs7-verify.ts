@@ -1,7 +1,7 @@
 import { createHash, verify as verifySignature, X509Certificate } from 'node:crypto'
 import { goQuote } from '../../go-format.ts'
 import { LOGIN_MESSAGES } from '../messages.ts'
-import { Asn1Error, encodeDer, encodeTlv, parseBer, readIntegerHex, readOid, readTime, requireTag, stringBytes, TAG, tagOf, type Asn1Node } from '../../../core/asn1.ts'
+import { Asn1Error, encodeDer, encodeTlv, parseBer, readIntegerHex, readOid, requireInteger, readTime, requireTag, stringBytes, TAG, tagOf, type Asn1Node } from '../../../core/asn1.ts'
 import type { TrustedCertificate } from './trusted-certificate.ts'
 import { DoppelError } from '../../../core/doppel-error.ts'
 
@@ -97,7 +97,7 @@ export function parsePkcs7(bytes: Uint8Array): SignedData {
   if (!explicit || tagOf(explicit) !== 0xa0 || explicit.children.length === 0) throw new Asn1Error('asn1: syntax error: sequence truncated')
   const fields = requireTag(explicit.children[0], TAG.SEQUENCE, 'SignedData').children
   let index = 0
-  readIntegerHex(fields[index++], 'version')
+  requireInteger(fields[index++], 'version')
   requireTag(fields[index++], TAG.SET, 'digestAlgorithms')
   const encapsulated = requireTag(fields[index++], TAG.SEQUENCE, 'contentInfo').children
   readOid(encapsulated[0], 'eContentType')
@@ -130,7 +130,7 @@ function readContent(explicit: Asn1Node | undefined): Buffer {
 function readSignerInfo(node: Asn1Node): SignerInfo {
   const fields = requireTag(node, TAG.SEQUENCE, 'SignerInfo').children
   let index = 0
-  readIntegerHex(fields[index++], 'version')
+  requireInteger(fields[index++], 'version')
   const issuerAndSerial = requireTag(fields[index++], TAG.SEQUENCE, 'issuerAndSerialNumber').children
   const issuer = requireTag(issuerAndSerial[0], TAG.SEQUENCE, 'issuer')
   const serialHex = readIntegerHex(issuerAndSerial[1], 'serialNumber')

@@ -9,18 +9,18 @@ import { DoppelError } from '../../../core/doppel-error.ts'
 const LAYOUT = '2006-01-02T15:04:05Z07:00'
 
 /** Layout elements in order: a literal, or a numeric field with its width and range. */
-const ELEMENTS: ({ literal: string } | { field: string; width: number; min: number; max: number; range: string })[] = [
-  { field: '2006', width: 4, min: 0, max: 9999, range: 'year' },
+const ELEMENTS: ({ literal: string } | { field: string; width: number; digits: RegExp; min: number; max: number; range: string })[] = [
+  { field: '2006', width: 4, digits: /^\d{4}$/, min: 0, max: 9999, range: 'year' },
   { literal: '-' },
-  { field: '01', width: 2, min: 1, max: 12, range: 'month' },
+  { field: '01', width: 2, digits: /^\d{2}$/, min: 1, max: 12, range: 'month' },
   { literal: '-' },
-  { field: '02', width: 2, min: 1, max: 31, range: 'day' },
+  { field: '02', width: 2, digits: /^\d{2}$/, min: 1, max: 31, range: 'day' },
   { literal: 'T' },
-  { field: '15', width: 2, min: 0, max: 23, range: 'hour' },
+  { field: '15', width: 2, digits: /^\d{2}$/, min: 0, max: 23, range: 'hour' },
   { literal: ':' },
-  { field: '04', width: 2, min: 0, max: 59, range: 'minute' },
+  { field: '04', width: 2, digits: /^\d{2}$/, min: 0, max: 59, range: 'minute' },
   { literal: ':' },
-  { field: '05', width: 2, min: 0, max: 59, range: 'second' },
+  { field: '05', width: 2, digits: /^\d{2}$/, min: 0, max: 59, range: 'second' },
 ]
 
 export class TimeParseError extends DoppelError {
@@ -43,7 +43,7 @@ export function parseRfc3339(value: string): bigint {
       continue
     }
     const digits = rest.slice(0, element.width)
-    if (!new RegExp(`^\\d{${element.width}}$`).test(digits)) throw cannot(rest, element.field)
+    if (!element.digits.test(digits)) throw cannot(rest, element.field)
     const number = Number(digits)
     if (number < element.min || number > element.max) {
       throw new TimeParseError(`parsing time ${goQuote(value)}: ${element.range} out of range`)

@@ -1,5 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { LightResponse } from '../../../core/light-response.ts'
+import { stsXml } from '../../../fake-cloud/sts/sts-xml.ts'
 import { LoginError } from '../login-error.ts'
 import { forwardCallerIdentity } from './forward.ts'
 import { validateIamRequest, type IamClientSettings, type SignedCallerIdentityRequest } from './request-validation.ts'
@@ -156,5 +158,26 @@ describe('iam request validation', () => {
         }
       }),
     )
+  })
+})
+
+describe('the fake STS answering in process', () => {
+  it('hands over the identity its XML was written from: exactly what parsing the XML gives back', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 40 })
+    fc.assert(
+      fc.property(fc.record({ arn: text, userId: text, account: text }), (identity) => {
+        const xml = `<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">\n  <GetCallerIdentityResult>${stsXml.getCallerIdentity(identity)}</GetCallerIdentityResult>\n  <ResponseMetadata><RequestId>r</RequestId></ResponseMetadata>\n</GetCallerIdentityResponse>\n`
+        expect(parseCallerIdentityResponse(xml)).toEqual(identity)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('takes the handed-over identity, still checking the content type and status', async () => {
+    const identity = { arn: 'arn:aws:iam::123456789012:user/Given', userId: 'AIDGIVEN', account: '123456789012' }
+    const valued = (status: number, contentType: string) => async () => new LightResponse(USER_XML, { status, headers: { 'Content-Type': contentType }, value: identity })
+    expect(await forwardCallerIdentity(valued(200, 'text/xml'), signed)).toEqual(identity)
+    expect(await refusal(forwardCallerIdentity(valued(200, 'application/xml'), signed))).toContain('body of GetCallerIdentity is invalid')
+    expect(await refusal(forwardCallerIdentity(valued(403, 'text/xml'), signed))).toContain('received error code 403 from STS')
   })
 })

@@ -1,5 +1,7 @@
-import { isRetryable, sendUpstream, UpstreamError, type UpstreamAnswer } from '../../provider/index.ts'
+import { isRetryable, sendUpstream, UpstreamError } from '../../provider/index.ts'
 import { LightRequest } from '../../../core/light-request.ts'
+import { responseHeader, responseValue } from '../../../core/light-response.ts'
+import type { CallerIdentity } from '../../../fake-cloud/index.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../messages.ts'
 import type { SignedCallerIdentityRequest } from './request-validation.ts'
@@ -19,25 +21,38 @@ export type StsForwarder = (request: Request) => Promise<Response>
 export async function forwardCallerIdentity(inProcess: StsForwarder | undefined, signed: SignedCallerIdentityRequest): Promise<CallerIdentityResult> {
   const target = `${signed.endpoint}/${signed.url.requestUri}`
   const request = buildRequest(signed, target)
-  let answer: UpstreamAnswer
+  let answer: StsAnswer
   try {
     answer = inProcess ? await replayInProcess(inProcess, request, signed.maxRetries) : await replayUpstream(request, target, signed.maxRetries)
   } catch (error) {
     if (error instanceof UpstreamError) throw upstream(LOGIN_MESSAGES.givingUp(signed.method, target, error.attempts))
     throw error
   }
-  if (answer.headers.get('content-type') !== 'text/xml') throw upstream(LOGIN_MESSAGES.stsContentType)
+  if (answer.contentType !== 'text/xml') throw upstream(LOGIN_MESSAGES.stsContentType)
   if (answer.status !== 200) throw upstream(LOGIN_MESSAGES.stsStatus(answer.status, answer.body))
-  const result = parseCallerIdentityResponse(answer.body)
+  // The fake STS in process hands over the identity its XML was written from: what parsing it gives back.
+  const result = answer.identity ?? parseCallerIdentityResponse(answer.body)
   if (!result) throw upstream(LOGIN_MESSAGES.stsParse)
   return result
 }
 
+/** What the login reads of STS's answer. */
+interface StsAnswer {
+  status: number
+  contentType: string | null
+  body: string
+  /** The fake STS's GetCallerIdentity result, when it answered in process. */
+  identity?: CallerIdentityResult
+}
+
 /** The fake cloud in process: retried without waiting (no network to wait for). */
-async function replayInProcess(forward: StsForwarder, request: Request, maxRetries: number): Promise<UpstreamAnswer> {
+async function replayInProcess(forward: StsForwarder, request: Request, maxRetries: number): Promise<StsAnswer> {
   for (let attempts = 1; ; attempts++) {
     const response = await forward(request.clone())
-    if (!isRetryable(response.status)) return { status: response.status, headers: response.headers, body: await response.text() }
+    if (!isRetryable(response.status)) {
+      const identity = responseValue(response) as CallerIdentity | undefined
+      return { status: response.status, contentType: responseHeader(response, 'content-type'), body: await response.text(), ...(identity && { identity }) }
+    }
     if (attempts > maxRetries) throw new UpstreamError(request.method, request.url, attempts, `status ${response.status}`)
   }
 }
@@ -45,11 +60,11 @@ async function replayInProcess(forward: StsForwarder, request: Request, maxRetri
 /** The real service's backoff between attempts: 500 ms doubling up to 30 s. */
 const FORWARD_BACKOFF = { minMs: 500, maxMs: 30_000 }
 
-async function replayUpstream(request: Request, target: string, maxRetries: number): Promise<UpstreamAnswer> {
+async function replayUpstream(request: Request, target: string, maxRetries: number): Promise<StsAnswer> {
   const body = request.method === 'POST' ? await request.text() : undefined
   const answer = await sendUpstream(target, { method: request.method, headers: request.headers, ...(body !== undefined && { body }) }, { maxRetries, backoff: FORWARD_BACKOFF })
   if (isRetryable(answer.status)) throw new UpstreamError(request.method, target, maxRetries + 1, `status ${answer.status}`)
-  return answer
+  return { status: answer.status, contentType: answer.headers.get('content-type'), body: answer.body }
 }
 
 function upstream(reason: string): LoginError {

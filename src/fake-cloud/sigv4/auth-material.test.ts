@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest'
+import { formatBasicIso } from './auth-material.ts'
+
+describe('formatBasicIso', () => {
+  it('writes the SigV4 basic time, whole seconds, for any instant the clock or a skew window can give', () => {
+    expect(formatBasicIso(Date.UTC(2026, 10, 25, 7, 4, 5, 999))).toBe('20261125T070405Z')
+    expect(formatBasicIso(0)).toBe('19700101T000000Z')
+    // The clock's last instant plus the 15-minute skew window: a year past 9999 keeps the general form.
+    expect(formatBasicIso(Date.UTC(9999, 11, 31, 23, 59, 59, 999) + 15 * 60_000)).toBe('+0100000101T001459Z')
+    expect(formatBasicIso(-1)).toBe('19691231T235959Z')
+  })
+})
