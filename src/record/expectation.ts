@@ -3,6 +3,7 @@
  * value varies per run (captured on first sight, `$sameAs` after), templates where a value came from an
  * earlier step.
  */
+import { literalJson, literalText } from '../documents/template-marker.ts'
 import { formatJsonPath, type JsonPath } from '../scenario/expressions/json-path.ts'
 import { header, isText, jsonBody, type Exchange } from './exchange.ts'
 import type { Refs } from './refs.ts'
@@ -54,8 +55,8 @@ export function expectationOf(exchange: Exchange, stepId: string, refs: Refs): R
       if (Array.isArray(value)) return value.map((item, index) => walk(item, [...path, index]))
       if (value && typeof value === 'object') {
         // `$` keys would read as matchers: such an object is compared literally.
-        if (Object.keys(value).some((key) => key.startsWith('$'))) return { $eq: value }
-        return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item, [...path, key])]))
+        if (Object.keys(value).some((key) => key.startsWith('$'))) return { $eq: literalJson(value) }
+        return Object.fromEntries(Object.entries(value).map(([key, item]) => [literalText(key), walk(item, [...path, key])]))
       }
       return value
     }

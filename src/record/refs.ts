@@ -1,3 +1,5 @@
+import { literalText } from '../documents/template-marker.ts'
+
 /**
  * Recorded values that must not be replayed literally, and what stands for them in the scenario: a
  * capture of an earlier step (`${{ steps.s3.client_token }}`), or a name made unique per run.
@@ -26,11 +28,14 @@ export class Refs {
     return this.#byValue.get(value)
   }
 
-  /** `value` with every recorded value in it (whole tokens only) replaced by its template. */
+  /**
+   * Recorded text as the scenario writes it: every recorded value in it (whole tokens only) replaced by its
+   * template, the rest kept literal (`literalText`).
+   */
   template(value: string): string {
     const whole = this.#byValue.get(value)
     if (whole) return whole.template
-    if (this.#byValue.size === 0) return value
+    if (this.#byValue.size === 0) return literalText(value)
     this.#pattern ??= new RegExp(
       `${BOUNDARY_BEFORE}(${[...this.#byValue.keys()]
         .sort((a, b) => b.length - a.length)
@@ -38,15 +43,21 @@ export class Refs {
         .join('|')})${BOUNDARY_AFTER}`,
       'g',
     )
-    return value.replace(this.#pattern, (found) => this.#byValue.get(found)!.template)
+    let out = ''
+    let last = 0
+    for (const found of value.matchAll(this.#pattern)) {
+      out += literalText(value.slice(last, found.index)) + this.#byValue.get(found[0])!.template
+      last = found.index + found[0].length
+    }
+    return out + literalText(value.slice(last))
   }
 
-  /** Deep `template` over JSON: strings replaced, structure kept. */
+  /** Deep `template` over recorded JSON: strings replaced, keys kept literal, structure kept. */
   templateJson(value: unknown): unknown {
     if (typeof value === 'string') return this.template(value)
     if (Array.isArray(value)) return value.map((item) => this.templateJson(item))
     if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.templateJson(item)]))
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [literalText(key), this.templateJson(item)]))
     }
     return value
   }

@@ -5,6 +5,7 @@
  * `clock.advance`, `fixtures`), so signed login payloads are made afresh on every replay.
  */
 import { decodeOrKeep } from '../core/decode-segment.ts'
+import { literalText } from '../documents/template-marker.ts'
 import { parse as parseYaml } from 'yaml'
 import { formatJsonPath } from '../scenario/expressions/json-path.ts'
 import { expectationOf } from './expectation.ts'
@@ -107,11 +108,8 @@ class Builder {
     const id = this.stepId()
     const args: Json = { ...body }
     // A name given by the client would collide on a second replay against the same server.
-    if (typeof args.name === 'string') {
-      const renamed = `${args.name}-\${{ run.id }}`
-      this.refs.add(args.name, { template: renamed })
-      args.name = renamed
-    }
+    const renamed = typeof args.name === 'string' ? `${literalText(args.name)}-\${{ run.id }}` : undefined
+    if (renamed !== undefined) this.refs.add(args.name as string, { template: renamed })
     if (action === 'cloud.createInstance') delete args.instance_id
     const created = (jsonBody(exchange.responseBody) ?? {}) as Json
     const capture: Record<string, string> = {}
@@ -124,7 +122,9 @@ class Builder {
       capture.principal = '$'
       if (typeof created.access_key_id === 'string') this.principals.set(created.access_key_id, id)
     }
-    this.steps.push({ id, [action]: this.refs.templateJson(args), capture })
+    const written = this.refs.templateJson(args) as Json
+    if (renamed !== undefined) written.name = renamed
+    this.steps.push({ id, [action]: written, capture })
   }
 
   /** A signed document: fetched again on replay; every form a login sends it in maps to a capture. */
@@ -165,7 +165,7 @@ class Builder {
     const registry = fixture.registry as Json | undefined
     for (const organization of (registry?.organizations as unknown[] | undefined) ?? []) {
       const name = typeof organization === 'string' ? organization : (organization as Json | null)?.name
-      if (typeof name === 'string') this.refs.add(name, { template: `${name}-\${{ run.id }}` })
+      if (typeof name === 'string') this.refs.add(name, { template: `${literalText(name)}-\${{ run.id }}` })
     }
     return fixture
   }
@@ -177,7 +177,7 @@ class Builder {
     const mount = /^\/v1\/auth\/([^/]+)/.exec(rawPath)?.[1]
     // The mount's name shows in answers too (`display_name`, `path`); replays run on their own mount.
     if (mount !== undefined && mount !== 'token') this.refs.add(decodeOrKeep(mount), { template: '${{ target.mount }}' })
-    const path = this.refs.template(templateMount(rawPath))
+    const path = this.templatePath(rawPath)
     const request: Json = { method: exchange.method, path }
     if (query !== undefined) request.path = `${path}?${this.refs.template(query)}`
     if (/^\/(api\/|\.well-known\/|_archivist\/)/.test(rawPath)) request.service = 'registry'
@@ -205,8 +205,8 @@ class Builder {
     if (json !== undefined && exchange.requestBody.length > 0) {
       const isLogin = /\/login$/.test(rawPath) && json && typeof json === 'object' && !Array.isArray(json)
       if (isLogin && typeof (json as Json).pkcs7 === 'string') this.unseenInstance((json as Json).pkcs7 as string)
-      const body = isLogin && 'iam_request_headers' in (json as Json) ? this.iamLogin(json as Json) : (json as Json)
-      request.json = this.secrets(this.refs.templateJson(body))
+      const templated = this.refs.templateJson(json) as Json
+      request.json = this.secrets(isLogin && 'iam_request_headers' in (json as Json) ? this.iamLogin(json as Json, templated) : templated)
     } else if (exchange.requestBody.length > 0) {
       if (isText(exchange.requestBody)) request.body = this.refs.template(exchange.requestBody.toString('utf8'))
       else request.bodyBase64 = exchange.requestBody.toString('base64')
@@ -219,10 +219,10 @@ class Builder {
    * An iam login carries a SigV4 signature that expires and names the signer's key: when the session
    * created that principal, a `cloud.signedCallerIdentity` step signs afresh for the replay.
    */
-  iamLogin(body: Json): Json {
+  iamLogin(body: Json, templated: Json): Json {
     const signing = iamSigning(body)
     const principal = signing && this.principals.get(signing.accessKeyId)
-    if (!signing || !principal) return body
+    if (!signing || !principal) return templated
     const id = this.stepId()
     const args: Json = {
       principal: `\${{ steps.${principal}.principal }}`,
@@ -231,7 +231,7 @@ class Builder {
       ...(signing.method === 'GET' && { method: 'GET' }),
     }
     this.steps.push({ id, 'cloud.signedCallerIdentity': args, capture: { iam: '$' } })
-    const out: Json = { ...body }
+    const out: Json = { ...templated }
     for (const field of IAM_FIELDS) if (field in out) out[field] = `\${{ steps.${id}.iam.${field} }}`
     return out
   }
@@ -252,6 +252,16 @@ class Builder {
     const signed = this.stepId()
     this.steps.push({ id: signed, 'cloud.identityDocument': { instance_id: `\${{ steps.${instance}.instance_id }}`, format: 'rsa2048' }, capture: { signed: '$.rsa2048' } })
     this.refs.add(pkcs7, { template: `\${{ steps.${signed}.signed }}` })
+  }
+
+  /**
+   * `/v1/auth/<mount>/…` → `/v1/auth/${{ target.mount }}/…` (the token store is not a mount of the
+   * method); recorded values in the rest of the path become their templates.
+   */
+  templatePath(rawPath: string): string {
+    const mount = MOUNT_PREFIX.exec(rawPath)
+    if (!mount || mount[1] === 'token') return this.refs.template(rawPath)
+    return '/v1/auth/${{ target.mount }}' + this.refs.template(rawPath.slice(mount[0].length))
   }
 
   /** Secret request fields become vars read from the environment at replay; the value is never written. */
@@ -281,10 +291,7 @@ function splitTarget(target: string): [string, string | undefined] {
   return at === -1 ? [target, undefined] : [target.slice(0, at), target.slice(at + 1)]
 }
 
-/** `/v1/auth/<mount>/…` → `/v1/auth/${{ target.mount }}/…` (the token store is not a mount of the method). */
-function templateMount(path: string): string {
-  return path.replace(/^\/v1\/auth\/([^/]+)(?=\/|$)/, (whole, mount: string) => (mount === 'token' ? whole : '/v1/auth/${{ target.mount }}'))
-}
+const MOUNT_PREFIX = /^\/v1\/auth\/([^/]+)(?=\/|$)/
 
 function mergeFixtures(into: Json, add: Json): Json {
   const out: Json = { ...into }

@@ -37,3 +37,14 @@ test('any recorded session becomes a scenario the engine accepts', () => {
 test('a string embedding a value its own answer generated is matched by type, not by a self-reference', () => {
   fc.assert(becomesAScenario, { numRuns: 200, seed: -1162125715 })
 }, 30_000)
+
+// Regression: an answer holding the template marker (here the key of `{"${{":0}`) was written as a
+// template, which the engine refuses; recorded text is now written so that it renders as itself.
+test('recorded text holding "${{" is written literally', () => {
+  fc.assert(becomesAScenario, { seed: 134033877, path: '5151:2:1:1:1:1:3:3:2:23:23:23:23', endOnFailure: true })
+}, 30_000)
+
+// Regression: a generated value ("}") that also stands in the mount's own template was replaced inside it.
+test('the mount template is written whole, whatever values the session generated', () => {
+  fc.assert(becomesAScenario, { seed: 1615572985, path: '4867:2:1:2:2:2:5:11:13:13:13:13:13', endOnFailure: true })
+}, 30_000)
