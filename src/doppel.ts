@@ -8,7 +8,7 @@ import type { FixtureSource } from './fixtures/index.ts'
 import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from './snapshot/snapshot-document.ts'
 import type { TenantDirectory } from './tenants/glossary.ts'
 import { LightResponse, realResponse } from './core/light-response.ts'
-import { DoppelError } from './core/doppel-error.ts'
+import { errorKind } from './core/doppel-error.ts'
 
 /** Which listener a request arrived on: the main one, or the fake cloud's own (`--cloud-port`). */
 export type Surface = 'main' | 'cloud'
@@ -21,12 +21,7 @@ export interface HandleOptions {
 }
 
 /** Thrown (and turned into a dropped connection or a network error) by a `drop` fault. */
-export class DroppedConnection extends DoppelError {
-  override name = 'DroppedConnection'
-  constructor(message: string) {
-    super('DOPPEL_CONNECTION_DROPPED', message)
-  }
-}
+export class DroppedConnection extends errorKind('DroppedConnection', 'DOPPEL_CONNECTION_DROPPED') {}
 
 type ServiceName = 'cloud-auth' | 'registry' | 'fake-cloud' | 'control'
 

@@ -1,19 +1,9 @@
-import { DoppelError } from '../core/doppel-error.ts'
+import { errorKind } from '../core/doppel-error.ts'
 /** A command-line mistake: printed as one line without a stack, with a pointer to `--help`; exit code 1. */
-export class UsageError extends DoppelError {
-  override name = 'UsageError'
-  constructor(message: string) {
-    super('DOPPEL_USAGE', message)
-  }
-}
+export class UsageError extends errorKind('UsageError', 'DOPPEL_USAGE') {}
 
 /** A command that cannot start (a port in use, an unreadable file): one line without a stack; exit code 1. */
-export class StartupError extends DoppelError {
-  override name = 'StartupError'
-  constructor(message: string) {
-    super('DOPPEL_STARTUP', message)
-  }
-}
+export class StartupError extends errorKind('StartupError', 'DOPPEL_STARTUP') {}
 
 export interface CliIo {
   stdout: (text: string) => void

@@ -8,15 +8,10 @@
  * a caller, so storing it only hides a mistake.
  */
 import { goQuote, goQuoteAscii } from './go-format.ts'
-import { DoppelError } from '../core/doppel-error.ts'
+import { errorKind } from '../core/doppel-error.ts'
 
 /** An item that is no address; the message is the real service's. */
-export class BoundAddressError extends DoppelError {
-  override name = 'BoundAddressError'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_ADDRESS', message)
-  }
-}
+export class BoundAddressError extends errorKind('BoundAddressError', 'DOPPEL_INVALID_ADDRESS') {}
 
 /** Parses one item into its read form, or throws BoundAddressError. */
 export function parseBoundAddress(text: string): string {

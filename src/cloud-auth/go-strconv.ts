@@ -1,13 +1,8 @@
 import { goQuote } from './go-format.ts'
-import { DoppelError } from '../core/doppel-error.ts'
+import { errorKind } from '../core/doppel-error.ts'
 
 /** A Go `strconv` failure; the message is Go's, e.g. `strconv.ParseBool: parsing "x": invalid syntax`. */
-export class StrconvError extends DoppelError {
-  override name = 'StrconvError'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_SCALAR', message)
-  }
-}
+export class StrconvError extends errorKind('StrconvError', 'DOPPEL_INVALID_SCALAR') {}
 
 const BOOLS: Record<string, boolean> = {
   '1': true,

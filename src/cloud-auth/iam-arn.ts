@@ -3,14 +3,9 @@
  * or `arn:<partition>:sts::<account>:assumed-role/<role>/<session>`.
  */
 import { goQuote } from './go-format.ts'
-import { DoppelError } from '../core/doppel-error.ts'
+import { errorKind } from '../core/doppel-error.ts'
 
-export class IamArnError extends DoppelError {
-  override name = 'IamArnError'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_ARN', message)
-  }
-}
+export class IamArnError extends errorKind('IamArnError', 'DOPPEL_INVALID_ARN') {}
 
 export type IamEntityType = 'user' | 'role' | 'assumed-role' | 'instance-profile'
 

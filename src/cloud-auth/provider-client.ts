@@ -9,15 +9,10 @@ import { CloudError, type AwsCredentials } from '../fake-cloud/glossary.ts'
 import { goQuote } from './go-format.ts'
 import { providerCalls } from './provider/index.ts'
 import type { AuthState } from './state.ts'
-import { DoppelError } from '../core/doppel-error.ts'
+import { errorKind } from '../core/doppel-error.ts'
 
 /** The service cannot get credentials for a provider call; the message is the real service's. */
-export class ProviderClientError extends DoppelError {
-  override name = 'ProviderClientError'
-  constructor(message: string) {
-    super('DOPPEL_PROVIDER_CREDENTIALS', message)
-  }
-}
+export class ProviderClientError extends errorKind('ProviderClientError', 'DOPPEL_PROVIDER_CREDENTIALS') {}
 
 const HALF_CONFIGURED =
   "static AWS client credentials haven't been properly configured (the access key or secret key were provided but not both)"

@@ -1,6 +1,6 @@
 import { createDoppel, type Doppel } from '../doppel.ts'
 import { createDoppelServer, listen, type RunningServer } from '../server/doppel-server.ts'
-import { DoppelError } from '../core/doppel-error.ts'
+import { errorKind } from '../core/doppel-error.ts'
 
 /** A management request the bridge sends to the real server. */
 export interface PlannedRequest {
@@ -73,12 +73,7 @@ export interface VaultBridge {
   close(): Promise<void>
 }
 
-export class VaultBridgeError extends DoppelError {
-  override name = 'VaultBridgeError'
-  constructor(message: string) {
-    super('DOPPEL_VAULT_BRIDGE', message)
-  }
-}
+export class VaultBridgeError extends errorKind('VaultBridgeError', 'DOPPEL_VAULT_BRIDGE') {}
 
 /**
  * Serves the fake cloud over HTTP for a real server, configures a fresh mount of the method to use it,

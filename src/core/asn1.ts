@@ -4,15 +4,10 @@
  * every node can be re-encoded as DER, which is what the signature over signed attributes and the issuer
  * comparison need. Hand-written because it sits on the login hot path.
  */
-import { DoppelError } from './doppel-error.ts'
+import { errorKind } from './doppel-error.ts'
 
 /** A malformed encoding; the message follows the real service's parser where it is known. */
-export class Asn1Error extends DoppelError {
-  override name = 'Asn1Error'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_ASN1', message)
-  }
-}
+export class Asn1Error extends errorKind('Asn1Error', 'DOPPEL_INVALID_ASN1') {}
 
 export const TAG = {
   INTEGER: 0x02,

@@ -76,6 +76,19 @@ export class DoppelError<Code extends string = DoppelErrorCode> extends Error {
   }
 }
 
+/**
+ * The class of one error kind whose only content is its message, for `class TarError extends
+ * errorKind('TarError', 'DOPPEL_INVALID_TAR') {}`: `instanceof TarError`, `name` and `code` all hold.
+ */
+export function errorKind<Code extends DoppelErrorCode>(name: string, code: Code) {
+  return class extends DoppelError<Code> {
+    override name = name
+    constructor(message: string, options?: ErrorOptions) {
+      super(code, message, options)
+    }
+  }
+}
+
 /** Whether `error` is a DoppelError, with `code` when given: a check that survives renamed classes. */
 export function isDoppelError<Code extends DoppelErrorCode>(error: unknown, code: Code): error is DoppelError<Code>
 export function isDoppelError(error: unknown): error is DoppelError<string>

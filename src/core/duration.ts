@@ -1,17 +1,12 @@
 import { GoDurationError, parseGoDurationNs } from './go-duration.ts'
-import { DoppelError } from './doppel-error.ts'
+import { errorKind } from './doppel-error.ts'
 
 /**
  * Go-style durations as the auth service parses them (`TypeDurationSecond`): integer seconds,
  * numeric strings, Go duration strings (`"72h"`, `"1h30m"`, `"500ms"`, read by the exact Go parser), or
  * `"<n>d"`; whole seconds unless asked otherwise.
  */
-export class DurationError extends DoppelError {
-  override name = 'DurationError'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_DURATION', message)
-  }
-}
+export class DurationError extends errorKind('DurationError', 'DOPPEL_INVALID_DURATION') {}
 
 export interface ParseDurationOptions {
   /** Keep sub-second precision (the clock uses it); the service truncates to seconds. */

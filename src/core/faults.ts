@@ -1,6 +1,6 @@
 import { compilePathPattern, PATTERN_LIMIT, type PathPattern } from './path-pattern.ts'
 import type { Random } from './random.ts'
-import { DoppelError } from './doppel-error.ts'
+import { errorKind } from './doppel-error.ts'
 
 export interface FaultInput {
   method?: string
@@ -18,12 +18,7 @@ export interface Fault extends FaultInput {
   hits: number
 }
 
-export class FaultError extends DoppelError {
-  override name = 'FaultError'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_FAULT', message)
-  }
-}
+export class FaultError extends errorKind('FaultError', 'DOPPEL_INVALID_FAULT') {}
 
 /** Injected faults of one emulator instance (WireMock-style): a status, a delay or a dropped connection. */
 export class Faults {

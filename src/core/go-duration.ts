@@ -1,14 +1,9 @@
-import { DoppelError } from './doppel-error.ts'
+import { errorKind } from './doppel-error.ts'
 /**
  * Go's `time.ParseDuration`, exactly: the same accepted forms, the same overflow limit (about 292 years)
  * and the same error texts, which the real service passes through to clients.
  */
-export class GoDurationError extends DoppelError {
-  override name = 'GoDurationError'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_DURATION', message)
-  }
-}
+export class GoDurationError extends errorKind('GoDurationError', 'DOPPEL_INVALID_DURATION') {}
 
 const UNIT_NS: Record<string, bigint> = {
   ns: 1n,

@@ -1,5 +1,5 @@
 import { LightResponse } from './light-response.ts'
-import { DoppelError } from './doppel-error.ts'
+import { errorKind } from './doppel-error.ts'
 /** Small Fetch helpers shared by every service. */
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -9,12 +9,7 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   })
 }
 
-export class BodyTooLargeError extends DoppelError {
-  override name = 'BodyTooLargeError'
-  constructor(message: string) {
-    super('DOPPEL_BODY_TOO_LARGE', message)
-  }
-}
+export class BodyTooLargeError extends errorKind('BodyTooLargeError', 'DOPPEL_BODY_TOO_LARGE') {}
 
 /** Default body limit: the auth service's listener limit (32 MiB). */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024

@@ -7,7 +7,7 @@
  * O(subject length × ⌈pattern length / 32⌉) whatever the pattern. No backtracking: `*a*a*a…*b` against
  * a long path answers as fast as `/x`.
  */
-import { DoppelError } from './doppel-error.ts'
+import { errorKind } from './doppel-error.ts'
 
 const SLASH = 0x2f
 
@@ -18,12 +18,7 @@ const SLASH = 0x2f
 export const PATTERN_LIMIT = 2048
 
 /** A pattern longer than PATTERN_LIMIT. */
-export class PatternTooLongError extends DoppelError {
-  override name = 'PatternTooLongError'
-  constructor(message: string) {
-    super('DOPPEL_PATTERN_TOO_LONG', message)
-  }
-}
+export class PatternTooLongError extends errorKind('PatternTooLongError', 'DOPPEL_PATTERN_TOO_LONG') {}
 
 function checkLength(pattern: string): void {
   if (pattern.length > PATTERN_LIMIT) throw new PatternTooLongError(`pattern longer than ${PATTERN_LIMIT} characters`)

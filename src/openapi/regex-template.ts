@@ -1,4 +1,4 @@
-import { DoppelError } from '../core/doppel-error.ts'
+import { errorKind } from '../core/doppel-error.ts'
 /**
  * An OpenAPI path template from a route's anchored RegExp (`^role\/(?<role>…)\/tag$` → `role/{role}/tag`),
  * so the document is read off the same patterns the router matches with.
@@ -9,12 +9,7 @@ export interface PathTemplate {
   params: string[]
 }
 
-export class PatternShapeError extends DoppelError {
-  override name = 'PatternShapeError'
-  constructor(message: string) {
-    super('DOPPEL_ROUTE_PATTERN_SHAPE', message)
-  }
-}
+export class PatternShapeError extends errorKind('PatternShapeError', 'DOPPEL_ROUTE_PATTERN_SHAPE') {}
 
 export function regexTemplate(pattern: RegExp): PathTemplate {
   const source = pattern.source

@@ -2,15 +2,10 @@ import { gunzipSync } from 'node:zlib'
 import type { ModuleContents } from './glossary.ts'
 import { moduleContentsFromFiles } from './module-contents.ts'
 import { readTar, TarError } from './tar-reader.ts'
-import { DoppelError } from '../core/doppel-error.ts'
+import { errorKind } from '../core/doppel-error.ts'
 
 /** An upload that is not a readable module tarball. */
-export class ArchiveError extends DoppelError {
-  override name = 'ArchiveError'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_ARCHIVE', message)
-  }
-}
+export class ArchiveError extends errorKind('ArchiveError', 'DOPPEL_INVALID_ARCHIVE') {}
 
 /** Unpacked size beyond which an upload is refused, so a small gzip bomb cannot fill memory. */
 const MAX_UNPACKED_BYTES = 256 * 1024 * 1024

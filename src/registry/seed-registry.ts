@@ -15,15 +15,10 @@ import { moduleContentsFromFiles } from './module-contents.ts'
 import { MODULE_NAME, ORGANIZATION_NAME, PROVIDER_NAME } from './names.ts'
 import { coordinates, ensureOrganization, findModule, findVersion, newId, newObjectId, now, registryState } from './registry-state.ts'
 import { isSemver } from './semver.ts'
-import { DoppelError } from '../core/doppel-error.ts'
+import { errorKind } from '../core/doppel-error.ts'
 
 /** An invalid registry fixture; nothing of it was stored. */
-export class RegistryFixtureError extends DoppelError {
-  override name = 'RegistryFixtureError'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_REGISTRY_FIXTURE', message)
-  }
-}
+export class RegistryFixtureError extends errorKind('RegistryFixtureError', 'DOPPEL_INVALID_REGISTRY_FIXTURE') {}
 
 function fail(where: string, problem: string): never {
   throw new RegistryFixtureError(`Failed to seed the registry: ${where} ${problem}`)

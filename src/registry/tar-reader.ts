@@ -1,5 +1,5 @@
 /** A small reader for ustar/pax/GNU tar archives: enough for module tarballs. */
-import { DoppelError } from '../core/doppel-error.ts'
+import { errorKind } from '../core/doppel-error.ts'
 
 export interface TarEntry {
   path: string
@@ -8,12 +8,7 @@ export interface TarEntry {
 }
 
 /** A corrupt or truncated tar archive. */
-export class TarError extends DoppelError {
-  override name = 'TarError'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_TAR', message)
-  }
-}
+export class TarError extends errorKind('TarError', 'DOPPEL_INVALID_TAR') {}
 
 const BLOCK = 512
 const decoder = new TextDecoder()

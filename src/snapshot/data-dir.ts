@@ -12,7 +12,7 @@ import { DurationError, parseDuration } from '../core/duration.ts'
 import { SnapshotError } from '../core/snapshot/shape.ts'
 import type { Doppel } from '../doppel.ts'
 import type { TenantRegistry } from '../tenants/index.ts'
-import { DoppelError } from '../core/doppel-error.ts'
+import { errorKind } from '../core/doppel-error.ts'
 
 export const ROOT_SNAPSHOT_FILE = 'root.snapshot.json'
 export const TENANTS_DIRECTORY = 'tenants'
@@ -20,12 +20,7 @@ const TENANT_FILE = /^([a-z0-9-]{1,63})\.snapshot\.json$/
 export const DEFAULT_SNAPSHOT_INTERVAL = '5s'
 
 /** The data directory could not be used at start: one line, naming the file. */
-export class DataDirError extends DoppelError {
-  override name = 'DataDirError'
-  constructor(message: string) {
-    super('DOPPEL_DATA_DIR', message)
-  }
-}
+export class DataDirError extends errorKind('DataDirError', 'DOPPEL_DATA_DIR') {}
 
 export interface DataDirOptions {
   dir: string

@@ -1,15 +1,10 @@
 /** Tenant names: what may follow `/t/` in a path. */
-import { DoppelError } from '../core/doppel-error.ts'
+import { errorKind } from '../core/doppel-error.ts'
 
 const TENANT_NAME = /^[a-z0-9-]{1,63}$/
 const PREFIX = '/t/'
 
-export class TenantNameError extends DoppelError {
-  override name = 'TenantNameError'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_TENANT_NAME', message)
-  }
-}
+export class TenantNameError extends errorKind('TenantNameError', 'DOPPEL_INVALID_TENANT_NAME') {}
 
 /** Throws TenantNameError unless `name` is 1–63 of `a-z`, `0-9` and `-`. */
 export function checkTenantName(name: string): string {

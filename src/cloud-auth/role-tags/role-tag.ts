@@ -4,15 +4,10 @@ import { goQuote } from '../go-format.ts'
 import { GoDurationError, parseGoDurationNs } from '../../core/go-duration.ts'
 import { parseGoBool, StrconvError } from '../go-strconv.ts'
 import type { AuthState } from '../state.ts'
-import { DoppelError } from '../../core/doppel-error.ts'
+import { errorKind } from '../../core/doppel-error.ts'
 
 /** A role tag that does not parse or verify; the message is the real service's (reference §3.8). */
-export class RoleTagError extends DoppelError {
-  override name = 'RoleTagError'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_ROLE_TAG', message)
-  }
-}
+export class RoleTagError extends errorKind('RoleTagError', 'DOPPEL_INVALID_ROLE_TAG') {}
 
 export const ROLE_TAG_VERSION = 'v1'
 

@@ -1,15 +1,10 @@
-import { DoppelError } from '../doppel-error.ts'
+import { errorKind } from '../doppel-error.ts'
 /**
  * Typed checks for reading a snapshot back: each returns a fresh copy of a value of its type or throws a
  * SnapshotError naming the path. `object` takes a check for every key of its type (the compiler refuses
  * a missing one), so a record type that gains a field cannot be restored without it.
  */
-export class SnapshotError extends DoppelError {
-  override name = 'SnapshotError'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_SNAPSHOT', message)
-  }
-}
+export class SnapshotError extends errorKind('SnapshotError', 'DOPPEL_INVALID_SNAPSHOT') {}
 
 export type Shape<T> = (value: unknown, path: string) => T
 

@@ -14,7 +14,7 @@ import { TargetError, TargetUnreachableError } from '../targets/target.ts'
 import { loadTargetsFile } from '../targets/targets-file.ts'
 import { describeParseError } from '../../cli/describe-parse-error.ts'
 import { startVaultBridge, type VaultBridge } from '../../conformance/vault-bridge.ts'
-import { DoppelError } from '../../core/doppel-error.ts'
+import { errorKind } from '../../core/doppel-error.ts'
 
 export interface CommandIo {
   stdout: (s: string) => void
@@ -79,12 +79,7 @@ const PARSE_OPTIONS = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const
 
-class UsageProblem extends DoppelError {
-  override name = 'UsageProblem'
-  constructor(message: string) {
-    super('DOPPEL_USAGE', message)
-  }
-}
+class UsageProblem extends errorKind('UsageProblem', 'DOPPEL_USAGE') {}
 
 /**
  * `doppel run <files|dirs...>`: validates every scenario, then runs them against the target.

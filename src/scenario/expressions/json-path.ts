@@ -1,14 +1,9 @@
-import { DoppelError } from '../../core/doppel-error.ts'
+import { errorKind } from '../../core/doppel-error.ts'
 /**
  * The JSONPath subset captures use: `$` (the whole body), `.name`, `['any name']`, `[0]` and `[-1]`
  * (from the end). No wildcards, filters or recursive descent: a capture names exactly one value.
  */
-export class JsonPathError extends DoppelError {
-  override name = 'JsonPathError'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_JSON_PATH', message)
-  }
-}
+export class JsonPathError extends errorKind('JsonPathError', 'DOPPEL_INVALID_JSON_PATH') {}
 
 export type JsonPath = (string | number)[]
 

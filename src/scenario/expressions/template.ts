@@ -9,7 +9,7 @@ export { hasTemplate }
  * (`base64`, `urlencode`) applied in order. A value that is exactly one expression keeps the type of its
  * result; expressions inside longer text are stringified.
  */
-import { DoppelError } from '../../core/doppel-error.ts'
+import { errorKind } from '../../core/doppel-error.ts'
 
 export const TEMPLATE_ROOTS = ['vars', 'steps', 'target', 'run', 'env'] as const
 export type TemplateRoot = (typeof TEMPLATE_ROOTS)[number]
@@ -43,12 +43,7 @@ export interface Expression {
 export type TemplatePart = string | Expression
 
 /** A template that could not be parsed, or whose value could not be resolved. */
-export class TemplateError extends DoppelError {
-  override name = 'TemplateError'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_TEMPLATE', message)
-  }
-}
+export class TemplateError extends errorKind('TemplateError', 'DOPPEL_INVALID_TEMPLATE') {}
 
 /** What templates resolve against. */
 export type Scope = Record<TemplateRoot, unknown>

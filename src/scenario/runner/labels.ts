@@ -1,14 +1,9 @@
-import { DoppelError } from '../../core/doppel-error.ts'
+import { errorKind } from '../../core/doppel-error.ts'
 /**
  * Label expressions for `--label`: names joined by `and`, `or`, `not` and parentheses, e.g.
  * `ec2 and not iam`, `registry or tidy`, `(ec2 or iam) and login`. `not` binds tightest, then `and`.
  */
-export class LabelExpressionError extends DoppelError {
-  override name = 'LabelExpressionError'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_LABEL_EXPRESSION', message)
-  }
-}
+export class LabelExpressionError extends errorKind('LabelExpressionError', 'DOPPEL_INVALID_LABEL_EXPRESSION') {}
 
 export type LabelFilter = (labels: readonly string[]) => boolean
 

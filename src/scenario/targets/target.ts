@@ -1,5 +1,5 @@
 import type { Capability, Locate } from '../glossary.ts'
-import { DoppelError } from '../../core/doppel-error.ts'
+import { errorKind } from '../../core/doppel-error.ts'
 
 /** What templates see as `target.*`. */
 export interface TargetInfo {
@@ -66,17 +66,7 @@ export interface Target {
 }
 
 /** A target action that failed: the service or control API refused it, or the network did. */
-export class TargetError extends DoppelError {
-  override name = 'TargetError'
-  constructor(message: string) {
-    super('DOPPEL_TARGET_FAILED', message)
-  }
-}
+export class TargetError extends errorKind('TargetError', 'DOPPEL_TARGET_FAILED') {}
 
 /** The target did not answer at all (exit code 3). */
-export class TargetUnreachableError extends DoppelError {
-  override name = 'TargetUnreachableError'
-  constructor(message: string) {
-    super('DOPPEL_TARGET_UNREACHABLE', message)
-  }
-}
+export class TargetUnreachableError extends errorKind('TargetUnreachableError', 'DOPPEL_TARGET_UNREACHABLE') {}

@@ -7,15 +7,10 @@ import type { AuthState } from '../../state.ts'
 import { parseIamArn } from '../../iam-arn.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../messages.ts'
-import { DoppelError } from '../../../core/doppel-error.ts'
+import { errorKind } from '../../../core/doppel-error.ts'
 
 /** Why DescribeInstances did not give a running instance; the caller adds its flow's prefix. */
-export class InstanceCheckError extends DoppelError {
-  override name = 'InstanceCheckError'
-  constructor(message: string) {
-    super('DOPPEL_INSTANCE_CHECK_FAILED', message)
-  }
-}
+export class InstanceCheckError extends errorKind('InstanceCheckError', 'DOPPEL_INSTANCE_CHECK_FAILED') {}
 
 /**
  * DescribeInstances for one instance in `region`, with credentials for `accountId` (reference §4 D):

@@ -3,7 +3,7 @@ import { goQuote } from '../../go-format.ts'
 import { LOGIN_MESSAGES } from '../messages.ts'
 import { Asn1Error, encodeDer, encodeTlv, parseBer, readIntegerHex, readOid, requireInteger, readTime, requireTag, stringBytes, TAG, tagOf, type Asn1Node } from '../../../core/asn1.ts'
 import type { TrustedCertificate } from './trusted-certificate.ts'
-import { DoppelError } from '../../../core/doppel-error.ts'
+import { errorKind } from '../../../core/doppel-error.ts'
 
 /**
  * PKCS#7 SignedData as the real service checks an instance identity document (reference fake-cloud.md
@@ -13,12 +13,7 @@ import { DoppelError } from '../../../core/doppel-error.ts'
  */
 
 /** A refusal from the PKCS#7 check, with the library's message (the caller adds the service's prefix). */
-export class Pkcs7Error extends DoppelError {
-  override name = 'Pkcs7Error'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_PKCS7', message)
-  }
-}
+export class Pkcs7Error extends errorKind('Pkcs7Error', 'DOPPEL_INVALID_PKCS7') {}
 
 export interface SignerInfo {
   issuer: Buffer

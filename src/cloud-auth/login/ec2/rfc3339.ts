@@ -4,7 +4,7 @@
  */
 
 import { goQuote } from '../../go-format.ts'
-import { DoppelError } from '../../../core/doppel-error.ts'
+import { errorKind } from '../../../core/doppel-error.ts'
 
 const LAYOUT = '2006-01-02T15:04:05Z07:00'
 
@@ -23,12 +23,7 @@ const ELEMENTS: ({ literal: string } | { field: string; width: number; digits: R
   { field: '05', width: 2, digits: /^\d{2}$/, min: 0, max: 59, range: 'second' },
 ]
 
-export class TimeParseError extends DoppelError {
-  override name = 'TimeParseError'
-  constructor(message: string) {
-    super('DOPPEL_INVALID_TIME', message)
-  }
-}
+export class TimeParseError extends errorKind('TimeParseError', 'DOPPEL_INVALID_TIME') {}
 
 /** Parses an RFC 3339 time; throws TimeParseError with Go's message. */
 export function parseRfc3339(value: string): bigint {
