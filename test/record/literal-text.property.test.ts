@@ -44,3 +44,8 @@ test('a recorded answer and request holding the marker replay as recorded', () =
   expect(render(step!.request.json, scope)).toEqual({ auth_type: 'ec2', 'note ${{': '${{' })
   expect(render(step!.request.headers, scope)).toEqual({ 'X-Custom': 'a ${{ b' })
 })
+
+test('a "__proto__" key stays an own key through rendering', () => {
+  const value = JSON.parse('{"__proto__": {"a": "${{"}, "b": 2}')
+  expect(render(literalJson(value), scope)).toStrictEqual(value)
+})

@@ -211,11 +211,10 @@ export function render(value: unknown, scope: Scope, keep: ReadonlySet<string> =
   if (typeof value === 'string') return renderString(value, scope)
   if (Array.isArray(value)) return value.map((item) => render(item, scope, keep))
   if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {}
-    for (const [key, item] of Object.entries(value)) {
-      out[hasTemplate(key) ? stringify(renderString(key, scope)) : key] = keep.has(key) ? item : render(item, scope, keep)
-    }
-    return out
+    // Built from entries: a `__proto__` key stays an own key, as JSON.parse and YAML read it.
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [hasTemplate(key) ? stringify(renderString(key, scope)) : key, keep.has(key) ? item : render(item, scope, keep)]),
+    )
   }
   return value
 }
