@@ -267,16 +267,17 @@ class Builder {
   /** Secret request fields become vars read from the environment at replay; the value is never written. */
   secrets(value: unknown): unknown {
     if (!value || typeof value !== 'object' || Array.isArray(value)) return value
-    const out: Json = {}
-    for (const [key, item] of Object.entries(value)) {
-      if (SECRET_KEYS.test(key) && typeof item === 'string' && item !== '' && !item.startsWith('${{')) {
+    // Built from entries: a `__proto__` key of the recorded body stays an own key.
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => {
+        if (!(SECRET_KEYS.test(key) && typeof item === 'string' && item !== '' && !item.startsWith('${{'))) return [key, this.secrets(item)]
         this.vars[key] = `\${{ env.${secretEnvName(key)} || '' }}`
-        out[key] = `\${{ vars.${key} }}`
+        const template = `\${{ vars.${key} }}`
         // An answer that echoes it (an access key read back) must not write it either.
-        this.refs.add(item, { template: out[key] as string })
-      } else out[key] = this.secrets(item)
-    }
-    return out
+        this.refs.add(item, { template })
+        return [key, template]
+      }),
+    )
   }
 }
 
@@ -296,10 +297,10 @@ const MOUNT_PREFIX = /^\/v1\/auth\/([^/]+)(?=\/|$)/
 function mergeFixtures(into: Json, add: Json): Json {
   const out: Json = { ...into }
   for (const [key, value] of Object.entries(add)) {
-    const existing = out[key]
-    if (Array.isArray(existing) && Array.isArray(value)) out[key] = [...existing, ...value]
-    else if (isObject(existing) && isObject(value)) out[key] = mergeFixtures(existing, value)
-    else out[key] = value
+    const existing = Object.hasOwn(out, key) ? out[key] : undefined
+    const merged = Array.isArray(existing) && Array.isArray(value) ? [...existing, ...value] : isObject(existing) && isObject(value) ? mergeFixtures(existing, value) : value
+    // Defined, not assigned: a `__proto__` key stays an own key.
+    Object.defineProperty(out, key, { value: merged, enumerable: true, writable: true, configurable: true })
   }
   return out
 }

@@ -49,3 +49,15 @@ test('a "__proto__" key stays an own key through rendering', () => {
   const value = JSON.parse('{"__proto__": {"a": "${{"}, "b": 2}')
   expect(render(literalJson(value), scope)).toStrictEqual(value)
 })
+
+test('a recorded request body keeps a "__proto__" key as an own key, secrets still replaced', () => {
+  const sent = JSON.parse('{"__proto__": {"x": 1}, "secret_key": "s3cr3t", "auth_type": "iam"}')
+  const scenario = buildScenario(
+    [{ method: 'POST', target: '/v1/auth/cloud/config/client', requestHeaders: [], requestBody: Buffer.from(JSON.stringify(sent)), status: 204, responseHeaders: [], responseBody: Buffer.from('') }],
+    { name: 'proto' },
+  ) as unknown as { steps: { request: { json: Record<string, unknown> } }[] }
+  const json = scenario.steps[0]!.request.json
+  expect(Object.keys(json)).toEqual(['__proto__', 'secret_key', 'auth_type'])
+  expect(json.secret_key).toBe('${{ vars.secret_key }}')
+  expect(JSON.stringify(json)).not.toContain('s3cr3t')
+})
