@@ -55,8 +55,9 @@ export async function control(request: Request, context: RequestContext, options
   const route = findRoute(request.method, path)
   if (route === 404) return answer(refused(404, `unsupported path: ${request.method} ${path}`))
   if (route === 405) return answer(refused(405, 'unsupported operation'))
-  // Hashing the offered token costs a little: only routes that ask pay for it.
-  const management = () => options.management ?? hasManagementToken(request, context)
+  // Hashing the offered token costs a little: only routes that ask pay for it, and only once.
+  let held = options.management
+  const management = () => (held ??= hasManagementToken(request, context))
   if (route.access === 'management' && !management()) return answer(refused(403, 'permission denied'))
   try {
     const read = route.body ? await readControlBody(request, route.body) : { value: undefined }

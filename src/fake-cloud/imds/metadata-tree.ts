@@ -18,6 +18,9 @@ export interface MetadataDirectory {
 /** The key of a directory's own listing. */
 export const LISTING: unique symbol = Symbol('listing')
 
+/** A leaf whose text is fixed when the tree is built. */
+const constant = (text: string) => () => text
+
 const IMDS_SESSION_SECONDS = 6 * 3600
 /** A session is re-issued when less than this is left, as AWS publishes new credentials well before expiry. */
 const ROTATE_BEFORE_MS = 15 * 60 * 1000
@@ -29,7 +32,6 @@ const ROTATE_BEFORE_MS = 15 * 60 * 1000
  */
 export function metadataTree(state: CloudState, instance: InstanceRecord): { 'meta-data': MetadataDirectory; dynamic: MetadataDirectory } {
   const hostname = `ip-${instance.private_ip.replace(/\./g, '-')}.${privateDnsDomain(instance.region)}`
-  const constant = (text: string) => () => text
   const publicIp = instance.public_ip
   const iam = iamDirectory(state, instance)
   const metaData: MetadataDirectory = {
@@ -94,7 +96,6 @@ function iamDirectory(state: CloudState, instance: InstanceRecord): MetadataDire
 
 /** `network/interfaces/macs/<mac>/`: the one interface, with its public address when it has one. */
 function networkInterface(instance: InstanceRecord, hostname: string): MetadataDirectory {
-  const constant = (text: string) => () => text
   const publicIp = instance.public_ip
   return {
     'device-number': constant('0'),
