@@ -17,6 +17,16 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 const CLIENT = here('./load-client.ts')
 const DURATION_S = 2
 const ROUNDS = 3
+/**
+ * Seconds of load per request kind before the rounds, the same for every server: V8's optimising tier,
+ * like the JVM's, takes seconds of a kind of request to reach its steady code.
+ */
+const WARM_UP_S = 3
+/**
+ * Seconds of the same request, uncounted, right before each counted run: between two runs of one kind a
+ * server answers every other kind, which leaves its code and heap tuned to those.
+ */
+const LEAD_IN_S = 1
 
 interface Load {
   method: string
@@ -134,6 +144,7 @@ class LoadClient {
 /** Server CPU µs per request for one load run. */
 async function measure(client: LoadClient, target: Target, work: Work): Promise<number> {
   const load = target.loads[work]!
+  await client.run(target.port, load, LEAD_IN_S)
   const before = cpuMicros(target.pid)
   const result = await client.run(target.port, load)
   const spent = cpuMicros(target.pid) - before
@@ -237,9 +248,8 @@ export async function benchServerLoad(): Promise<Figure[]> {
     const peers = [jsonServer, ...(typeof wiremock === 'string' ? [] : [wiremock])]
     targets.push(floor, ownAdapter, honoAdapter, ...peers)
 
-    // Warm-up: JIT (and the JVM's) before anything is counted.
     for (const target of targets) {
-      for (const work of WORKS) if (target.loads[work]) await client.run(target.port, target.loads[work], target.name === 'WireMock' ? 4 : 1)
+      for (const work of WORKS) if (target.loads[work]) await client.run(target.port, target.loads[work], WARM_UP_S)
     }
     const samples = new Map<string, number[]>()
     for (let round = 0; round < ROUNDS; round++) {

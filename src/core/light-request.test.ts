@@ -47,6 +47,22 @@ describe('LightRequest', () => {
     expect(await request.text()).toBe('abc')
   })
 
+  it('refuses to clone once its body was read, and reads an absent body as empty each time, as a Fetch Request', async () => {
+    for (const make of [
+      (body?: Uint8Array) => new LightRequest('POST', 'http://doppel.test/p', RAW, body),
+      (body?: Uint8Array) => new Request('http://doppel.test/p', { method: 'POST', headers: { 'X-Token': 'a' }, ...(body && { body: body as Uint8Array<ArrayBuffer> }) }),
+    ]) {
+      const read = make(Buffer.from('abc'))
+      expect(await read.text()).toBe('abc')
+      expect(() => read.clone()).toThrow(TypeError)
+      const empty = make()
+      expect(await empty.text()).toBe('')
+      expect(await empty.text()).toBe('')
+      expect(empty.bodyUsed).toBe(false)
+      expect(await empty.clone().text()).toBe('')
+    }
+  })
+
   it('clones through the real Request once its headers were changed', async () => {
     const request = new LightRequest('PUT', 'http://doppel.test/x', RAW, Buffer.from('abc'))
     request.headers.set('x-extra', '1')

@@ -85,11 +85,12 @@ export class LightRequest {
     this.#body = body
   }
 
-  /** The body bytes, once, as Fetch's body readers allow. */
+  /** The body bytes, once, as Fetch's body readers allow; a request without a body reads as empty each time. */
   [BUFFERED_BODY](): Uint8Array {
     if (this.#used || this.#real?.bodyUsed) throw new TypeError('Body is unusable: Body has already been read')
+    if (this.#body === undefined) return EMPTY
     this.#used = true
-    return this.#body ?? EMPTY
+    return this.#body
   }
 
   get bodyUsed(): boolean {
@@ -116,11 +117,12 @@ export class LightRequest {
   /**
    * Another light request over the same method, URL and header list, with its own copy of the body (the
    * iam login's retried replay clones per attempt). Once the real Request exists, or the body was read,
-   * the real one clones as Fetch does.
+   * the real one clones as Fetch does. A request whose body was read cannot be cloned (TypeError, as Fetch).
    */
   clone(): Request {
+    if (this.bodyUsed) throw new TypeError('unusable')
     const raw = this.headers instanceof LightHeaders ? this.headers.rawList() : undefined
-    if (this.#real !== undefined || this.#used || raw === undefined) return this.real().clone()
+    if (this.#real !== undefined || raw === undefined) return this.real().clone()
     return new LightRequest(this.method, this.url, raw, this.#body && Buffer.from(this.#body))
   }
 

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { toFetchRequest, writeFetchResponse } from '../../core/node-adapter.ts'
 import { isLoopbackHost } from '../../core/host-names.ts'
+import { isMetadataHost } from '../aws-hosts.ts'
 import { cloudErrors } from '../cloud-errors.ts'
 import { cloudState, type CloudState } from '../cloud-state.ts'
 import { serveImds } from './imds-service.ts'
@@ -21,7 +22,8 @@ export async function startImdsListener(state: CloudState, instanceId: string): 
     const { emulator } = state
     const server = createServer((req, res) => {
       // A page that rebinds its name to 127.0.0.1 must not read an instance's credentials.
-      if (!isLoopbackHost(req.headers.host) && req.headers.host !== '169.254.169.254') return void res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' }).end('403 Forbidden: Host not allowed\n')
+      const host = req.headers.host
+      if (!isLoopbackHost(host) && !isMetadataHost(host?.toLowerCase() ?? '')) return void res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' }).end('403 Forbidden: Host not allowed\n')
       toFetchRequest(req, '169.254.169.254')
         .then((request) => writeFetchResponse(res, serveImds(cloudState(emulator), instanceId, request, new URL(request.url).pathname)))
         .catch(() => res.destroy())

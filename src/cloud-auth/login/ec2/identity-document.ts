@@ -10,7 +10,12 @@ export interface IdentityDocument {
   pendingTime: string
 }
 
-const STRING_FIELDS = ['instanceId', 'imageId', 'accountId', 'region', 'pendingTime'] as const
+type StringField = 'instanceId' | 'imageId' | 'accountId' | 'region' | 'pendingTime'
+
+/** The string fields by their lower-cased names: Go matches a key to a field without regard to case. */
+const STRING_FIELDS = new Map<string, StringField>(
+  (['instanceId', 'imageId', 'accountId', 'region', 'pendingTime'] as const).map((name) => [name.toLowerCase(), name]),
+)
 
 /**
  * Decodes the document as the real service does (Go's non-strict JSON decoder into a struct of strings
@@ -26,14 +31,15 @@ export function parseIdentityDocument(bytes: Buffer): IdentityDocument {
   const record = value as Record<string, unknown>
   const document: IdentityDocument = { instanceId: '', imageId: '', accountId: '', region: '', pendingTime: '' }
   for (const [key, field] of Object.entries(record)) {
-    const name = STRING_FIELDS.find((candidate) => candidate.toLowerCase() === key.toLowerCase())
+    const lower = key.toLowerCase()
+    const name = STRING_FIELDS.get(lower)
     if (name !== undefined) {
       if (field === null) continue
       if (typeof field !== 'string') {
         throw new LoginError(`json: cannot unmarshal ${goJsonKind(field)} into Go struct field identityDocument.${name} of type string`)
       }
       document[name] = field
-    } else if (key.toLowerCase() === 'tags' && field !== null && (typeof field !== 'object' || Array.isArray(field))) {
+    } else if (lower === 'tags' && field !== null && (typeof field !== 'object' || Array.isArray(field))) {
       throw new LoginError(`json: cannot unmarshal ${goJsonKind(field)} into Go struct field identityDocument.tags of type map[string]interface {}`)
     }
   }
