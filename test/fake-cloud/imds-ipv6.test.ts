@@ -11,7 +11,7 @@ const doppel = createDoppel({ seed: 13 })
 const server = setupServer(...createHandlers(doppel))
 const hosts: string[] = []
 server.events.on('request:start', ({ request }) => void hosts.push(new URL(request.url).host))
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
 afterEach(() => vi.unstubAllEnvs())
 afterAll(() => server.close())
 
