@@ -116,8 +116,8 @@ export class LightRequest {
 
   /**
    * Another light request over the same method, URL and header list, with its own copy of the body (the
-   * iam login's retried replay clones per attempt). Once the real Request exists, or the body was read,
-   * the real one clones as Fetch does. A request whose body was read cannot be cloned (TypeError, as Fetch).
+   * iam login's retried replay clones per attempt). Once the real Request exists, the real one clones as
+   * Fetch does. A request whose body was read cannot be cloned (TypeError, as Fetch).
    */
   clone(): Request {
     if (this.bodyUsed) throw new TypeError('unusable')

@@ -10,10 +10,8 @@ export interface IdentityDocument {
   pendingTime: string
 }
 
-type StringField = 'instanceId' | 'imageId' | 'accountId' | 'region' | 'pendingTime'
-
 /** The string fields by their lower-cased names: Go matches a key to a field without regard to case. */
-const STRING_FIELDS = new Map<string, StringField>(
+const STRING_FIELDS = new Map<string, keyof IdentityDocument>(
   (['instanceId', 'imageId', 'accountId', 'region', 'pendingTime'] as const).map((name) => [name.toLowerCase(), name]),
 )
 
