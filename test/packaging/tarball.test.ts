@@ -1,6 +1,6 @@
 // doppel as a user installs it: `npm pack`, the tarball installed into a fresh project with msw, vitest and
 // typescript, then every face used from there under Node 24 and Node 22, with no flag or extra config.
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -87,6 +87,19 @@ describe('the tarball', () => {
 
   it('states the Node versions it is tested on', () => {
     expect(manifest.engines.node).toBe('^22.12.0 || ^24.0.0')
+  })
+
+  // The machine's own Node, when it is older than the package supports (Debian's is 20 here): the CLI says
+  // which Node it needs and exits 1, rather than failing to link a module.
+  const systemNode = ['/usr/bin/node', '/usr/local/bin/node'].find((path) => existsSync(path))
+  const systemMajor = systemNode ? Number(execFileSync(systemNode, ['-p', 'process.versions.node']).toString().split('.')[0]) : 0
+  it.skipIf(!systemNode || systemMajor >= 22)('on a Node older than it supports, the CLI names the Node it needs and exits 1', async () => {
+    const failure = await exec(systemNode!, [join(project, 'node_modules', 'doppel', 'bin', 'doppel.js'), '--version'], { cwd: project }).then(
+      () => undefined,
+      (error: { code?: number; stderr?: string }) => error,
+    )
+    expect(failure?.code).toBe(1)
+    expect(failure?.stderr).toMatch(/^doppel needs Node\.js 22\.12 or newer \(this is v\d+\.\d+\.\d+\)\.\n$/)
   })
 })
 
