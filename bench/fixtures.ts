@@ -1,6 +1,6 @@
 import { createDoppel, type Doppel } from '../src/index.ts'
-import { seedRegistry } from '../src/registry/index.ts'
-import { signedCallerIdentity } from '../src/scenario/index.ts'
+import { seedRegistry } from '../src/services/registry/index.ts'
+import { signedCallerIdentity } from '../src/faces/scenario/index.ts'
 
 export const AUTH = 'http://bench.doppel.test/v1/auth/cloud'
 export const ROOT = { 'X-Service-Token': 'root' }

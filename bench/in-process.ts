@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import { createHandlers } from '../src/msw/index.ts'
+import { createHandlers } from '../src/faces/msw/index.ts'
 import { prepare, ROOT, JSON_API } from './fixtures.ts'
 import { figure, interleaved, type Figure } from './lib.ts'
 

@@ -54,15 +54,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return 0
       }
       case 'run': {
-        const { runCommand } = await import('../scenario/cli/run-command.ts')
+        const { runCommand } = await import('./run-command.ts')
         return await runCommand(rest, io)
       }
       case 'conformance': {
-        const { conformanceCommand } = await import('../scenario/cli/run-command.ts')
+        const { conformanceCommand } = await import('./run-command.ts')
         return await conformanceCommand(rest, io)
       }
       case 'conformance-vault': {
-        const { vaultContainerCommand } = await import('../conformance/vault-container.ts')
+        const { vaultContainerCommand } = await import('../faces/conformance/vault-container.ts')
         return await vaultContainerCommand(rest, io)
       }
       case 'openapi': {
@@ -71,7 +71,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       }
       case 'record':
       case 'compare': {
-        const { proxyCommand } = await import('../record/index.ts')
+        const { proxyCommand } = await import('../faces/record/index.ts')
         return await proxyCommand(command, rest, io)
       }
       default: {

@@ -1,4 +1,4 @@
-import { openApiDocument } from '../openapi/index.ts'
+import { openApiDocument } from '../features/openapi/index.ts'
 import { parseOptions } from './parse-options.ts'
 import type { CliIo } from './usage-error.ts'
 

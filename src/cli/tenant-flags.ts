@@ -1,5 +1,5 @@
 import { DurationError, parseDuration } from '../core/duration.ts'
-import type { TenantOptions } from '../tenants/index.ts'
+import type { TenantOptions } from '../features/tenants/index.ts'
 import { UsageError } from './usage-error.ts'
 
 /** `--max-tenants` and `--tenant-idle-timeout` of `doppel serve`, checked. */

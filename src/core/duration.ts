@@ -1,4 +1,4 @@
-import { GoDurationError, parseGoDurationNs } from './go-duration.ts'
+import { GoDurationError, parseGoDurationNs } from './go/go-duration.ts'
 import { errorKind } from './doppel-error.ts'
 
 /**

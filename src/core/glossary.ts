@@ -1,6 +1,5 @@
 import type { Emulator } from './emulator.ts'
 import type { Profile } from './profile.ts'
-import type { TenantDirectory } from '../tenants/glossary.ts'
 
 /** Per-request facts that a `Request` does not carry. */
 export interface RequestContext {
@@ -16,3 +15,20 @@ export interface RequestContext {
 
 /** One emulated service: a plain fetch function over an emulator instance. */
 export type Service = (request: Request, context: RequestContext) => Promise<Response>
+
+/** One tenant as `GET /_doppel/tenants` lists it. */
+export interface TenantSummary {
+  id: string
+  created_at: string
+  last_used_at: string
+  requests: number
+}
+
+/** What the root control API needs from the tenants of its server (kept here: the request context carries it). */
+export interface TenantDirectory {
+  readonly maxTenants: number
+  readonly idleTimeoutMs: number
+  list(): TenantSummary[]
+  /** Drops a tenant and its state; false when there is none by that name. */
+  drop(id: string): boolean
+}

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { OPENAPI_USAGE, openApiCommand } from '../../src/cli/openapi-command.ts'
 import { SERVE_USAGE, serve } from '../../src/cli/serve-command.ts'
 import { UsageError } from '../../src/cli/usage-error.ts'
-import { COMPARE_USAGE, proxyCommand, RECORD_USAGE } from '../../src/record/proxy-command.ts'
+import { COMPARE_USAGE, proxyCommand, RECORD_USAGE } from '../../src/cli/record-command.ts'
 
 function fakeIo() {
   const out = { stdout: '', stderr: '' }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { AccessListEntry } from '../../src/cloud-auth/index.ts'
-import { authState } from '../../src/cloud-auth/index.ts'
+import type { AccessListEntry } from '../../src/services/cloud-auth/index.ts'
+import { authState } from '../../src/services/cloud-auth/index.ts'
 import { managementClient, type ManagementClient } from './management-client.ts'
 
 const NOW = Date.parse('2024-05-01T10:00:00Z')

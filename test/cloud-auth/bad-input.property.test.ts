@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { getFakeCloud } from '../../src/fake-cloud/index.ts'
+import { getFakeCloud } from '../../src/services/fake-cloud/index.ts'
 import { managementClient, type ManagementClient } from './management-client.ts'
 
 const ROLE_FIELDS = [

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { registerCloudListener } from '../../src/fake-cloud/index.ts'
+import { registerCloudListener } from '../../src/services/fake-cloud/index.ts'
 import { aws4LoginData, createEc2Role, loginWorld, type LoginWorld } from './login-setup.ts'
 
 // config/client's endpoint overrides are really used (reference cloud-auth §3.1, §3.2, §5 C, §9): a URL that is

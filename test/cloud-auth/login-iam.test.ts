@@ -1,7 +1,7 @@
 import { Sha256 } from '@aws-crypto/sha256-js'
 import { SignatureV4 } from '@smithy/signature-v4'
 import { describe, expect, it } from 'vitest'
-import type { Principal } from '../../src/fake-cloud/index.ts'
+import type { Principal } from '../../src/services/fake-cloud/index.ts'
 import { aws4LoginData, GET_CALLER_IDENTITY, loginWorld, type LoginWorld } from './login-setup.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/

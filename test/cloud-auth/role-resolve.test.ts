@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { getFakeCloud } from '../../src/fake-cloud/index.ts'
+import { getFakeCloud } from '../../src/services/fake-cloud/index.ts'
 import { errors, managementClient } from './management-client.ts'
 
 const ACCOUNT = '123456789012'

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { conformanceCommand } from '../../src/scenario/index.ts'
+import { conformanceCommand } from '../../src/faces/scenario/index.ts'
 
 const BIN = new URL('../../bin/doppel.js', import.meta.url).pathname
 let server: ChildProcess

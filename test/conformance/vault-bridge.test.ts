@@ -1,9 +1,9 @@
 import { X509Certificate } from 'node:crypto'
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startVaultBridge, vaultSetupPlan, vaultTeardownPlan } from '../../src/conformance/vault-bridge.ts'
+import { startVaultBridge, vaultSetupPlan, vaultTeardownPlan } from '../../src/faces/conformance/vault-bridge.ts'
 import { createDoppel, createDoppelServer, listen, type RunningServer } from '../../src/index.ts'
-import { conformanceCommand } from '../../src/scenario/index.ts'
+import { conformanceCommand } from '../../src/faces/scenario/index.ts'
 
 // The client fields the reference lists for config/client (cloud-auth §3.1).
 const CLIENT_FIELDS = ['access_key', 'secret_key', 'endpoint', 'iam_endpoint', 'sts_endpoint', 'sts_region', 'use_sts_region_from_client',

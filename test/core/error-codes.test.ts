@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createDoppel, DoppelError, ERROR_CODES, isDoppelError, TenantRegistry } from '../../src/index.ts'
-import { loadFixtures, parseLabelExpression, parseScenario } from '../../src/scenario/index.ts'
-import { seedRegistry } from '../../src/registry/index.ts'
+import { loadFixtures, parseLabelExpression, parseScenario } from '../../src/faces/scenario/index.ts'
+import { seedRegistry } from '../../src/services/registry/index.ts'
 
 /** What `run` throws, caught: the error a caller would match on. */
 async function thrown(run: () => unknown): Promise<unknown> {

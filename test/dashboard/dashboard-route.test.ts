@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/doppel.ts'
 
 // The dashboard's files through the in-process face: any server or MSW handler built on doppel.fetch serves it.
 const doppel = createDoppel()
 const get = (path: string, init?: RequestInit) => doppel.fetch(`http://doppel.test${path}`, init)
-const ASSETS = new URL('../../src/dashboard/assets/', import.meta.url)
+const ASSETS = new URL('../../src/features/dashboard/assets/', import.meta.url)
 
 describe('dashboard files', () => {
   it('serves the page, its script, stylesheet and icon with a same-origin-only CSP', async () => {

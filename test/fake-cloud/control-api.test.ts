@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/doppel.ts'
-import type { Instance, Principal } from '../../src/fake-cloud/index.ts'
+import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import type { Instance, Principal } from '../../src/services/fake-cloud/index.ts'
 
 // The fake cloud's control API under /_doppel/cloud/ (plain HTTP in, JSON out).
 const doppel = createDoppel({ seed: 9, clock: { start: '2024-03-05T09:41:27Z', frozen: true } })

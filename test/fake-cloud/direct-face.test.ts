@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/doppel.ts'
-import { accountOfKeyId, getFakeCloud, seedCloud, type AwsCredentials, type Principal } from '../../src/fake-cloud/index.ts'
+import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { accountOfKeyId, getFakeCloud, seedCloud, type AwsCredentials, type Principal } from '../../src/services/fake-cloud/index.ts'
 
 // The direct face the auth service calls in process: same operations and errors as the HTTP API.
 const doppel = createDoppel({ seed: 21, clock: { start: '2024-03-05T09:41:27Z', frozen: true } })

@@ -2,8 +2,8 @@ import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2'
 import { CreateAccessKeyCommand, GetRoleCommand, GetUserCommand, IAMClient } from '@aws-sdk/client-iam'
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/doppel.ts'
-import { getFakeCloud, type Principal, type PrincipalInput } from '../../src/fake-cloud/index.ts'
+import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { getFakeCloud, type Principal, type PrincipalInput } from '../../src/services/fake-cloud/index.ts'
 import { startMsw } from './helpers.ts'
 
 // IAM permissions and trust, opt-in per principal (reference fake-cloud §4.4 AccessDenied), through real SDK v3 clients.

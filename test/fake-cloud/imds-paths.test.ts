@@ -1,7 +1,7 @@
 import { MetadataService } from '@aws-sdk/ec2-metadata-service'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/doppel.ts'
-import { getFakeCloud } from '../../src/fake-cloud/index.ts'
+import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { getFakeCloud } from '../../src/services/fake-cloud/index.ts'
 
 // IMDS paths as real IMDS serves them (reference fake-cloud §2.2): leaves and directories with or without a
 // trailing slash, read by the AWS SDK's own metadata client over a real socket (IMDSv2 token first).

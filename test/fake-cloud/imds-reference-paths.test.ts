@@ -2,7 +2,7 @@ import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { MetadataService } from '@aws-sdk/ec2-metadata-service'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Instance } from '../../src/fake-cloud/index.ts'
+import type { Instance } from '../../src/services/fake-cloud/index.ts'
 import { createDoppel, createDoppelServer } from '../../src/index.ts'
 import { startMsw } from './helpers.ts'
 

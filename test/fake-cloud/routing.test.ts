@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/doppel.ts'
-import { getFakeCloud } from '../../src/fake-cloud/index.ts'
+import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { getFakeCloud } from '../../src/services/fake-cloud/index.ts'
 
 // Where the fake cloud answers: real hostnames (MSW mode), doppel's own paths, and the cloud listener.
 const doppel = createDoppel({ seed: 2 })

@@ -11,8 +11,8 @@ import {
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts'
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types'
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { Doppel } from '../../src/doppel.ts'
-import { getFakeCloud, type Principal } from '../../src/fake-cloud/index.ts'
+import type { Doppel } from '../../src/features/doppel/doppel.ts'
+import { getFakeCloud, type Principal } from '../../src/services/fake-cloud/index.ts'
 
 /** Where the SDK clients of one face are pointed; `undefined` = the real AWS hostnames (MSW). */
 export interface SdkFace {

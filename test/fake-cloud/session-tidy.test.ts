@@ -1,7 +1,7 @@
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/doppel.ts'
-import type { AwsCredentials, Principal } from '../../src/fake-cloud/index.ts'
+import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import type { AwsCredentials, Principal } from '../../src/services/fake-cloud/index.ts'
 import { startServer, type TestServer } from './helpers.ts'
 
 // STS sessions are tidied on the emulator clock (the access-key collection does not grow without bound), and a

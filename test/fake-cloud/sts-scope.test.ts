@@ -1,8 +1,8 @@
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts'
 import { SignatureV4 } from '@smithy/signature-v4'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/doppel.ts'
-import { getFakeCloud, type Principal } from '../../src/fake-cloud/index.ts'
+import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { getFakeCloud, type Principal } from '../../src/services/fake-cloud/index.ts'
 import { NodeSha256, startMsw, startServer, STS_BODY } from './helpers.ts'
 
 // STS checks the credential scope's region like AWS (reference fake-cloud §1.1, §4.4): a known region, and the

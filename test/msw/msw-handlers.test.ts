@@ -1,7 +1,7 @@
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/doppel.ts'
-import { createHandlers } from '../../src/msw/index.ts'
+import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createHandlers } from '../../src/faces/msw/index.ts'
 
 describe('MSW handlers', () => {
   const a = createDoppel({ seed: 1 })

@@ -1,13 +1,13 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, test } from 'vitest'
-import { ROUTES as AUTH_ROUTES } from '../../src/cloud-auth/routing/route-table.ts'
-import { SELF_ROUTES } from '../../src/cloud-auth/tokens/self-routes.ts'
+import { ROUTES as AUTH_ROUTES } from '../../src/services/cloud-auth/routing/auth-routes.ts'
+import { SELF_ROUTES } from '../../src/services/cloud-auth/tokens/self-routes.ts'
 import { main } from '../../src/cli/main.ts'
-import { createDoppel } from '../../src/doppel.ts'
-import { regexTemplate } from '../../src/openapi/index.ts'
-import { ROUTES as ARCHIVIST_ROUTES } from '../../src/registry/archivist.ts'
-import { ROUTES as MANAGEMENT_ROUTES } from '../../src/registry/management-api.ts'
-import { ROUTES as READ_ROUTES } from '../../src/registry/read-api.ts'
+import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { regexTemplate } from '../../src/features/openapi/index.ts'
+import { ROUTES as ARCHIVIST_ROUTES } from '../../src/services/registry/api/archivist.ts'
+import { ROUTES as MANAGEMENT_ROUTES } from '../../src/services/registry/api/management-api.ts'
+import { ROUTES as READ_ROUTES } from '../../src/services/registry/api/read-api.ts'
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> }
 

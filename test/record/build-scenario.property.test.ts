@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { stringify } from 'yaml'
-import { buildScenario } from '../../src/record/scenario-builder.ts'
-import type { Exchange } from '../../src/record/exchange.ts'
-import { parseScenario } from '../../src/scenario/index.ts'
+import { buildScenario } from '../../src/faces/record/scenario-builder.ts'
+import type { Exchange } from '../../src/faces/record/exchange.ts'
+import { parseScenario } from '../../src/faces/scenario/index.ts'
 
 const segment = fc.stringMatching(/^[A-Za-z0-9_.-]{1,12}$/)
 const json = fc.jsonValue({ maxDepth: 3 })

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { serve, type ServeHandle } from '../../src/cli/serve-command.ts'
 import { main } from '../../src/cli/main.ts'
-import { startProxyCommand } from '../../src/record/proxy-command.ts'
+import { startProxyCommand } from '../../src/cli/record-command.ts'
 import { runClientSession, type SessionOptions } from './session.ts'
 
 const capture = () => {

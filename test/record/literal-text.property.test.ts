@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { literalJson, literalText } from '../../src/documents/template-marker.ts'
-import { buildScenario } from '../../src/record/scenario-builder.ts'
-import { render, type Scope } from '../../src/scenario/expressions/template.ts'
+import { literalJson, literalText } from '../../src/features/documents/template-marker.ts'
+import { buildScenario } from '../../src/faces/record/scenario-builder.ts'
+import { render, type Scope } from '../../src/faces/scenario/expressions/template.ts'
 
 const scope = {} as Scope
 // Strings rich in the marker's pieces, so `${{`, `$${{`, `${{}}` and the like come up often.

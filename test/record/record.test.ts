@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { serve, type ServeHandle } from '../../src/cli/serve-command.ts'
-import { startProxyCommand } from '../../src/record/proxy-command.ts'
-import { runCommand } from '../../src/scenario/index.ts'
+import { startProxyCommand } from '../../src/cli/record-command.ts'
+import { runCommand } from '../../src/faces/scenario/index.ts'
 import { runClientSession } from './session.ts'
 
 const quiet = () => {

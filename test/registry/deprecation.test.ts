@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { Doppel } from '../../src/doppel.ts'
-import { seedRegistry } from '../../src/registry/index.ts'
+import type { Doppel } from '../../src/features/doppel/doppel.ts'
+import { seedRegistry } from '../../src/services/registry/index.ts'
 import {
   createVersion,
   deprecateBody,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { seedRegistry } from '../../src/registry/index.ts'
+import { seedRegistry } from '../../src/services/registry/index.ts'
 import {
   BASE,
   createModule,

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib'
-import { createDoppel, type Doppel, type DoppelOptions } from '../../src/doppel.ts'
-import { writeTar } from '../../src/registry/tar-writer.ts'
+import { createDoppel, type Doppel, type DoppelOptions } from '../../src/features/doppel/doppel.ts'
+import { writeTar } from '../../src/services/registry/archives/tar-writer.ts'
 
 /** HTTP-in/HTTP-out helpers for the registry tests: every call goes through `doppel.fetch`. */
 

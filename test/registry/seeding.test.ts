@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { RegistryFixtureError, seedRegistry, type RegistryFixture } from '../../src/registry/index.ts'
+import { RegistryFixtureError, seedRegistry, type RegistryFixture } from '../../src/services/registry/index.ts'
 import { BASE, deprecateBody, newDoppel, publish, v1, v2, versionPath } from './registry-client.ts'
 
 describe('a module built through the API', () => {
@@ -144,7 +144,7 @@ describe('seedRegistry', () => {
     expect(download.status).toBe(204)
     const archive = await doppel.fetch(download.headers.get('x-terraform-get')!)
     expect(archive.status).toBe(200)
-    const { readModuleArchive } = await import('../../src/registry/read-module-archive.ts')
+    const { readModuleArchive } = await import('../../src/services/registry/archives/read-module-archive.ts')
     const contents = readModuleArchive(new Uint8Array(await archive.arrayBuffer()))
     expect(contents.root.inputs.map((i) => [i.name, i.default, i.required])).toEqual([
       ['cidr_block', '"10.0.0.0/16"', false],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDoppel, createDoppelServer, listen, type Doppel, type RunningServer } from '../../src/index.ts'
-import type { Instance } from '../../src/fake-cloud/index.ts'
+import type { Instance } from '../../src/services/fake-cloud/index.ts'
 
 // Many concurrent logins, role writes, deny-list writes and tidies at one standalone server over real
 // sockets (bounded: about 200 requests, 20 in flight): nothing lost or duplicated, nonces hold, and the

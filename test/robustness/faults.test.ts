@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDoppel, type Doppel } from '../../src/doppel.ts'
-import { seedRegistry } from '../../src/registry/index.ts'
+import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
+import { seedRegistry } from '../../src/services/registry/index.ts'
 import { BASE, deprecateBody, v1, v2, versionPath } from '../registry/registry-client.ts'
 
 // Fault injection, WireMock-style, driven over the control API: a status or a drop answers instead of

@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
-import { createDoppel, type Doppel } from '../../src/doppel.ts'
-import { seedRegistry } from '../../src/registry/index.ts'
+import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
+import { seedRegistry } from '../../src/services/registry/index.ts'
 
 /** Emulator instances made alike (one seed, one start) that each write their own records, then check them. */
 

@@ -1,6 +1,6 @@
-import { seedRegistry } from '../../src/registry/index.ts'
-import { signedCallerIdentity } from '../../src/scenario/index.ts'
-import type { Instance, Principal } from '../../src/fake-cloud/index.ts'
+import { seedRegistry } from '../../src/services/registry/index.ts'
+import { signedCallerIdentity } from '../../src/faces/scenario/index.ts'
+import type { Instance, Principal } from '../../src/services/fake-cloud/index.ts'
 import { BASE, createEc2Role, loginWorld, type LoginWorld } from '../cloud-auth/login-setup.ts'
 import { createVersion } from '../registry/registry-client.ts'
 

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { conformanceCommand, runCommand } from '../../src/scenario/index.ts'
+import { conformanceCommand, runCommand } from '../../src/faces/scenario/index.ts'
 import { scenarioText } from './helpers.ts'
 
 function workspace(files: Record<string, string>): string {
@@ -155,7 +155,7 @@ describe('doppel conformance', () => {
 
 describe('label expressions', () => {
   it('not binds tightest, then and, then or; parentheses group', async () => {
-    const { parseLabelExpression } = await import('../../src/scenario/index.ts')
+    const { parseLabelExpression } = await import('../../src/faces/scenario/index.ts')
     const match = (expression: string, labels: string[]) => parseLabelExpression(expression)(labels)
     expect(match('ec2 and not iam', ['ec2'])).toBe(true)
     expect(match('ec2 and not iam', ['ec2', 'iam'])).toBe(false)

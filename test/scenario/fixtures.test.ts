@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/doppel.ts'
-import { FixtureError, loadFixtureFile, loadFixtures } from '../../src/scenario/index.ts'
+import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { FixtureError, loadFixtureFile, loadFixtures } from '../../src/faces/scenario/index.ts'
 
 const base = 'http://doppel.test'
 const root = { 'X-Service-Token': 'root' }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/doppel.ts'
-import { createHttpTarget, createTarget, findScenarioFiles, loadScenarioFile, runCommand, runScenarios, TargetUnreachableError } from '../../src/scenario/index.ts'
-import { createDoppelServer, listen, type RunningServer } from '../../src/server/doppel-server.ts'
+import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createHttpTarget, createTarget, findScenarioFiles, loadScenarioFile, runCommand, runScenarios, TargetUnreachableError } from '../../src/faces/scenario/index.ts'
+import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
 import { plainHttpTarget, run, scenarioText, verdicts } from './helpers.ts'
 
 /** The one test here that uses sockets: a real `doppel serve` listener on a free port. */

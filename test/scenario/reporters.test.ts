@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createReporter, createTarget, parseScenario, runScenarios, toJunitXml, type RunResult } from '../../src/scenario/index.ts'
+import { createReporter, createTarget, parseScenario, runScenarios, toJunitXml, type RunResult } from '../../src/faces/scenario/index.ts'
 import { scenarioText } from './helpers.ts'
 
 /** A run with a pass, a failure (with awkward characters), and a skip. */

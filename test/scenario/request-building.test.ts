@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { buildRequest, observeResponse } from '../../src/scenario/runner/http-exchange.ts'
-import type { TargetInfo } from '../../src/scenario/targets/target.ts'
+import { buildRequest, observeResponse } from '../../src/faces/scenario/runner/http-exchange.ts'
+import type { TargetInfo } from '../../src/faces/scenario/targets/target.ts'
 
 const info: TargetInfo = {
   name: 't',

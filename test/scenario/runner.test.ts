@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createTarget } from '../../src/scenario/index.ts'
+import { createTarget } from '../../src/faces/scenario/index.ts'
 import { plainHttpTarget, run, scenarioText, verdicts } from './helpers.ts'
 
 const ROLE = (name: string) => [

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { loadTargetsFile, parseScenario, ScenarioError } from '../../src/scenario/index.ts'
+import { loadTargetsFile, parseScenario, ScenarioError } from '../../src/faces/scenario/index.ts'
 import { writeFileSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

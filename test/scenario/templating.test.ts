@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { formatJsonPath, JsonPathError, parseJsonPath, queryJsonPath } from '../../src/scenario/expressions/json-path.ts'
-import { collectPaths, parseExpression, render, TemplateError, type Scope } from '../../src/scenario/expressions/template.ts'
+import { formatJsonPath, JsonPathError, parseJsonPath, queryJsonPath } from '../../src/faces/scenario/expressions/json-path.ts'
+import { collectPaths, parseExpression, render, TemplateError, type Scope } from '../../src/faces/scenario/expressions/template.ts'
 
 const scope: Scope = {
   vars: { role: 'web', count: 3, nested: { list: ['a', 'b'] }, empty: '' },

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { describeScenarios } from '../../src/scenario/vitest.ts'
+import { describeScenarios } from '../../src/faces/scenario/vitest.ts'
 
 // The shipped scenarios, registered as suites of this very file: each step is a test that must pass.
 await describeScenarios('scenarios/')

@@ -1,5 +1,5 @@
-import type { Doppel } from '../../src/doppel.ts'
-import type { Instance, Principal } from '../../src/fake-cloud/index.ts'
+import type { Doppel } from '../../src/features/doppel/doppel.ts'
+import type { Instance, Principal } from '../../src/services/fake-cloud/index.ts'
 import { aws4LoginData, BASE, loginWorld, type LoginWorld } from '../cloud-auth/login-setup.ts'
 import { deprecateBody, publish, v2, versionPath } from '../registry/registry-client.ts'
 

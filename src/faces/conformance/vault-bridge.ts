@@ -1,0 +1,129 @@
+import { createDoppel, type Doppel } from '../../features/doppel/doppel.ts'
+import { createDoppelServer, listen, type RunningServer } from '../server/doppel-server.ts'
+import { errorKind } from '../../core/doppel-error.ts'
+
+/** A management request the bridge sends to the real server. */
+export interface PlannedRequest {
+  method: 'POST' | 'DELETE'
+  path: string
+  body?: Record<string, unknown>
+}
+
+export interface SetupPlanInput {
+  mount: string
+  /** Where the real server reaches the fake cloud (STS, EC2 and IAM at the root). */
+  cloudUrl: string
+  credentials: { accessKeyId: string; secretAccessKey: string }
+  certificates: { pkcs7: string[]; identity: string[] }
+}
+
+/**
+ * What a real Vault needs to trust the fake cloud: a fresh mount of the method, `config/client` pointing
+ * every provider endpoint at the fake cloud with the fake cloud's service identity, and the fake signing
+ * certificates registered with the type each flow uses (reference cloud-auth §3.1, §3.4, fake-cloud §3.4).
+ */
+export function vaultSetupPlan(input: SetupPlanInput): PlannedRequest[] {
+  const base = `/v1/auth/${input.mount}`
+  const certificate = (name: string, pem: string, type: 'pkcs7' | 'identity'): PlannedRequest => ({
+    method: 'POST',
+    path: `${base}/config/certificate/${name}`,
+    body: { aws_public_cert: Buffer.from(pem).toString('base64'), type },
+  })
+  return [
+    { method: 'POST', path: `/v1/sys/auth/${input.mount}`, body: { type: 'aws', description: 'doppel conformance run' } },
+    {
+      method: 'POST',
+      path: `${base}/config/client`,
+      body: {
+        access_key: input.credentials.accessKeyId,
+        secret_key: input.credentials.secretAccessKey,
+        endpoint: input.cloudUrl,
+        iam_endpoint: input.cloudUrl,
+        sts_endpoint: input.cloudUrl,
+        sts_region: 'us-east-1',
+      },
+    },
+    ...input.certificates.pkcs7.map((pem, i) => certificate(`doppel-pkcs7-${i}`, pem, 'pkcs7')),
+    ...input.certificates.identity.map((pem, i) => certificate(`doppel-identity-${i}`, pem, 'identity')),
+  ]
+}
+
+export function vaultTeardownPlan(mount: string): PlannedRequest[] {
+  return [{ method: 'DELETE', path: `/v1/sys/auth/${mount}` }]
+}
+
+export interface VaultBridgeOptions {
+  vaultUrl: string
+  token: string
+  /** `host:port` the fake cloud listens on (port 0 picks one). */
+  listen: string
+  /** The URL the real server uses to reach the fake cloud, when it differs from the listen address. */
+  advertiseUrl?: string
+  mount?: string
+  fetch?: typeof globalThis.fetch
+}
+
+export interface VaultBridge {
+  doppel: Doppel
+  mount: string
+  /** The fake cloud as the real server reaches it. */
+  cloudUrl: string
+  /** A doppel control API over the same emulator, for the scenarios' `cloud.*` steps. */
+  controlUrl: string
+  close(): Promise<void>
+}
+
+export class VaultBridgeError extends errorKind('VaultBridgeError', 'DOPPEL_VAULT_BRIDGE') {}
+
+/**
+ * Serves the fake cloud over HTTP for a real server, configures a fresh mount of the method to use it,
+ * and removes the mount again on `close()`.
+ */
+export async function startVaultBridge(options: VaultBridgeOptions): Promise<VaultBridge> {
+  const fetchImpl = options.fetch ?? globalThis.fetch
+  const match = /^(.*):(\d+)$/.exec(options.listen)
+  if (!match) throw new VaultBridgeError(`Failed to start the fake cloud: --fake-cloud-listen takes host:port, not "${options.listen}"`)
+  const doppel = createDoppel({ profile: 'vault' })
+  const servers: RunningServer[] = []
+  const closeServers = () => Promise.all(servers.map((s) => s.close())).then(() => undefined)
+  try {
+    // The real server calls the fake cloud by the advertised name: admit it on a loopback bind too.
+    const allowedHosts = options.advertiseUrl ? [new URL(options.advertiseUrl).hostname] : []
+    servers.push(await listen(createDoppelServer(doppel, { surface: 'cloud', allowedHosts }), Number(match[2]), match[1]!.replace(/^\[|\]$/g, '')))
+    servers.push(await listen(createDoppelServer(doppel), 0, '127.0.0.1'))
+  } catch (error) {
+    await closeServers()
+    throw new VaultBridgeError(`Failed to start the fake cloud on ${options.listen}: ${(error as Error).message}`)
+  }
+  const [cloud, control] = servers as [RunningServer, RunningServer]
+  const cloudUrl = options.advertiseUrl ?? cloud.url.replace('://0.0.0.0:', '://127.0.0.1:').replace('://[::]:', '://127.0.0.1:')
+  const mount = options.mount ?? `doppel-${doppel.random.hex(8)}`
+  const send = async (request: PlannedRequest) => {
+    const response = await fetchImpl(`${options.vaultUrl.replace(/\/+$/, '')}${request.path}`, {
+      method: request.method,
+      headers: { 'X-Vault-Token': options.token, 'Content-Type': 'application/json' },
+      ...(request.body && { body: JSON.stringify(request.body) }),
+    })
+    if (!response.ok) throw new VaultBridgeError(`Failed to configure the target: ${request.method} ${request.path} answered ${response.status} ${await response.text()}`)
+  }
+  try {
+    const credentials = doppel.cloud.defaultServiceCredentials()
+    for (const request of vaultSetupPlan({ mount, cloudUrl, credentials, certificates: doppel.cloud.builtInCertificates() })) await send(request)
+  } catch (error) {
+    await closeServers()
+    throw error
+  }
+  return {
+    doppel,
+    mount,
+    cloudUrl,
+    controlUrl: control.url,
+    close: async () => {
+      try {
+        for (const request of vaultTeardownPlan(mount)) await send(request)
+      } finally {
+        await closeServers()
+      }
+    },
+  }
+}

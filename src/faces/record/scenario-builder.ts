@@ -1,0 +1,310 @@
+/**
+ * Recorded exchanges → one scenario document in the project's format. Service calls become `request`
+ * steps; the fake cloud's and the emulator's control calls (a `doppel serve` upstream) become the
+ * format's own actions (`cloud.createInstance`, `cloud.identityDocument`, `cloud.createPrincipal`,
+ * `clock.advance`, `fixtures`), so signed login payloads are made afresh on every replay.
+ */
+import { decodeOrKeep } from '../../core/decode-segment.ts'
+import { literalText } from '../../features/documents/template-marker.ts'
+import { parse as parseYaml } from 'yaml'
+import { formatJsonPath } from '../scenario/expressions/json-path.ts'
+import { expectationOf } from './expectation.ts'
+import { isText, jsonBody, type Exchange } from './exchange.ts'
+import { IAM_FIELDS, iamSigning } from './iam-signing.ts'
+import { documentInPkcs7 } from './pkcs7-document.ts'
+import { Refs } from './refs.ts'
+import { SECRET_KEYS, TOKEN_HEADERS, TRANSPORT_HEADERS, volatility } from './volatile.ts'
+
+export interface ScenarioDocument {
+  version: 1
+  name: string
+  desc: string
+  labels: string[]
+  requires?: string[]
+  vars?: Record<string, string>
+  fixtures?: Record<string, unknown>
+  steps: Record<string, unknown>[]
+}
+
+export interface BuildOptions {
+  name: string
+  labels?: string[]
+}
+
+type Json = Record<string, unknown>
+
+/** Turns recorded exchanges into a scenario that replays on the emulator, a `doppel serve` and the upstream. */
+export function buildScenario(exchanges: readonly Exchange[], options: BuildOptions): ScenarioDocument {
+  return new Builder(options).build(exchanges)
+}
+
+/** The environment variable a secret var reads, so the secret is given at replay and never on disk. */
+export function secretEnvName(name: string): string {
+  return `DOPPEL_SECRET_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`
+}
+
+class Builder {
+  readonly refs = new Refs()
+  readonly steps: Record<string, unknown>[] = []
+  readonly vars: Record<string, string> = {}
+  readonly principals = new Map<string, string>()
+  fixtures: Json | undefined
+  usesCloud = false
+  skipped = 0
+  #next = 1
+  readonly options: BuildOptions
+
+  constructor(options: BuildOptions) {
+    this.options = options
+  }
+
+  build(exchanges: readonly Exchange[]): ScenarioDocument {
+    for (const exchange of exchanges) this.add(exchange)
+    return {
+      version: 1,
+      name: this.options.name,
+      desc: `Recorded by doppel record: ${exchanges.length} exchanges${this.skipped > 0 ? `, ${this.skipped} control calls left out` : ''}.`,
+      labels: this.options.labels ?? ['recorded'],
+      ...(this.usesCloud && { requires: ['fake-cloud'] }),
+      ...(Object.keys(this.vars).length > 0 && { vars: this.vars }),
+      ...(this.fixtures && { fixtures: this.fixtures }),
+      steps: this.steps,
+    }
+  }
+
+  stepId(): string {
+    return `s${this.#next++}`
+  }
+
+  add(exchange: Exchange): void {
+    const path = exchange.target.split('?')[0]!
+    if (!path.startsWith('/_doppel/')) return this.requestStep(exchange)
+    const body = (jsonBody(exchange.requestBody) ?? {}) as Json
+    const ok = exchange.status < 300
+    if (path === '/_doppel/cloud/instances' && exchange.method === 'POST' && ok) return this.cloudCreate('cloud.createInstance', exchange, body)
+    if (path === '/_doppel/cloud/principals' && exchange.method === 'POST' && ok) return this.cloudCreate('cloud.createPrincipal', exchange, body)
+    const state = /^\/_doppel\/cloud\/instances\/([^/]+)\/state$/.exec(path)
+    if (state && exchange.method === 'POST' && ok) {
+      this.steps.push({ 'cloud.setInstanceState': { instance_id: this.refs.template(decodeOrKeep(state[1]!)), state: body.state } })
+      return
+    }
+    const principal = /^\/_doppel\/cloud\/principals\/(.+)$/.exec(path)
+    if (principal && exchange.method === 'DELETE' && ok) {
+      this.steps.push({ 'cloud.deletePrincipal': this.refs.template(decodeOrKeep(principal[1]!)) })
+      return
+    }
+    if (path === '/_doppel/cloud/identity-document' && exchange.method === 'POST' && ok) return this.identityDocument(exchange, body)
+    if (path === '/_doppel/fixtures' && exchange.method === 'POST' && ok) return this.addFixtures(exchange.requestBody.toString('utf8'))
+    if (path === '/_doppel/clock' && exchange.method === 'POST' && ok && body.advance !== undefined) {
+      this.steps.push({ 'clock.advance': body.advance })
+      return
+    }
+    this.skipped++
+  }
+
+  /** An instance or principal of the fake cloud: created afresh, its generated fields captured. */
+  cloudCreate(action: 'cloud.createInstance' | 'cloud.createPrincipal', exchange: Exchange, body: Json): void {
+    this.usesCloud = true
+    const id = this.stepId()
+    const args: Json = { ...body }
+    // A name given by the client would collide on a second replay against the same server.
+    const renamed = typeof args.name === 'string' ? `${literalText(args.name)}-\${{ run.id }}` : undefined
+    if (renamed !== undefined) this.refs.add(args.name as string, { template: renamed })
+    if (action === 'cloud.createInstance') delete args.instance_id
+    const created = (jsonBody(exchange.responseBody) ?? {}) as Json
+    const capture: Record<string, string> = {}
+    for (const [key, value] of Object.entries(created)) {
+      if (typeof value !== 'string' || Object.hasOwn(body, key) || !isIdLike(value) || volatility(key, value) === 'time') continue
+      capture[key] = formatJsonPath([key])
+      this.refs.add(value, { template: `\${{ steps.${id}.${key} }}`, sameAs: `steps.${id}.${key}` })
+    }
+    if (action === 'cloud.createPrincipal') {
+      capture.principal = '$'
+      if (typeof created.access_key_id === 'string') this.principals.set(created.access_key_id, id)
+    }
+    const written = this.refs.templateJson(args) as Json
+    if (renamed !== undefined) written.name = renamed
+    this.steps.push({ id, [action]: written, capture })
+  }
+
+  /** A signed document: fetched again on replay; every form a login sends it in maps to a capture. */
+  identityDocument(exchange: Exchange, body: Json): void {
+    this.usesCloud = true
+    const id = this.stepId()
+    const format = typeof body.format === 'string' ? body.format : 'rsa2048'
+    const value = (jsonBody(exchange.responseBody) as { value?: unknown } | undefined)?.value
+    const capture: Record<string, string> = { value: '$.value' }
+    if (typeof value === 'string') {
+      this.refs.add(value, { template: `\${{ steps.${id}.value }}` })
+      if (format === 'document') {
+        capture.identity = '$.identity'
+        this.refs.add(Buffer.from(value).toString('base64'), { template: `\${{ steps.${id}.identity }}` })
+      } else {
+        capture.signed = `$.${format}`
+        this.refs.add(value.replace(/\r?\n/g, ''), { template: `\${{ steps.${id}.signed }}` })
+      }
+    }
+    this.steps.push({ id, 'cloud.identityDocument': { instance_id: this.refs.template(String(body.instance_id)), format }, capture })
+  }
+
+  addFixtures(text: string): void {
+    let fixture: unknown
+    try {
+      fixture = parseYaml(text)
+    } catch {
+      this.skipped++
+      return
+    }
+    if (!fixture || typeof fixture !== 'object') return
+    const renamed = this.renameOrganizations(fixture as Json)
+    this.fixtures = mergeFixtures(this.fixtures ?? {}, this.refs.templateJson(renamed) as Json)
+  }
+
+  /** Registry organisations get a per-run name: modules in them would collide on a second replay. */
+  renameOrganizations(fixture: Json): Json {
+    const registry = fixture.registry as Json | undefined
+    for (const organization of (registry?.organizations as unknown[] | undefined) ?? []) {
+      const name = typeof organization === 'string' ? organization : (organization as Json | null)?.name
+      if (typeof name === 'string') this.refs.add(name, { template: `${literalText(name)}-\${{ run.id }}` })
+    }
+    return fixture
+  }
+
+  requestStep(exchange: Exchange): void {
+    const [rawPath, query] = splitTarget(exchange.target)
+    const id = this.stepId()
+    const json = jsonBody(exchange.requestBody)
+    const mount = /^\/v1\/auth\/([^/]+)/.exec(rawPath)?.[1]
+    // The mount's name shows in answers too (`display_name`, `path`); replays run on their own mount.
+    if (mount !== undefined && mount !== 'token') this.refs.add(decodeOrKeep(mount), { template: '${{ target.mount }}' })
+    const path = this.templatePath(rawPath)
+    const request: Json = { method: exchange.method, path }
+    if (query !== undefined) request.path = `${path}?${this.refs.template(query)}`
+    if (/^\/(api\/|\.well-known\/|_archivist\/)/.test(rawPath)) request.service = 'registry'
+
+    const headers: Json = {}
+    let sentToken = false
+    for (const [name, value] of exchange.requestHeaders) {
+      const lower = name.toLowerCase()
+      if (TRANSPORT_HEADERS.has(lower)) continue
+      if (TOKEN_HEADERS.has(lower)) {
+        sentToken = true
+        const bearer = /^Bearer\s+/i.exec(value)
+        const token = bearer ? value.slice(bearer[0].length) : value
+        const ref = this.refs.get(token)
+        // A token the session obtained is a capture; any other is the target's own token.
+        if (ref) headers[name] = bearer ? `Bearer ${ref.template}` : ref.template
+        continue
+      }
+      if (lower === 'content-type' && json !== undefined && /^application\/json\b/.test(value)) continue
+      headers[name] = this.refs.template(value)
+    }
+    if (Object.keys(headers).length > 0) request.headers = headers
+    if (!sentToken) request.token = false
+
+    if (json !== undefined && exchange.requestBody.length > 0) {
+      const isLogin = /\/login$/.test(rawPath) && json && typeof json === 'object' && !Array.isArray(json)
+      if (isLogin && typeof (json as Json).pkcs7 === 'string') this.unseenInstance((json as Json).pkcs7 as string)
+      const templated = this.refs.templateJson(json) as Json
+      request.json = this.secrets(isLogin && 'iam_request_headers' in (json as Json) ? this.iamLogin(json as Json, templated) : templated)
+    } else if (exchange.requestBody.length > 0) {
+      if (isText(exchange.requestBody)) request.body = this.refs.template(exchange.requestBody.toString('utf8'))
+      else request.bodyBase64 = exchange.requestBody.toString('base64')
+    }
+    const { expect, capture } = expectationOf(exchange, id, this.refs)
+    this.steps.push({ id, request, expect, ...(Object.keys(capture).length > 0 && { capture }) })
+  }
+
+  /**
+   * An iam login carries a SigV4 signature that expires and names the signer's key: when the session
+   * created that principal, a `cloud.signedCallerIdentity` step signs afresh for the replay.
+   */
+  iamLogin(body: Json, templated: Json): Json {
+    const signing = iamSigning(body)
+    const principal = signing && this.principals.get(signing.accessKeyId)
+    if (!signing || !principal) return templated
+    const id = this.stepId()
+    const args: Json = {
+      principal: `\${{ steps.${principal}.principal }}`,
+      ...(signing.serverId !== undefined && { serverId: signing.serverId }),
+      ...(signing.region !== undefined && { region: signing.region }),
+      ...(signing.method === 'GET' && { method: 'GET' }),
+    }
+    this.steps.push({ id, 'cloud.signedCallerIdentity': args, capture: { iam: '$' } })
+    const out: Json = { ...templated }
+    for (const field of IAM_FIELDS) if (field in out) out[field] = `\${{ steps.${id}.iam.${field} }}`
+    return out
+  }
+
+  /**
+   * A `pkcs7` the session did not fetch (a real instance's): a fake-cloud instance with its document's
+   * image, account and region, and a fresh RSA-2048 document of it, stand in for the instance on replay.
+   */
+  unseenInstance(pkcs7: string): void {
+    if (this.refs.get(pkcs7)) return
+    const document = documentInPkcs7(pkcs7)
+    if (!document) return
+    this.usesCloud = true
+    const instance = this.stepId()
+    const args: Json = { ami_id: document.imageId, ...(document.accountId && { account_id: document.accountId }), ...(document.region && { region: document.region }) }
+    this.steps.push({ id: instance, 'cloud.createInstance': args, capture: { instance_id: '$.instance_id' } })
+    this.refs.add(document.instanceId, { template: `\${{ steps.${instance}.instance_id }}`, sameAs: `steps.${instance}.instance_id` })
+    const signed = this.stepId()
+    this.steps.push({ id: signed, 'cloud.identityDocument': { instance_id: `\${{ steps.${instance}.instance_id }}`, format: 'rsa2048' }, capture: { signed: '$.rsa2048' } })
+    this.refs.add(pkcs7, { template: `\${{ steps.${signed}.signed }}` })
+  }
+
+  /**
+   * `/v1/auth/<mount>/…` → `/v1/auth/${{ target.mount }}/…` (the token store is not a mount of the
+   * method); recorded values in the rest of the path become their templates.
+   */
+  templatePath(rawPath: string): string {
+    const mount = MOUNT_PREFIX.exec(rawPath)
+    if (!mount || mount[1] === 'token') return this.refs.template(rawPath)
+    return '/v1/auth/${{ target.mount }}' + this.refs.template(rawPath.slice(mount[0].length))
+  }
+
+  /** Secret request fields become vars read from the environment at replay; the value is never written. */
+  secrets(value: unknown): unknown {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return value
+    // Built from entries: a `__proto__` key of the recorded body stays an own key.
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => {
+        if (!(SECRET_KEYS.test(key) && typeof item === 'string' && item !== '' && !item.startsWith('${{'))) return [key, this.secrets(item)]
+        this.vars[key] = `\${{ env.${secretEnvName(key)} || '' }}`
+        const template = `\${{ vars.${key} }}`
+        // An answer that echoes it (an access key read back) must not write it either.
+        this.refs.add(item, { template })
+        return [key, template]
+      }),
+    )
+  }
+}
+
+
+/** Ids, keys and names the fake cloud generated (not words like `running`). */
+function isIdLike(value: string): boolean {
+  return value.length >= 8 && /[0-9]/.test(value)
+}
+
+function splitTarget(target: string): [string, string | undefined] {
+  const at = target.indexOf('?')
+  return at === -1 ? [target, undefined] : [target.slice(0, at), target.slice(at + 1)]
+}
+
+const MOUNT_PREFIX = /^\/v1\/auth\/([^/]+)(?=\/|$)/
+
+function mergeFixtures(into: Json, add: Json): Json {
+  const out: Json = { ...into }
+  for (const [key, value] of Object.entries(add)) {
+    const existing = Object.hasOwn(out, key) ? out[key] : undefined
+    const merged = Array.isArray(existing) && Array.isArray(value) ? [...existing, ...value] : isObject(existing) && isObject(value) ? mergeFixtures(existing, value) : value
+    // Defined, not assigned: a `__proto__` key stays an own key.
+    Object.defineProperty(out, key, { value: merged, enumerable: true, writable: true, configurable: true })
+  }
+  return out
+}
+
+function isObject(value: unknown): value is Json {
+  return !!value && typeof value === 'object' && !Array.isArray(value)
+}

@@ -1,0 +1,128 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { DroppedConnection, type Doppel, type Surface } from '../../features/doppel/doppel.ts'
+import { requestRouter, type TenantOptions, type TenantRegistry } from '../../features/tenants/index.ts'
+import { listVerb, plainAnswer, type ClientError } from './list-verb.ts'
+import { toFetchRequest, writeFetchResponse } from '../../core/node-adapter.ts'
+import { createRequestGuard, type GuardOptions } from './request-guard.ts'
+
+export interface ServerOptions extends GuardOptions {
+  /** `main` serves every service; `cloud` serves the fake cloud at the root (`--cloud-port`). */
+  surface?: Surface
+  /** Called once per answered request, for the access log. */
+  onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void
+  /** Serve tenants under `/t/<name>/`: options, or a registry shared with another listener. Default: none. */
+  tenants?: TenantOptions | TenantRegistry
+  /** Time allowed for a request's headers (default 10 s), then 408. */
+  headersTimeoutMs?: number
+  /** Time allowed for a whole request (default 120 s), then 408. */
+  requestTimeoutMs?: number
+}
+
+export interface RunningServer {
+  url: string
+  port: number
+  host: string
+  close(): Promise<void>
+}
+
+/** Answers to requests Node's parser refuses, by its error code; anything else malformed is 400. */
+const PARSER_ERROR_STATUS: Record<string, number> = {
+  HPE_HEADER_OVERFLOW: 431,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+}
+
+/**
+ * Serves an emulator over real HTTP: a small adapter from `node:http` to the emulator's fetch function,
+ * not a second implementation. A request guard (Host, cross-site, control token) runs first; the `LIST`
+ * verb Node's parser refuses is handled by `listVerb`.
+ */
+export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: ServerOptions = {}): Server {
+  const surface = options.surface ?? 'main'
+  const headersTimeout = options.headersTimeoutMs ?? 10_000
+  const server = createHttpServer(
+    {
+      keepAliveTimeout: 5000,
+      headersTimeout,
+      requestTimeout: Math.max(options.requestTimeoutMs ?? 120_000, headersTimeout),
+      // Node checks the two time-outs on this period (30 s by default, too coarse for a 10 s limit).
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, headersTimeout / 4)),
+    },
+    (req, res) => {
+      list.markMethod(req)
+      void answer(req, res)
+    },
+  )
+  const list = listVerb(server)
+  const guard = createRequestGuard(doppel, server, options)
+  const closeAllConnections = server.closeAllConnections.bind(server)
+  server.closeAllConnections = () => {
+    closeAllConnections()
+    list.closeAll()
+  }
+  let host: string | undefined
+  const fallbackHost = () => (host ??= `127.0.0.1:${(server.address() as AddressInfo | null)?.port ?? 0}`)
+
+  const router = requestRouter(doppel, options.tenants)
+
+  async function respond(request: Request, remoteAddress: string | undefined): Promise<Response> {
+    const address = remoteAddress ?? '127.0.0.1'
+    return router.handle(request, { remoteAddress: address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address, surface })
+  }
+
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now()
+    let status = 0
+    try {
+      const response = guard(req, res) ?? (await respond(await toFetchRequest(req, fallbackHost()), req.socket.remoteAddress))
+      status = response.status
+      await writeFetchResponse(res, response)
+    } catch (error) {
+      if (error instanceof DroppedConnection) {
+        req.socket.destroy()
+        return
+      }
+      status = 500
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' })
+      res.end(JSON.stringify({ errors: [`internal error: ${(error as Error).message}`] }) + '\n')
+    } finally {
+      options.onRequest?.({ method: req.method ?? '', path: req.url ?? '/', status, ms: performance.now() - started })
+    }
+  }
+
+  server.on('clientError', (error: ClientError, socket: Socket | Duplex) => {
+    if (list.takeOver(error, socket) || list.isTakenOver(socket)) return
+    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage
+    if (!socket.writable || inFlight?.headersSent) {
+      socket.destroy()
+      return
+    }
+    socket.end(plainAnswer(PARSER_ERROR_STATUS[error.code ?? ''] ?? 400), () => socket.destroy())
+  })
+  return server
+}
+
+/** Starts a server and resolves once it listens. Port 0 picks a free port. */
+export async function listen(server: Server, port: number, host: string): Promise<RunningServer> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    port: address.port,
+    host: address.address,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}

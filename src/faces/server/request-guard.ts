@@ -1,0 +1,166 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { controlAccess, controlBodyTypes, JSON_TYPES } from '../../services/control/index.ts'
+import { hasManagementToken } from '../../services/control/management-token.ts'
+import { jsonResponse } from '../../core/http.ts'
+import { Emulator } from '../../core/emulator.ts'
+import { SERVICE_PROFILE } from '../../core/profile.ts'
+import type { Doppel } from '../../features/doppel/doppel.ts'
+import { isFakeCloudHost } from '../../services/fake-cloud/index.ts'
+import { jsonApiError, jsonApiErrors } from '../../services/registry/api/json-api.ts'
+import { isLoopbackName, splitAuthority } from '../../core/host-names.ts'
+
+/** Who may reach a server, beyond what it always admits (see `createRequestGuard`). */
+export interface GuardOptions {
+  /** Extra `Host` names admitted on a loopback bind; a leading dot admits a domain and its subdomains. */
+  allowedHosts?: readonly string[]
+  /** Tokens that open the control API beyond loopback, besides the emulator's root tokens. */
+  controlTokens?: readonly string[]
+}
+
+/** Decides, before the emulator sees a request, whether it is answered at all. */
+export type RequestGuard = (req: IncomingMessage, res: ServerResponse) => Response | undefined
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+const CONTROL_PREFIX = '/_doppel/'
+
+/** Whether a bound address is loopback: nothing off this machine can reach it. */
+export function isLoopbackAddress(address: string): boolean {
+  return address.startsWith('127.') || address === '::1' || address.startsWith('::ffff:127.') || address === 'localhost'
+}
+
+const loopbackAlias = (name: string) => (isLoopbackName(name) ? 'localhost' : name)
+
+/** Whether an `Origin` names the same origin as the request's `Host` (loopback aliases count equal). */
+function sameOrigin(origin: string, host: string): boolean {
+  const scheme = origin.indexOf('://')
+  if (scheme === -1) return false
+  const defaultPort = origin.slice(0, scheme).toLowerCase() === 'https' ? '443' : '80'
+  const from = splitAuthority(origin.slice(scheme + 3))
+  const to = splitAuthority(host)
+  if (!from || !to || loopbackAlias(from[0]) !== loopbackAlias(to[0])) return false
+  return (from[1] || defaultPort) === (to[1] || '80') || (from[1] === '' && to[1] === '')
+}
+
+/** The fake cloud's AWS APIs as SDK endpoint overrides: SigV4-signed service calls with AWS's own bodies. */
+const AWS_FACES = ['/_doppel/cloud/sts', '/_doppel/cloud/iam', '/_doppel/cloud/ec2']
+
+/**
+ * What a request target reaches: the control API, one of the fake cloud's AWS APIs under it, or a service.
+ * Plain string checks; only a target that could hold dot segments or a backslash (which the URL parser
+ * folds before routing) is parsed.
+ */
+function classify(target: string): { reaches: 'control' | 'aws' | 'service'; path: string } {
+  let path = target
+  if (target.includes('/.') || target.includes('/%2') || target.includes('\\')) {
+    try {
+      path = new URL(`http://x${target}`).pathname
+    } catch {
+      return { reaches: 'control', path: target }
+    }
+  }
+  // A tenant's control API (`/t/<name>/_doppel/…`) is guarded as the root's is.
+  if (path.startsWith('/t/')) {
+    const slash = path.indexOf('/', 3)
+    if (slash !== -1) path = path.slice(slash)
+  }
+  if (!(path.startsWith(CONTROL_PREFIX) || path === '/_doppel' || path.startsWith('/_doppel?'))) return { reaches: 'service', path }
+  for (const face of AWS_FACES) {
+    if (path.startsWith(face) && (path.length === face.length || path[face.length] === '/' || path[face.length] === '?')) return { reaches: 'aws', path }
+  }
+  return { reaches: 'control', path }
+}
+
+/** The error answer in the envelope of the service the path belongs to. */
+function refusal(target: string, status: number, message: string): Response {
+  if (target.startsWith('/api/v2/') || target.startsWith('/_archivist/')) {
+    const titles: Record<number, string> = { 400: 'bad request', 401: 'unauthorized', 403: 'forbidden', 415: 'unsupported media type' }
+    return jsonApiErrors(status, [jsonApiError(status, titles[status] ?? 'refused', message)])
+  }
+  return jsonResponse(status, { errors: [message] })
+}
+
+function mediaType(req: IncomingMessage): string {
+  const type = req.headers['content-type'] ?? ''
+  const semicolon = type.indexOf(';')
+  return (semicolon === -1 ? type : type.slice(0, semicolon)).trim().toLowerCase()
+}
+
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0')
+
+/**
+ * The server's front door, run once per request before the emulator: Host allow-list on a loopback bind
+ * (DNS rebinding), refusal of browser cross-site writes (and of any cross-site call to `/_doppel/*`),
+ * JSON-only control writes (no `text/plain` simple-request CSRF), and the control API's token beyond
+ * loopback. Real clients send neither `Origin` nor `Sec-Fetch-Site` and are unaffected.
+ *
+ * @note The bound address is read on the first request (the server listens by then).
+ */
+export function createRequestGuard(handler: Pick<Doppel, 'handle'>, server: { address(): AddressInfo | string | null }, options: GuardOptions = {}): RequestGuard {
+  const allowed = (options.allowedHosts ?? []).map((name) => name.toLowerCase())
+  const exact = new Set(allowed.filter((name) => !name.startsWith('.')))
+  const domains = allowed.filter((name) => name.startsWith('.'))
+  let bound: { loopback: boolean; name: string } | undefined
+  const binding = () => {
+    if (bound) return bound
+    const address = server.address()
+    const text = typeof address === 'object' && address ? address.address : '127.0.0.1'
+    return (bound = { loopback: isLoopbackAddress(text), name: text.includes(':') ? `[${text}]` : text })
+  }
+
+  const hostAllowed = (host: string): boolean => {
+    const parts = splitAuthority(host)
+    if (!parts) return false
+    const name = parts[0]
+    if (isLoopbackName(name) || name === binding().name || exact.has(name)) return true
+    for (const domain of domains) if (name === domain.slice(1) || name.endsWith(domain)) return true
+    return isFakeCloudHost(host)
+  }
+
+  return (req, res) => {
+    const target = req.url ?? '/'
+    if (!target.startsWith('/') && !(req.method === 'OPTIONS' && target === '*')) {
+      return refusal(target, 400, 'Failed to read the request: the request target must be a path')
+    }
+    const { reaches, path } = classify(target)
+    const control = reaches === 'control'
+    if (reaches !== 'service') res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
+    const host = req.headers.host
+    const { loopback } = binding()
+    if (loopback && host !== undefined && !hostAllowed(host)) {
+      return refusal(target, 403, `Host "${host}" is not allowed: doppel answers only loopback names on a loopback bind; add it with --allowed-host ${splitAuthority(host)?.[0] ?? host}`)
+    }
+    const origin = req.headers.origin
+    const crossSite = req.headers['sec-fetch-site'] === 'cross-site' || (origin !== undefined && !sameOrigin(origin, host ?? ''))
+    if (crossSite && (control || !SAFE_METHODS.has(req.method ?? ''))) {
+      return refusal(target, 403, `Cross-site request refused: doppel answers browser requests only from its own origin${control ? '' : ' (reads excepted)'}`)
+    }
+    if (!control) return undefined
+    const query = path.indexOf('?')
+    const route = query === -1 ? path : path.slice(0, query)
+    // Open reads (the health check, the dashboard's files) hold no secret: the control table says which.
+    if (!loopback && controlAccess(req.method ?? '', route) !== 'open' && !controlTokenPresent(handler, req, options.controlTokens)) {
+      return refusal(target, 401, 'The control API needs a management token beyond loopback: send the root token or the --control-token in X-Service-Token (X-Vault-Token with the vault profile) or Authorization: Bearer')
+    }
+    if (!SAFE_METHODS.has(req.method ?? '') && hasBody(req)) {
+      const types = controlBodyTypes(req.method ?? '', route) ?? JSON_TYPES
+      const type = mediaType(req)
+      if (!types.includes(type) && !type.endsWith('+json')) {
+        return refusal(target, 415, `Control writes need Content-Type: ${types.join(' or ')}${type ? `, not ${type}` : ''}`)
+      }
+    }
+    return undefined
+  }
+}
+
+/** Whether the request carries a root token of the emulator served (a proxy has none) or a control token. */
+function controlTokenPresent(handler: Pick<Doppel, 'handle'>, req: IncomingMessage, controlTokens: readonly string[] = []): boolean {
+  const context = handler instanceof Emulator ? { emulator: handler, profile: handler.profile } : { emulator: { rootTokens: new Set<string>() }, profile: SERVICE_PROFILE }
+  const headers = new Headers()
+  for (const name of [...context.profile.tokenHeaders, 'authorization']) {
+    const value = req.headers[name]
+    if (typeof value === 'string') headers.set(name, value)
+  }
+  return hasManagementToken(new Request('http://doppel.invalid/', { headers }), context, controlTokens)
+}

@@ -1,0 +1,232 @@
+import { authFaultResponse } from '../../services/cloud-auth/envelope.ts'
+import { Delays } from '../../core/delays.ts'
+import { Emulator, type EmulatorOptions } from '../../core/emulator.ts'
+import type { RequestContext, Service } from '../../core/glossary.ts'
+import { fakeCloud, cloudFaultResponse, getFakeCloud, isCloudFacePath, isFakeCloudHost, type FakeCloudApi } from '../../services/fake-cloud/index.ts'
+import { registryFaultResponse } from '../../services/registry/api/json-api.ts'
+import type { FixtureSource } from '../fixtures/index.ts'
+import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from '../snapshot/snapshot-document.ts'
+import type { TenantDirectory } from '../tenants/glossary.ts'
+import { LightResponse, realResponse } from '../../core/light-response.ts'
+import { errorKind } from '../../core/doppel-error.ts'
+
+/** Which listener a request arrived on: the main one, or the fake cloud's own (`--cloud-port`). */
+export type Surface = 'main' | 'cloud'
+
+export interface HandleOptions {
+  remoteAddress?: string
+  surface?: Surface
+  /** The server's tenants, given to the root instance so that its control API can list and drop them. */
+  tenants?: TenantDirectory
+}
+
+/** Thrown (and turned into a dropped connection or a network error) by a `drop` fault. */
+export class DroppedConnection extends errorKind('DroppedConnection', 'DOPPEL_CONNECTION_DROPPED') {}
+
+type ServiceName = 'cloud-auth' | 'registry' | 'fake-cloud' | 'control'
+
+/** A service and the body an injected fault answers with on it. */
+interface ServiceEntry {
+  serve: Service
+  fault: (status: number) => Response
+}
+
+/**
+ * A service whose module is imported on its first request: start-up loads only the core and the fake
+ * cloud (which `doppel.cloud` needs at once). Once loaded, the entry's `serve` is the service itself, so
+ * later requests call it directly. The module cache is code loading, not emulator state.
+ */
+function lazyService(load: () => Promise<Service>, fault: (status: number) => Response): ServiceEntry {
+  let loading: Promise<Service> | undefined
+  const entry: ServiceEntry = {
+    serve: async (request, context) => {
+      entry.serve = await (loading ??= load())
+      return entry.serve(request, context)
+    },
+    fault,
+  }
+  return entry
+}
+
+const SERVICES: Record<ServiceName, ServiceEntry> = {
+  'cloud-auth': lazyService(async () => (await import('../../services/cloud-auth/index.ts')).cloudAuth, authFaultResponse),
+  registry: lazyService(async () => (await import('../../services/registry/index.ts')).registry, registryFaultResponse),
+  'fake-cloud': { serve: fakeCloud, fault: cloudFaultResponse },
+  control: lazyService(async () => (await import('../../services/control/index.ts')).control, authFaultResponse),
+}
+
+/** Picks the service for a request: by host for the fake cloud's real hostnames, else by path prefix. */
+export function serviceFor(url: URL, surface: Surface): ServiceName | undefined {
+  if (surface === 'cloud' || isFakeCloudHost(url.host)) return 'fake-cloud'
+  const path = url.pathname
+  if (path.startsWith('/v1/')) return 'cloud-auth'
+  if (path.startsWith('/_doppel/cloud/')) return 'fake-cloud'
+  if (path.startsWith('/_doppel/registry/')) return 'registry'
+  if (path.startsWith('/_doppel/')) return 'control'
+  if (path.startsWith('/api/') || path.startsWith('/_archivist/') || path === '/.well-known/terraform.json') return 'registry'
+  return undefined
+}
+
+/**
+ * Which service answers: the control API takes its routes under `/_doppel/registry/` and `/_doppel/cloud/`
+ * (the fake cloud's AWS faces excepted) from the services whose names the journal keeps for them.
+ */
+function answeringService(name: ServiceName, path: string): ServiceName {
+  if (name === 'registry' && path.startsWith('/_doppel/registry/')) return 'control'
+  if (name === 'fake-cloud' && path.startsWith('/_doppel/cloud/') && !isCloudFacePath(path)) return 'control'
+  return name
+}
+
+/**
+ * An emulator of both services and the fake cloud. `fetch` answers a request exactly as the HTTP
+ * server and the MSW handlers do: they are faces on it.
+ */
+export class Doppel extends Emulator {
+  /** The options it was created with, so that a tenant can be created alike. */
+  readonly options: DoppelOptions
+  #fixtureSources: FixtureSource[] = []
+
+  constructor(options: DoppelOptions = {}) {
+    super(options)
+    this.options = options
+  }
+
+  /** The fake cloud's direct face: instances, principals, signed identity documents. */
+  get cloud(): FakeCloudApi {
+    return getFakeCloud(this)
+  }
+
+  #fixtures: Promise<void> | undefined
+  #delays = new Delays()
+
+  /** Ends pending latency faults at once (their requests fail as dropped connections): for shutdown. */
+  endPendingDelays(): void {
+    this.#delays.endAll(() => new DroppedConnection('Connection dropped: the server is shutting down'))
+  }
+
+  /** Resolves once the fixtures given to `createDoppel` are loaded; rejects with their FixtureError. */
+  async ready(): Promise<void> {
+    await this.#fixtures
+  }
+
+  /**
+   * Loads fixtures now and again after every reset. Requests wait until they are in. The loader is
+   * imported on first use: it brings the YAML parser and faker, which plain start-up does not need.
+   */
+  useFixtures(sources: FixtureSource | FixtureSource[]): void {
+    const list = Array.isArray(sources) ? sources : [sources]
+    this.#fixtureSources.push(...list)
+    const load = () => {
+      const loading = import('../fixtures/index.ts').then(({ loadFixtureSources }) => loadFixtureSources(this, list))
+      // Surfaced by ready() and by every request; not an unhandled rejection when nobody asks yet.
+      // Once in, requests stop waiting on it.
+      loading.then(
+        () => {
+          if (this.#fixtures === loading) this.#fixtures = undefined
+        },
+        () => undefined,
+      )
+      this.#fixtures = loading
+    }
+    load()
+    this.onReset(load)
+  }
+
+  /** The whole state as one versioned JSON document, secrets included (README: "State that survives"). */
+  snapshot(): DoppelSnapshot {
+    return takeSnapshot(this)
+  }
+
+  /**
+   * Replaces the state with a snapshot, checked whole first: a bad one throws SnapshotError and changes
+   * nothing. The journal stays; `reset()` still returns to the seeded start.
+   */
+  restore(snapshot: unknown): void {
+    restoreSnapshot(this, snapshot)
+  }
+
+  /** Every fixture source given to `createDoppel` or `useFixtures`, in order. */
+  get fixtureSources(): readonly FixtureSource[] {
+    return this.#fixtureSources
+  }
+
+  /** Answers a request in process. A `drop` fault rejects with a TypeError, as a network failure does. */
+  async fetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init)
+    try {
+      return realResponse(await this.handle(request))
+    } catch (error) {
+      if (error instanceof DroppedConnection) throw new TypeError('fetch failed', { cause: error })
+      throw error
+    }
+  }
+
+  /**
+   * The single entry point: faults, routing, journal. Throws DroppedConnection for a `drop` fault. The
+   * answer may be a light Response (see `core/light-response.ts`); `fetch` and MSW hand out real ones.
+   */
+  async handle(request: Request, options: HandleOptions = {}): Promise<Response> {
+    if (this.#fixtures) await this.#fixtures
+    const started = performance.now()
+    const url = new URL(request.url)
+    const name = serviceFor(url, options.surface ?? 'main')
+    let response: Response
+    if (name === undefined) {
+      response = new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+    } else {
+      const service = SERVICES[answeringService(name, url.pathname)]
+      // Faults never touch the control API, whichever service answers under /_doppel/.
+      const fault = url.pathname.startsWith('/_doppel/') ? undefined : this.faults.take(request.method, url)
+      if (fault?.drop) {
+        this.#record(name, request, 0, started)
+        throw new DroppedConnection(`Connection dropped by fault ${fault.id}`)
+      }
+      if (fault?.latency_ms) await this.#delays.wait(fault.latency_ms)
+      if (fault?.status) {
+        response = service.fault(fault.status)
+      } else {
+        const context: RequestContext = {
+          emulator: this,
+          profile: this.profile,
+          remoteAddress: options.remoteAddress ?? '127.0.0.1',
+          ...(options.tenants && { tenants: options.tenants }),
+          url,
+        }
+        response = await service.serve(request, context)
+      }
+    }
+    this.#record(name ?? 'none', request, response.status, started)
+    return response
+  }
+
+  #record(service: string, request: Request, status: number, started: number): void {
+    this.journal.record({
+      timeMs: this.clock.nowMs(),
+      service,
+      method: request.method,
+      url: request.url,
+      status,
+      duration: performance.now() - started,
+    })
+  }
+}
+
+export interface DoppelOptions extends EmulatorOptions {
+  /** Fixture files (YAML or JSON paths) or fixture objects, loaded at creation and after every reset. */
+  fixtures?: FixtureSource | FixtureSource[]
+}
+
+/**
+ * Creates an isolated emulator instance.
+ *
+ * @example
+ * const doppel = createDoppel({ seed: 1 })
+ * const res = await doppel.fetch('http://doppel.test/v1/auth/cloud/roles?list=true', {
+ *   headers: { 'X-Service-Token': 'root' },
+ * })
+ */
+export function createDoppel(options: DoppelOptions = {}): Doppel {
+  const doppel = new Doppel(options)
+  if (options.fixtures !== undefined) doppel.useFixtures(options.fixtures)
+  return doppel
+}

@@ -1,0 +1,116 @@
+/**
+ * Shared OpenAPI components: the auth service's envelope and error body, the registry's JSON:API and v1
+ * error bodies, and the field types of the auth method's framework (reference §1.7).
+ */
+import type { FieldType } from '../../services/cloud-auth/fields/index.ts'
+
+export type Schema = Record<string, unknown>
+
+/** How each framework field type is accepted on the wire (weakly typed, as the service converts it). */
+export const FIELD_TYPE_SCHEMAS: Record<FieldType, Schema> = {
+  string: { type: ['string', 'number', 'boolean', 'null'], description: 'TypeString (scalars are converted)' },
+  bool: { type: ['boolean', 'string', 'integer', 'null'], description: 'TypeBool (Go ParseBool strings accepted)' },
+  int: { type: ['integer', 'string', 'boolean', 'null'], description: 'TypeInt' },
+  duration: {
+    type: ['integer', 'string', 'null'],
+    description: 'TypeDurationSecond: seconds, or a Go duration such as "72h"',
+  },
+  commaList: {
+    oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string', description: 'comma-separated' }, { type: 'null' }],
+    description: 'TypeCommaStringSlice',
+  },
+  header: {
+    oneOf: [{ type: 'object', additionalProperties: true }, { type: 'array', items: { type: 'string' } }, { type: 'string' }, { type: 'null' }],
+    description: 'TypeHeader: an object of strings or string lists, its JSON text or base64, or "Key:Value" strings',
+  },
+}
+
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
+
+export const COMPONENT_SCHEMAS: Record<string, Schema> = {
+  AuthEnvelope: {
+    type: 'object',
+    description: 'The auth service response envelope (reference §1.5)',
+    required: ['request_id', 'lease_id', 'renewable', 'lease_duration', 'data', 'wrap_info', 'warnings', 'auth', 'mount_type'],
+    properties: {
+      request_id: { type: 'string' },
+      lease_id: { type: 'string' },
+      renewable: { type: 'boolean' },
+      lease_duration: { type: 'integer' },
+      data: { type: ['object', 'null'], additionalProperties: true },
+      wrap_info: { type: 'null' },
+      warnings: { type: ['array', 'null'], items: { type: 'string' } },
+      auth: { oneOf: [{ type: 'null' }, ref('AuthBlock')] },
+      mount_type: { type: 'string' },
+    },
+  },
+  AuthBlock: {
+    type: 'object',
+    properties: {
+      client_token: { type: 'string' },
+      accessor: { type: 'string' },
+      policies: { type: 'array', items: { type: 'string' } },
+      token_policies: { type: 'array', items: { type: 'string' } },
+      metadata: { type: 'object', additionalProperties: { type: 'string' } },
+      lease_duration: { type: 'integer' },
+      renewable: { type: 'boolean' },
+      entity_id: { type: 'string' },
+      token_type: { type: 'string' },
+      orphan: { type: 'boolean' },
+    },
+    additionalProperties: true,
+  },
+  ListData: {
+    type: 'object',
+    properties: { data: { type: 'object', properties: { keys: { type: 'array', items: { type: 'string' } } } } },
+  },
+  AuthErrors: {
+    type: 'object',
+    description: 'Error body of the auth service: `{"errors":["…"]}`',
+    required: ['errors'],
+    properties: { errors: { type: 'array', items: { type: 'string' } } },
+    additionalProperties: false,
+  },
+  JsonApiDocument: {
+    type: 'object',
+    properties: {
+      data: { oneOf: [{ type: 'object', additionalProperties: true }, { type: 'array', items: { type: 'object' } }] },
+      included: { type: 'array', items: { type: 'object' } },
+      links: { type: 'object' },
+      meta: { type: 'object' },
+    },
+    additionalProperties: true,
+  },
+  JsonApiErrors: {
+    type: 'object',
+    description: 'JSON:API error document of `/api/v2`',
+    required: ['errors'],
+    properties: {
+      errors: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['status', 'title'],
+          properties: {
+            status: { type: 'string' },
+            title: { type: 'string' },
+            detail: { type: 'string' },
+            source: { type: 'object', properties: { pointer: { type: 'string' } } },
+          },
+        },
+      },
+    },
+  },
+  RegistryV1Errors: {
+    type: 'object',
+    description: 'Error body of the registry protocol: `{"errors":["Not Found"]}`',
+    required: ['errors'],
+    properties: { errors: { type: 'array', items: { type: 'string' } } },
+  },
+}
+
+export function jsonContent(schema: Schema, mediaType = 'application/json'): Schema {
+  return { content: { [mediaType]: { schema } } }
+}
+
+export const authError = (description: string): Schema => ({ description, ...jsonContent(ref('AuthErrors')) })

@@ -1,0 +1,113 @@
+/**
+ * The snapshot document: one versioned JSON object holding everything an emulator instance needs to
+ * answer exactly as it did: the clock, the random source's position, the faults and every domain's state
+ * (each domain writes and reads its own part; the list is `DOMAIN_CODECS`).
+ */
+import { authSnapshotCodec } from '../../services/cloud-auth/state-snapshot.ts'
+import { tokenSnapshotCodec } from '../../services/cloud-auth/tokens/token-snapshot.ts'
+import type { Emulator } from '../../core/emulator.ts'
+import { clockCodec, faultsCodec, randomCodec } from '../../core/snapshot/core-codecs.ts'
+import type { DomainCodec } from '../../core/snapshot/domain-codec.ts'
+import { SnapshotError } from '../../core/snapshot/shape.ts'
+import { cloudSnapshotCodec } from '../../services/fake-cloud/cloud-snapshot.ts'
+import { getFakeCloud } from '../../services/fake-cloud/index.ts'
+import { registrySnapshotCodec } from '../../services/registry/model/registry-snapshot.ts'
+import { fakerSnapshotCodec } from '../fixtures/faker-snapshot.ts'
+
+export const SNAPSHOT_VERSION = 1
+
+/** Every domain that keeps state, by its name in the document. */
+export const DOMAIN_CODECS: readonly DomainCodec[] = [
+  authSnapshotCodec,
+  tokenSnapshotCodec,
+  cloudSnapshotCodec,
+  registrySnapshotCodec,
+  fakerSnapshotCodec,
+]
+
+/** The emulator's own parts, at the top level of the document. */
+const CORE_CODECS: readonly DomainCodec[] = [clockCodec, randomCodec, faultsCodec]
+
+export interface DoppelSnapshot {
+  doppel_snapshot: typeof SNAPSHOT_VERSION
+  /** Wall time when it was taken (informational). */
+  taken_at: string
+  clock: unknown
+  random: unknown
+  faults: unknown
+  domains: Record<string, unknown>
+}
+
+/** The whole state of one emulator instance as plain JSON (secrets included). */
+export function takeSnapshot(emulator: Emulator): DoppelSnapshot {
+  const domains: Record<string, unknown> = {}
+  for (const codec of DOMAIN_CODECS) {
+    const saved = codec.save(emulator)
+    if (saved !== undefined) domains[codec.name] = saved
+  }
+  return {
+    doppel_snapshot: SNAPSHOT_VERSION,
+    taken_at: new Date().toISOString(),
+    clock: clockCodec.save(emulator),
+    random: randomCodec.save(emulator),
+    faults: faultsCodec.save(emulator),
+    domains,
+  }
+}
+
+const TOP_LEVEL = new Set(['doppel_snapshot', 'taken_at', 'clock', 'random', 'faults', 'domains'])
+
+function objectAt(value: unknown, path: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SnapshotError(`Failed to read the snapshot: ${path} must be an object`)
+  }
+  return value as Record<string, unknown>
+}
+
+/**
+ * Checks a whole snapshot without touching any emulator; throws SnapshotError naming the first problem.
+ * Returns what replaces an emulator's state with it.
+ */
+export function parseSnapshot(value: unknown): (emulator: Emulator) => void {
+  const document = objectAt(value, 'the snapshot')
+  if (!Object.hasOwn(document, 'doppel_snapshot')) throw new SnapshotError('Failed to read the snapshot: it has no "doppel_snapshot" version')
+  if (document.doppel_snapshot !== SNAPSHOT_VERSION) {
+    throw new SnapshotError(
+      `Failed to read the snapshot: version ${JSON.stringify(document.doppel_snapshot)} is not supported (this doppel reads version ${SNAPSHOT_VERSION})`,
+    )
+  }
+  for (const key of Object.keys(document)) {
+    if (!TOP_LEVEL.has(key)) throw new SnapshotError(`Failed to read the snapshot: "${key}" is not a known field`)
+  }
+  if (document.taken_at !== undefined && typeof document.taken_at !== 'string') {
+    throw new SnapshotError('Failed to read the snapshot: taken_at must be a string')
+  }
+  const coreLoads = CORE_CODECS.map((codec) => {
+    if (!Object.hasOwn(document, codec.name)) throw new SnapshotError(`Failed to read the snapshot: "${codec.name}" is missing`)
+    return codec.parse(document[codec.name], codec.name)
+  })
+  const loads: ((emulator: Emulator) => void)[] = []
+  const domains = objectAt(document.domains, 'domains')
+  const known = new Map(DOMAIN_CODECS.map((codec) => [codec.name, codec]))
+  for (const name of Object.keys(domains)) {
+    const codec = known.get(name)
+    if (codec === undefined) throw new SnapshotError(`Failed to read the snapshot: domains.${name} is not a known domain`)
+    loads.push(codec.parse(domains[name], `domains.${name}`))
+  }
+  // The emulator's own parts last: creating a domain may draw from the random source.
+  loads.push(...coreLoads)
+  return (emulator) => {
+    for (const load of loads) load(emulator)
+  }
+}
+
+/**
+ * Replaces an emulator's state with a snapshot, checked whole first: a bad one throws SnapshotError and
+ * changes nothing. The journal stays; `reset()` still returns to the seeded start.
+ */
+export function restoreSnapshot(emulator: Emulator, value: unknown): void {
+  const load = parseSnapshot(value)
+  // IMDS listeners belong to the state being replaced.
+  void getFakeCloud(emulator).close()
+  emulator.replaceState(load)
+}

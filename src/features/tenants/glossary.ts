@@ -1,0 +1,12 @@
+/** Tenants: named emulator instances on one server, reached under `/t/<name>/`. */
+
+export interface TenantOptions {
+  /** How many tenants may exist at once; a request naming a new one beyond it is refused (429). Default 100. */
+  maxTenants?: number
+  /** Drop a tenant unused this long on the wall clock (ms). Default 30 minutes. */
+  idleTimeoutMs?: number
+  /** The wall clock the idle timeout reads. Default `Date.now`. */
+  wallClock?: () => number
+}
+
+export type { TenantDirectory, TenantSummary } from '../../core/glossary.ts'

@@ -1,0 +1,153 @@
+import { Clock } from '../../core/clock.ts'
+import { jsonResponse } from '../../core/http.ts'
+import { createDoppel, type Doppel, type DoppelOptions, type HandleOptions } from '../doppel/doppel.ts'
+import type { TenantDirectory, TenantOptions, TenantSummary } from './glossary.ts'
+import { checkTenantName, splitTenantPath, TenantNameError } from './tenant-name.ts'
+
+const DEFAULT_MAX_TENANTS = 100
+const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000
+/** Idle tenants are looked for at most this often (and always before a new one is refused). */
+const SWEEP_INTERVAL_MS = 1000
+
+interface Tenant {
+  doppel: Doppel
+  createdAt: number
+  lastUsedAt: number
+  requests: number
+}
+
+/**
+ * The tenants of one server: a full emulator instance per name, created on first use with the root
+ * instance's options, answering requests under `/t/<name>/`. Idle tenants are dropped lazily, when
+ * requests come in, so the registry owns no timer.
+ */
+export class TenantRegistry implements TenantDirectory {
+  readonly maxTenants: number
+  readonly idleTimeoutMs: number
+  readonly #root: Doppel
+  readonly #now: () => number
+  // Least recently used first: a request moves its tenant to the end, so a sweep stops at the first live one.
+  readonly #tenants = new Map<string, Tenant>()
+  #nextSweepAt = 0
+
+  constructor(root: Doppel, options: TenantOptions = {}) {
+    this.maxTenants = options.maxTenants ?? DEFAULT_MAX_TENANTS
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS
+    if (!Number.isSafeInteger(this.maxTenants) || this.maxTenants < 0) throw new RangeError(`maxTenants must be a whole number ≥ 0, not ${this.maxTenants}`)
+    if (!(this.idleTimeoutMs > 0)) throw new RangeError(`idleTimeoutMs must be more than 0, not ${this.idleTimeoutMs}`)
+    this.#root = root
+    this.#now = options.wallClock ?? Date.now
+  }
+
+  /**
+   * Answers a request: under `/t/<name>/` by that tenant, with the prefix taken off the URL; otherwise by
+   * the root instance. A bad name is 400 and a new tenant beyond the cap 429, in the control API's envelope.
+   */
+  async handle(request: Request, options: HandleOptions = {}): Promise<Response> {
+    // Most requests carry no prefix: tell by the string, without parsing the URL a second time.
+    const raw = request.url
+    if (!raw.startsWith('/t', raw.indexOf('/', raw.indexOf('//') + 2))) return this.#root.handle(request, { ...options, tenants: this })
+    const url = new URL(raw)
+    let split
+    try {
+      split = splitTenantPath(url.pathname)
+    } catch (error) {
+      if (error instanceof TenantNameError) return jsonResponse(400, { errors: [error.message] })
+      throw error
+    }
+    if (split === undefined) return this.#root.handle(request, { ...options, tenants: this })
+    const tenant = this.#use(split.tenant)
+    if (tenant === undefined) {
+      return jsonResponse(429, {
+        errors: [`tenant limit reached: ${this.maxTenants} tenants exist (--max-tenants); DELETE /_doppel/tenants/<id> drops one, idle ones go after ${this.idleTimeoutMs / 1000}s`],
+      })
+    }
+    url.pathname = split.path
+    return tenant.doppel.handle(withUrl(request, url), options)
+  }
+
+  list(): TenantSummary[] {
+    this.#sweep(this.#now())
+    return [...this.#tenants]
+      .map(([id, tenant]) => ({
+        id,
+        created_at: new Date(tenant.createdAt).toISOString(),
+        last_used_at: new Date(tenant.lastUsedAt).toISOString(),
+        requests: tenant.requests,
+      }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  }
+
+  drop(id: string): boolean {
+    const tenant = this.#tenants.get(checkTenantName(id))
+    if (tenant === undefined) return false
+    this.#retire(id, tenant)
+    return true
+  }
+
+  /**
+   * The tenant's instance, created as a first request would create it (`--data-dir` restores tenants this
+   * way); undefined for a new one beyond the cap. Throws TenantNameError for a bad name.
+   */
+  open(id: string): Doppel | undefined {
+    return this.#use(checkTenantName(id))?.doppel
+  }
+
+  /** The tenant's instance (tests and the bench reach its in-process face through it); undefined if none. */
+  get(id: string): Doppel | undefined {
+    return this.#tenants.get(id)?.doppel
+  }
+
+  #use(id: string): Tenant | undefined {
+    const now = this.#now()
+    if (now >= this.#nextSweepAt) this.#sweep(now)
+    let tenant = this.#tenants.get(id)
+    if (tenant !== undefined) {
+      this.#tenants.delete(id)
+    } else {
+      if (this.#tenants.size >= this.maxTenants) this.#sweep(now)
+      if (this.#tenants.size >= this.maxTenants) return undefined
+      tenant = { doppel: createDoppel(tenantOptions(this.#root, id)), createdAt: now, lastUsedAt: now, requests: 0 }
+    }
+    tenant.lastUsedAt = now
+    tenant.requests++
+    this.#tenants.set(id, tenant)
+    return tenant
+  }
+
+  #sweep(now: number): void {
+    this.#nextSweepAt = now + Math.min(SWEEP_INTERVAL_MS, this.idleTimeoutMs)
+    for (const [id, tenant] of this.#tenants) {
+      if (now - tenant.lastUsedAt < this.idleTimeoutMs) break
+      this.#retire(id, tenant)
+    }
+  }
+
+  /** Forgets a tenant; the sockets its fake cloud opened (per-instance IMDS listeners) close with it. */
+  #retire(id: string, tenant: Tenant): void {
+    this.#tenants.delete(id)
+    void tenant.doppel.cloud.close()
+  }
+}
+
+/** The root's options for a new tenant: its own clock (never a shared one), its prefix, the same fixtures. */
+function tenantOptions(root: Doppel, id: string): DoppelOptions {
+  const { clock, fixtures: _fixtures, ...rest } = root.options
+  return {
+    ...rest,
+    ...(clock !== undefined && { clock: clock instanceof Clock ? { start: clock.now(), frozen: clock.frozen } : clock }),
+    ...(root.fixtureSources.length > 0 && { fixtures: [...root.fixtureSources] }),
+    basePath: `${root.basePath}/t/${id}`,
+  }
+}
+
+/** The same request at another URL; the body stream moves over unread. */
+function withUrl(request: Request, url: URL): Request {
+  return new Request(url, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    signal: request.signal,
+    ...(request.body && { duplex: 'half' as const }),
+  })
+}

@@ -1,0 +1,95 @@
+/**
+ * The cloud auth service: every path under `/v1/auth/<mount>/` of each mount, `sys/auth` for mounts,
+ * and the token store's `lookup-self`, `renew-self` and `revoke-self`. Request → operation and data → token check → route → handler → shape.
+ */
+import type { RequestContext } from '../../core/glossary.ts'
+import { requestUrl } from '../../core/http.ts'
+import { authError, multiError } from './envelope.ts'
+import { handleLogin } from './login/index.ts'
+import { MESSAGES } from './auth-messages.ts'
+import { mountTable, TOKEN_MOUNT } from './mounts/mount-table.ts'
+import { handleSysAuth } from './mounts/sys-auth.ts'
+import type { Operation } from './routing/endpoint.ts'
+import { httpOperation, unsupportedOperation } from './routing/http-operation.ts'
+import { requestToken } from './routing/request-token.ts'
+import { runEndpoint } from './routing/run-endpoint.ts'
+import { AuthRefusal } from './auth-refusal.ts'
+import { authState } from './state.ts'
+import { runPeriodicTidy } from './tidy/remove-expired.ts'
+import { SELF_ROUTES, tokenStore } from './tokens/index.ts'
+import { VAULT_OPENAPI_PATH, vaultOpenApi } from './vault-openapi.ts'
+
+const TOKEN_PREFIX = `auth/${TOKEN_MOUNT}/`
+
+/** The cloud auth service under `/v1/`. */
+export async function cloudAuth(request: Request, context: RequestContext): Promise<Response> {
+  try {
+    return await serve(request, context)
+  } catch (error) {
+    if (error instanceof AuthRefusal) return authError(error.status, error.message)
+    return authError(500, multiError(error instanceof Error ? error.message : String(error)))
+  }
+}
+
+async function serve(request: Request, context: RequestContext): Promise<Response> {
+  // A running clock moves by itself: tokens it expired go before this request is answered.
+  context.emulator.sweepExpired()
+  const url = requestUrl(request, context)
+  let path = url.pathname
+  if (path.includes('%')) {
+    try {
+      path = decodeURIComponent(path)
+    } catch {
+      return authError(400, MESSAGES.invalidUrlEscape)
+    }
+  }
+  if (path.startsWith('/v1/')) path = path.slice('/v1/'.length)
+  if (path === VAULT_OPENAPI_PATH) {
+    const answer = await vaultOpenApi(request, url, context)
+    if (answer) return answer
+  }
+  const selfName = path.startsWith(TOKEN_PREFIX) ? path.slice(TOKEN_PREFIX.length) : ''
+  const self = Object.hasOwn(SELF_ROUTES, selfName) ? SELF_ROUTES[selfName] : undefined
+  if (self) {
+    if (self.methods.includes(request.method)) return self.handle(request, context)
+    return ['GET', 'LIST', 'DELETE'].includes(request.method) ? unsupportedOperation(false) : authError(405)
+  }
+
+  const parsed = await httpOperation(request, url)
+  if (parsed instanceof Response) return parsed
+  const { operation, data } = parsed
+  if (operation === 'list' && !path.endsWith('/')) path += '/'
+
+  const mount = path.startsWith('auth/') ? mountTable(context.emulator).resolve(path.slice('auth/'.length)) : undefined
+  if (mount?.relative === 'login') return login(context, mount.mount, operation, data)
+
+  const token = requestToken(request, context.profile)
+  if (!context.emulator.isRootToken(token)) {
+    // A live login token is known, but its policies grant no management path: an ACL refusal, which the
+    // real service reports as a multierror (reference §1.2).
+    const known = isIssuedTokenForm(token) && tokenStore(context.emulator).lookup(token) !== undefined
+    return authError(403, known ? multiError(MESSAGES.permissionDenied) : MESSAGES.permissionDenied)
+  }
+  if (mount) {
+    const state = authState(context.emulator, mount.mount)
+    runPeriodicTidy(state, context.emulator.clock.nowMs())
+    return runEndpoint(context, state, mount.relative, operation, data)
+  }
+  if (path === 'sys/auth' || path.startsWith('sys/auth/')) {
+    return handleSysAuth(context, operation, path.slice('sys/auth'.length).replace(/^\/+|\/+$/g, ''), data)
+  }
+  if (path.startsWith(TOKEN_PREFIX)) return authError(404, multiError(MESSAGES.unsupportedPath))
+  return authError(404, MESSAGES.noHandler(path))
+}
+
+/** Only tokens of login's forms (`hvs.`, `hvb.`) can be live ones; others never touch the token store. */
+function isIssuedTokenForm(token: string | undefined): token is string {
+  return token !== undefined && /^hv[sb]\./.test(token)
+}
+
+/** `login` is unauthenticated: a token sent with it is ignored. */
+function login(context: RequestContext, mount: string, operation: Operation, data: Record<string, unknown>) {
+  if (operation !== 'update') return unsupportedOperation(true)
+  runPeriodicTidy(authState(context.emulator, mount), context.emulator.clock.nowMs())
+  return handleLogin(context, mount, data)
+}

@@ -1,0 +1,20 @@
+import { DoppelError } from '../../../core/doppel-error.ts'
+import { goQuote, goTypeName, goValue } from '../../../core/go/go-format.ts'
+
+/**
+ * A value that does not convert to its field's type. The message has no `Field validation failed: `
+ * prefix; the route adds it where the real service does (§1.6).
+ */
+export class FieldError extends DoppelError {
+  override name = 'FieldError'
+  readonly field: string
+  constructor(field: string, value: unknown, reason: string) {
+    super('DOPPEL_INVALID_FIELD', `error converting input ${goValue(value)} for field ${goQuote(field)}: ${reason}`)
+    this.field = field
+  }
+}
+
+/** mapstructure's refusal of a value of the wrong kind. */
+export function unconvertible(name: string, target: string, value: unknown): string {
+  return `'${name}' expected type '${target}', got unconvertible type '${goTypeName(value)}', value: '${goValue(value)}'`
+}

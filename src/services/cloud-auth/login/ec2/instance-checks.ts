@@ -1,0 +1,132 @@
+import type { RequestContext } from '../../../../core/glossary.ts'
+import type { DescribedInstance } from '../../../fake-cloud/glossary.ts'
+import type { RoleEntry } from '../../glossary.ts'
+import { cloudErrorText, credentialsForAccount } from '../../provider/provider-client.ts'
+import { providerCalls } from '../../provider/index.ts'
+import type { AuthState } from '../../state.ts'
+import { parseIamArn } from '../../iam-arn.ts'
+import { LoginError } from '../login-error.ts'
+import { LOGIN_MESSAGES } from '../login-messages.ts'
+import { errorKind } from '../../../../core/doppel-error.ts'
+
+/** Why DescribeInstances did not give a running instance; the caller adds its flow's prefix. */
+export class InstanceCheckError extends errorKind('InstanceCheckError', 'DOPPEL_INSTANCE_CHECK_FAILED') {}
+
+/**
+ * DescribeInstances for one instance in `region`, with credentials for `accountId` (reference §4 D):
+ * the instance must be the one asked for and `running`.
+ */
+export async function describeRunningInstance(
+  context: RequestContext,
+  state: AuthState,
+  instanceId: string,
+  region: string,
+  accountId: string,
+): Promise<DescribedInstance> {
+  let instance: DescribedInstance
+  try {
+    const credentials = await credentialsForAccount(context, state, accountId)
+    try {
+      instance = await providerCalls(context, state).describeInstance(credentials, region, instanceId)
+    } catch (error) {
+      throw new InstanceCheckError(LOGIN_MESSAGES.describeFailed(instanceId, cloudErrorText(context.emulator, error)))
+    }
+  } catch (error) {
+    if (error instanceof InstanceCheckError) throw error
+    throw new InstanceCheckError(cloudErrorText(context.emulator, error))
+  }
+  if (instance.instanceId !== instanceId) throw new InstanceCheckError(LOGIN_MESSAGES.instanceIdMismatch)
+  if (instance.state.name !== 'running') throw new InstanceCheckError(LOGIN_MESSAGES.notRunning)
+  return instance
+}
+
+/** The document facts the bound checks compare with (for iam inference, a synthetic document). */
+export interface InstanceFacts {
+  accountId: string
+  region: string
+}
+
+/**
+ * The role's instance bounds in the real service's order (reference §4 E.2). Returns the validation
+ * failure (the caller adds `Error validating instance: ` or `error validating instance: `), or undefined
+ * when every bound holds. Missing instance attributes are refused with their own message (a 500 in the
+ * real service, 400 here).
+ */
+export async function instanceBoundFailure(
+  context: RequestContext,
+  state: AuthState,
+  instance: DescribedInstance,
+  role: RoleEntry,
+  roleName: string,
+  facts: InstanceFacts,
+): Promise<string | undefined> {
+  if (role.bound_ec2_instance_id && role.bound_ec2_instance_id.length > 0 && !role.bound_ec2_instance_id.includes(instance.instanceId)) {
+    return LOGIN_MESSAGES.instanceIdBound(instance.instanceId, roleName)
+  }
+  if (role.bound_account_id.length > 0 && !role.bound_account_id.includes(facts.accountId)) {
+    return LOGIN_MESSAGES.accountIdBound(facts.accountId, roleName)
+  }
+  if (role.bound_ami_id.length > 0) {
+    if (instance.imageId === undefined) throw new LoginError(LOGIN_MESSAGES.amiNil)
+    if (!role.bound_ami_id.includes(instance.imageId)) return LOGIN_MESSAGES.amiBound(instance.imageId, roleName)
+  }
+  if (role.bound_subnet_id.length > 0) {
+    if (instance.subnetId === undefined) throw new LoginError(LOGIN_MESSAGES.subnetNil)
+    if (!role.bound_subnet_id.includes(instance.subnetId)) return LOGIN_MESSAGES.subnetBound(instance.subnetId, roleName)
+  }
+  if (role.bound_vpc_id.length > 0) {
+    if (instance.vpcId === undefined) throw new LoginError(LOGIN_MESSAGES.vpcNil)
+    if (!role.bound_vpc_id.includes(instance.vpcId)) return LOGIN_MESSAGES.vpcBound(instance.vpcId, roleName)
+  }
+  if (role.bound_iam_instance_profile_arn.length > 0) {
+    const profileArn = instanceProfileArn(instance)
+    if (!role.bound_iam_instance_profile_arn.some((bound) => arnBoundMatches(bound, profileArn))) {
+      return LOGIN_MESSAGES.profileBound(profileArn, roleName)
+    }
+  }
+  if (role.bound_iam_role_arn.length > 0) {
+    const roleArn = await instanceRoleArn(context, state, instance, facts)
+    if (!role.bound_iam_role_arn.some((bound) => arnBoundMatches(bound, roleArn))) return LOGIN_MESSAGES.roleArnBound(roleArn, roleName)
+  }
+  return undefined
+}
+
+/** Exact match, or a trailing `*` as a prefix wildcard; a `*` anywhere else is a literal character. */
+export function arnBoundMatches(bound: string, arn: string): boolean {
+  if (bound.endsWith('*') && arn.startsWith(bound.slice(0, -1))) return true
+  return arn === bound
+}
+
+function instanceProfileArn(instance: DescribedInstance): string {
+  if (!instance.iamInstanceProfile) throw new LoginError(LOGIN_MESSAGES.profileNil)
+  if (instance.iamInstanceProfile.arn === undefined || instance.iamInstanceProfile.arn === null) {
+    throw new LoginError(LOGIN_MESSAGES.profileArnNil)
+  }
+  return instance.iamInstanceProfile.arn
+}
+
+/** The ARN of the one role in the instance's profile, through IAM GetInstanceProfile. */
+async function instanceRoleArn(context: RequestContext, state: AuthState, instance: DescribedInstance, facts: InstanceFacts): Promise<string> {
+  const profileArn = instanceProfileArn(instance)
+  if (profileArn === '') throw new LoginError(LOGIN_MESSAGES.profileArnEmpty)
+  let profileName: string
+  try {
+    profileName = parseIamArn(profileArn).friendlyName
+  } catch (error) {
+    throw new LoginError(LOGIN_MESSAGES.profileArnParse(profileArn, (error as Error).message))
+  }
+  let credentials
+  try {
+    credentials = await credentialsForAccount(context, state, facts.accountId)
+  } catch (error) {
+    throw new LoginError(LOGIN_MESSAGES.iamClient(cloudErrorText(context.emulator, error)))
+  }
+  let roles
+  try {
+    roles = (await providerCalls(context, state).getInstanceProfile(credentials, profileName)).roles ?? []
+  } catch (error) {
+    throw new LoginError(LOGIN_MESSAGES.roleArnFetch(cloudErrorText(context.emulator, error)))
+  }
+  if (roles.length !== 1) throw new LoginError(LOGIN_MESSAGES.roleArnFetch(LOGIN_MESSAGES.profileRoles))
+  return roles[0]!.arn
+}

@@ -1,0 +1,116 @@
+import { timingSafeEqual } from 'node:crypto'
+import type { AccessListEntry, RoleEntry } from '../../glossary.ts'
+import { LoginError } from '../login-error.ts'
+import { LOGIN_MESSAGES } from '../login-messages.ts'
+import { parseRfc3339, TimeParseError } from './rfc3339.ts'
+
+/** The nonce a client sends as `nonce: ""`: reauthentication is then disabled for the instance. */
+export const REAUTHENTICATION_DISABLED_NONCE = 'reauthentication-disabled-nonce'
+
+const NONCE_LIMIT = 128
+
+export interface NonceOutcome {
+  clientNonce: string
+  /** Whether the request carried `nonce` at all (a present `""` counts). */
+  supplied: boolean
+  disallowReauthentication: boolean
+}
+
+/**
+ * The client-nonce rules of reference §4 F: a present `nonce` is used (empty disables reauthentication);
+ * against an existing access-list entry the nonce must match, unless the role allows migration and the
+ * document's pendingTime is strictly newer; an older pendingTime is refused. An absent nonce gets a
+ * fresh UUID (from the emulator's random source) once the checks pass.
+ */
+export function evaluateNonce(
+  nonce: string | undefined,
+  stored: AccessListEntry | undefined,
+  role: RoleEntry,
+  pendingTime: string,
+  newNonce: () => string,
+): NonceOutcome {
+  let disallowReauthentication = role.disallow_reauthentication
+  let clientNonce = ''
+  const supplied = nonce !== undefined
+  if (supplied) {
+    clientNonce = nonce
+    if (clientNonce === '') {
+      clientNonce = REAUTHENTICATION_DISABLED_NONCE
+      disallowReauthentication = true
+    }
+  }
+  if (stored) {
+    checkAgainstStored(clientNonce, pendingTime, stored, role)
+    disallowReauthentication ||= stored.disallow_reauthentication
+  }
+  if (!supplied) clientNonce = newNonce()
+  return { clientNonce, supplied, disallowReauthentication }
+}
+
+function checkAgainstStored(clientNonce: string, pendingTime: string, stored: AccessListEntry, role: RoleEntry): void {
+  if (!stored.disallow_reauthentication && stored.client_nonce === '') throw new LoginError(LOGIN_MESSAGES.storedNonceMissing)
+  if (stored.disallow_reauthentication || constantTimeEquals(REAUTHENTICATION_DISABLED_NONCE, clientNonce)) {
+    throw new LoginError(LOGIN_MESSAGES.reauthDisabled)
+  }
+  const given = parseTime(pendingTime)
+  const previous = parseTime(stored.pending_time)
+  if (!constantTimeEquals(clientNonce, stored.client_nonce)) {
+    if (!role.allow_instance_migration) throw new LoginError(LOGIN_MESSAGES.nonceMismatch)
+    if (!(given > previous)) throw new LoginError(LOGIN_MESSAGES.nonceMismatchMigration)
+  }
+  if (given < previous) throw new LoginError(LOGIN_MESSAGES.olderMetadata)
+}
+
+function parseTime(value: string): bigint {
+  try {
+    return parseRfc3339(value)
+  } catch (error) {
+    if (error instanceof TimeParseError) throw new LoginError(error.message)
+    throw error
+  }
+}
+
+function constantTimeEquals(a: string, b: string): boolean {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+export interface AccessListWrite {
+  instanceId: string
+  roleName: string
+  pendingTime: string
+  nowMs: number
+  /** Seconds: the longest of the mount, role and tag maxima. */
+  longestMaxTtl: number
+}
+
+/**
+ * The access-list entry to store after a successful login (reference §4 H). A new entry takes the role
+ * as sent and the nonce; an existing entry keeps its creation time and its nonce (the real service never
+ * replaces it); a disallowed reauthentication clears the stored nonce. A nonce over 128 characters is
+ * refused unless reauthentication is disallowed.
+ */
+export function accessListEntry(existing: AccessListEntry | undefined, outcome: NonceOutcome, write: AccessListWrite): AccessListEntry {
+  const entry: AccessListEntry = existing
+    ? { ...existing }
+    : {
+        instance_id: write.instanceId,
+        role: write.roleName,
+        client_nonce: outcome.clientNonce,
+        creation_time: write.nowMs,
+        last_updated_time: write.nowMs,
+        expiration_time: write.nowMs,
+        pending_time: write.pendingTime,
+        disallow_reauthentication: false,
+      }
+  entry.last_updated_time = write.nowMs
+  entry.expiration_time = write.nowMs + write.longestMaxTtl * 1000
+  entry.pending_time = write.pendingTime
+  entry.disallow_reauthentication = outcome.disallowReauthentication
+  if (entry.disallow_reauthentication) entry.client_nonce = ''
+  if (Buffer.byteLength(outcome.clientNonce) > NONCE_LIMIT && !entry.disallow_reauthentication) {
+    throw new LoginError(LOGIN_MESSAGES.nonceTooLong)
+  }
+  return entry
+}

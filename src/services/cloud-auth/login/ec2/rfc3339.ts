@@ -1,0 +1,71 @@
+/**
+ * Go's `time.Parse(time.RFC3339, value)`, for the identity document's `pendingTime`: an instant in
+ * nanoseconds since the epoch, or Go's error text.
+ */
+
+import { goQuote } from '../../../../core/go/go-format.ts'
+import { errorKind } from '../../../../core/doppel-error.ts'
+
+const LAYOUT = '2006-01-02T15:04:05Z07:00'
+
+/** Layout elements in order: a literal, or a numeric field with its width and range. */
+const ELEMENTS: ({ literal: string } | { field: string; width: number; digits: RegExp; min: number; max: number; range: string })[] = [
+  { field: '2006', width: 4, digits: /^\d{4}$/, min: 0, max: 9999, range: 'year' },
+  { literal: '-' },
+  { field: '01', width: 2, digits: /^\d{2}$/, min: 1, max: 12, range: 'month' },
+  { literal: '-' },
+  { field: '02', width: 2, digits: /^\d{2}$/, min: 1, max: 31, range: 'day' },
+  { literal: 'T' },
+  { field: '15', width: 2, digits: /^\d{2}$/, min: 0, max: 23, range: 'hour' },
+  { literal: ':' },
+  { field: '04', width: 2, digits: /^\d{2}$/, min: 0, max: 59, range: 'minute' },
+  { literal: ':' },
+  { field: '05', width: 2, digits: /^\d{2}$/, min: 0, max: 59, range: 'second' },
+]
+
+export class TimeParseError extends errorKind('TimeParseError', 'DOPPEL_INVALID_TIME') {}
+
+/** Parses an RFC 3339 time; throws TimeParseError with Go's message. */
+export function parseRfc3339(value: string): bigint {
+  const fail = (reason: string) => new TimeParseError(`parsing time ${goQuote(value)} as ${goQuote(LAYOUT)}: ${reason}`)
+  const cannot = (rest: string, element: string) => fail(`cannot parse ${goQuote(rest)} as ${goQuote(element)}`)
+  let rest = value
+  const numbers: number[] = []
+  for (const element of ELEMENTS) {
+    if ('literal' in element) {
+      if (!rest.startsWith(element.literal)) throw cannot(rest, element.literal)
+      rest = rest.slice(element.literal.length)
+      continue
+    }
+    const digits = rest.slice(0, element.width)
+    if (!element.digits.test(digits)) throw cannot(rest, element.field)
+    const number = Number(digits)
+    if (number < element.min || number > element.max) {
+      throw new TimeParseError(`parsing time ${goQuote(value)}: ${element.range} out of range`)
+    }
+    numbers.push(number)
+    rest = rest.slice(element.width)
+  }
+  let nanos = 0n
+  const fraction = /^[.,](\d+)/.exec(rest)
+  if (fraction) {
+    nanos = BigInt(fraction[1]!.slice(0, 9).padEnd(9, '0'))
+    rest = rest.slice(fraction[0].length)
+  }
+  let offsetMinutes = 0
+  if (rest.startsWith('Z')) {
+    rest = rest.slice(1)
+  } else {
+    const zone = /^([+-])(\d{2}):(\d{2})/.exec(rest)
+    if (!zone) throw cannot(rest, 'Z07:00')
+    offsetMinutes = (zone[1] === '-' ? -1 : 1) * (Number(zone[2]) * 60 + Number(zone[3]))
+    rest = rest.slice(zone[0].length)
+  }
+  if (rest !== '') throw new TimeParseError(`parsing time ${goQuote(value)}: extra text: ${goQuote(rest)}`)
+  const [year, month, day, hour, minute, second] = numbers as [number, number, number, number, number, number]
+  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second))
+  date.setUTCFullYear(year)
+  if (date.getUTCDate() !== day) throw new TimeParseError(`parsing time ${goQuote(value)}: day out of range`)
+  const seconds = BigInt(Math.floor(date.getTime() / 1000)) - BigInt(offsetMinutes * 60)
+  return seconds * 1_000_000_000n + nanos
+}

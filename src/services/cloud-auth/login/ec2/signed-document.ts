@@ -1,0 +1,44 @@
+import { decodeStdBase64 } from '../../../../core/go/go-base64.ts'
+import { LoginError } from '../login-error.ts'
+import { LOGIN_MESSAGES } from '../login-messages.ts'
+import { Asn1Error } from '../../../../core/asn1.ts'
+import { parseIdentityDocument, type IdentityDocument } from './identity-document.ts'
+import { verifyIdentitySignature } from './identity-signature.ts'
+import { parsePkcs7, Pkcs7Error, verifyPkcs7 } from './pkcs7-verify.ts'
+import type { TrustedCertificate } from './trusted-certificate.ts'
+
+/**
+ * The `pkcs7` value verified and decoded (reference §4 B1): PEM-wrapped and decoded (spaces, tabs and
+ * line breaks tolerated), parsed as BER, verified against the trusted certificates, its embedded
+ * document decoded.
+ */
+export function documentFromPkcs7(value: string, trusted: readonly TrustedCertificate[], allowSha1: boolean): IdentityDocument {
+  const bytes = decodeStdBase64(value.replace(/[ \t]/g, ''))
+  if (!bytes) throw new LoginError(LOGIN_MESSAGES.pkcs7Pem)
+  let signed
+  try {
+    signed = parsePkcs7(bytes)
+  } catch (error) {
+    if (error instanceof Asn1Error) throw new LoginError(LOGIN_MESSAGES.pkcs7Parse(error.message))
+    throw error
+  }
+  try {
+    verifyPkcs7(signed, { trusted, allowSha1 })
+  } catch (error) {
+    if (error instanceof Pkcs7Error) throw new LoginError(LOGIN_MESSAGES.pkcs7Verify(error.message))
+    throw error
+  }
+  if (signed.content.length === 0) throw new LoginError(LOGIN_MESSAGES.pkcs7NoContent)
+  return parseIdentityDocument(signed.content)
+}
+
+/** The identity + signature pair verified (reference §4 B2) and the document decoded. */
+export function documentFromSignature(
+  identity: Buffer,
+  signature: Buffer,
+  trusted: readonly TrustedCertificate[],
+  allowSha1: boolean,
+): IdentityDocument {
+  verifyIdentitySignature(identity, signature, trusted, allowSha1)
+  return parseIdentityDocument(identity)
+}

@@ -1,0 +1,59 @@
+import type { RequestContext } from '../../../core/glossary.ts'
+import { authError, authResponse } from '../envelope.ts'
+import { FieldError } from '../fields/index.ts'
+import { goList } from '../../../core/go/go-format.ts'
+import { authState } from '../state.ts'
+import { ec2Login } from './ec2/ec2-login.ts'
+import { iamLogin } from './iam/iam-login.ts'
+import { LOGIN_SCHEMA, readLoginInput, type LoginInput, type LoginResult } from './login-input.ts'
+import { LoginError } from './login-error.ts'
+import { LOGIN_MESSAGES } from './login-messages.ts'
+import { MESSAGES } from '../auth-messages.ts'
+
+export { LoginError } from './login-error.ts'
+export { LOGIN_MESSAGES } from './login-messages.ts'
+
+/**
+ * `POST|PUT /v1/auth/<mount>/login` (unauthenticated): converts the fields, picks the ec2 or iam flow by
+ * which fields are present, and answers with the `auth` envelope, or `{"errors":[...]}` with the
+ * refusal's status. Unknown fields add the real service's "ignored parameters" warning to a success.
+ *
+ * @example
+ * const response = await handleLogin(context, 'cloud', { pkcs7: document, nonce: 'n-1' })
+ */
+export async function handleLogin(context: RequestContext, mount: string, data: Record<string, unknown>): Promise<Response> {
+  let result: LoginResult
+  try {
+    result = await login(context, mount, data)
+  } catch (error) {
+    if (error instanceof LoginError) return authError(error.status, error.message)
+    if (error instanceof FieldError) return authError(400, MESSAGES.fieldValidation(error.message))
+    return authError(500, error instanceof Error ? error.message : String(error))
+  }
+  const warnings: string[] = []
+  const ignored = Object.keys(data).filter((name) => !Object.hasOwn(LOGIN_SCHEMA, name)).sort()
+  if (ignored.length > 0) warnings.push(`Endpoint ignored these unrecognized parameters: ${goList(ignored)}`)
+  warnings.push(...result.warnings)
+  return authResponse(context, { auth: result.auth, warnings })
+}
+
+async function login(context: RequestContext, mount: string, data: Record<string, unknown>): Promise<LoginResult> {
+  const input = readLoginInput(data)
+  const state = authState(context.emulator, mount)
+  const ec2 = isEc2Login(input)
+  const iam = isIamLogin(input)
+  if (ec2 && iam) throw new LoginError(LOGIN_MESSAGES.bothTypes)
+  if (ec2) return ec2Login(context, state, input)
+  if (iam) return iamLogin(context, state, input)
+  throw new LoginError(LOGIN_MESSAGES.noAuthValues)
+}
+
+/** `pkcs7`, or both `identity` and `signature`, present (values may be empty). */
+function isEc2Login(input: LoginInput): boolean {
+  return input.present.has('pkcs7') || (input.present.has('identity') && input.present.has('signature'))
+}
+
+/** All four `iam_*` fields present. */
+function isIamLogin(input: LoginInput): boolean {
+  return ['iam_http_request_method', 'iam_request_url', 'iam_request_body', 'iam_request_headers'].every((name) => input.present.has(name))
+}

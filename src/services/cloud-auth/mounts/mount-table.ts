@@ -1,0 +1,90 @@
+/**
+ * Where the auth method is mounted on one emulator: the profile's mounts from the start, plus those
+ * enabled through `sys/auth`. It lives in the emulator's domain state, so `reset()` restores the start.
+ */
+import { createHash } from 'node:crypto'
+import type { Emulator } from '../../../core/emulator.ts'
+import { authState } from '../state.ts'
+
+export interface MountEntry {
+  /** Without slashes at either end, e.g. `cloud` or `team/aws`. */
+  path: string
+  accessor: string
+  uuid: string
+  description: string
+}
+
+/** The token method's mount: always there, never the auth method's. */
+export const TOKEN_MOUNT = 'token'
+
+/** Ids for the profile's mounts, derived from the path so that creating the table draws no randomness. */
+function builtInEntry(path: string): MountEntry {
+  const hash = createHash('sha256').update(`doppel-mount:${path}`).digest('hex')
+  const uuid = `${hash.slice(0, 8)}-${hash.slice(8, 12)}-4${hash.slice(13, 16)}-a${hash.slice(17, 20)}-${hash.slice(20, 32)}`
+  return { path, accessor: `auth_aws_${hash.slice(32, 40)}`, uuid, description: '' }
+}
+
+/** The mounts of the auth method on one emulator, by path. */
+export class MountTable {
+  readonly #emulator: Emulator
+  readonly #mounts = new Map<string, MountEntry>()
+
+  constructor(emulator: Emulator) {
+    this.#emulator = emulator
+    for (const path of emulator.profile.mounts) this.#mounts.set(path, builtInEntry(path))
+  }
+
+  /** The mount a path under `auth/` belongs to (longest match) and the path relative to it. */
+  resolve(pathUnderAuth: string): { mount: string; relative: string } | undefined {
+    // Prefixes ending at each `/`, longest first, cut from the path itself (no split and re-join per request).
+    let end = pathUnderAuth.length
+    for (;;) {
+      const mount = end === pathUnderAuth.length ? pathUnderAuth : pathUnderAuth.slice(0, end)
+      if (this.#mounts.has(mount)) return { mount, relative: end === pathUnderAuth.length ? '' : pathUnderAuth.slice(end + 1) }
+      if (end === 0) return undefined
+      end = pathUnderAuth.lastIndexOf('/', end - 1)
+      if (end === -1) return undefined
+    }
+  }
+
+  /** The mount (an existing one, or the token mount) that `path` would clash with, if any. */
+  conflict(path: string): string | undefined {
+    const segments = path.split('/')
+    for (let count = 1; count <= segments.length; count++) {
+      const prefix = segments.slice(0, count).join('/')
+      if (prefix === TOKEN_MOUNT || this.#mounts.has(prefix)) return prefix
+    }
+    for (const existing of this.#mounts.keys()) if (existing.startsWith(`${path}/`)) return existing
+    return undefined
+  }
+
+  /** Adds a mount at `path` (the caller checked for conflicts). */
+  enable(path: string, description: string): MountEntry {
+    const random = this.#emulator.random
+    const entry = { path, accessor: `auth_aws_${random.hex(8)}`, uuid: random.uuid(), description }
+    this.#mounts.set(path, entry)
+    return entry
+  }
+
+  /** Removes the mount and everything it held; a path that is not mounted is left alone. */
+  disable(path: string): void {
+    if (!this.#mounts.delete(path)) return
+    authState(this.#emulator, path).clear()
+  }
+
+  /** Replaces every mount (a snapshot restore). */
+  replaceAll(entries: readonly MountEntry[]): void {
+    this.#mounts.clear()
+    for (const entry of entries) this.#mounts.set(entry.path, { ...entry })
+  }
+
+  /** Every mount, sorted by path. */
+  entries(): MountEntry[] {
+    return [...this.#mounts.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  }
+}
+
+/** The mount table of an emulator. */
+export function mountTable(emulator: Emulator): MountTable {
+  return emulator.domain('cloud-auth:mounts', () => new MountTable(emulator))
+}

@@ -1,0 +1,77 @@
+/**
+ * `sys/auth`: enabling, disabling and listing mounts of the auth method, so conformance runs can work
+ * on a fresh mount. Only the method's own type (`aws`) can be enabled.
+ */
+import { createHash } from 'node:crypto'
+import type { RequestContext } from '../../../core/glossary.ts'
+import { authError, authResponse, multiError, noContent } from '../envelope.ts'
+import { FieldError, toStringField } from '../fields/index.ts'
+import { MESSAGES } from '../auth-messages.ts'
+import type { Operation } from '../routing/endpoint.ts'
+import { mountTable, TOKEN_MOUNT, type MountEntry } from './mount-table.ts'
+
+function mountData(type: string, entry: Pick<MountEntry, 'accessor' | 'uuid' | 'description'>): Record<string, unknown> {
+  return {
+    accessor: entry.accessor,
+    config: { default_lease_ttl: 0, force_no_cache: false, max_lease_ttl: 0, token_type: 'default-service' },
+    description: entry.description,
+    external_entropy_access: false,
+    local: false,
+    options: null,
+    plugin_version: '',
+    running_plugin_version: `v1.15.0+builtin${type === 'token' ? '.vault' : ''}`,
+    running_sha256: '',
+    seal_wrap: false,
+    type,
+    uuid: entry.uuid,
+  }
+}
+
+function tokenMount(): Pick<MountEntry, 'accessor' | 'uuid' | 'description'> {
+  const hash = createHash('sha256').update('doppel-mount:token').digest('hex')
+  return {
+    accessor: `auth_token_${hash.slice(0, 8)}`,
+    uuid: `${hash.slice(8, 16)}-${hash.slice(16, 20)}-4${hash.slice(21, 24)}-a${hash.slice(25, 28)}-${hash.slice(28, 40)}`,
+    description: 'token based credentials',
+  }
+}
+
+function listMounts(context: RequestContext): Response {
+  const mounts: Record<string, unknown> = { [`${TOKEN_MOUNT}/`]: mountData('token', tokenMount()) }
+  for (const entry of mountTable(context.emulator).entries()) mounts[`${entry.path}/`] = mountData('aws', entry)
+  return authResponse(context, { data: mounts, topLevel: mounts, mountType: 'system' })
+}
+
+function enable(context: RequestContext, path: string, data: Record<string, unknown>): Response {
+  let type: string
+  let description: string
+  try {
+    type = toStringField(data.type, 'type')
+    description = toStringField(data.description, 'description')
+  } catch (error) {
+    return authError(400, MESSAGES.fieldValidation((error as FieldError).message))
+  }
+  if (type !== 'aws') return authError(400, MESSAGES.pluginNotFound(type))
+  const table = mountTable(context.emulator)
+  const conflict = table.conflict(path)
+  if (conflict !== undefined) return authError(400, MESSAGES.pathInUse(`${conflict}/`))
+  table.enable(path, description)
+  return noContent()
+}
+
+/** Answers a request under `sys/auth`; `rest` is the path after `sys/auth`, slashes trimmed. */
+export function handleSysAuth(
+  context: RequestContext,
+  operation: Operation,
+  rest: string,
+  data: Record<string, unknown>,
+): Response {
+  const unsupported = () => authError(405, multiError(MESSAGES.unsupportedOperation))
+  if (rest === '') return operation === 'read' ? listMounts(context) : unsupported()
+  if (operation === 'update') return enable(context, rest, data)
+  if (operation === 'delete') {
+    mountTable(context.emulator).disable(rest)
+    return noContent()
+  }
+  return unsupported()
+}

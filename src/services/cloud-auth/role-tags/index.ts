@@ -1,0 +1,10 @@
+export {
+  parseRoleTag,
+  roleTagHmac,
+  roleTagPlaintext,
+  RoleTagError,
+  ROLE_TAG_VERSION,
+  signRoleTag,
+  verifyRoleTag,
+} from './role-tag-codec.ts'
+export type { ParsedRoleTag, RoleTagContent } from './role-tag-codec.ts'

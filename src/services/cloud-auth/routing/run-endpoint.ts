@@ -1,0 +1,66 @@
+/**
+ * One request on a mount's path: existence check, field conversion, handler, response shape
+ * (reference §1.5, §1.6). Handlers work on copies and store last, so a refused write changes nothing.
+ */
+import type { RequestContext } from '../../../core/glossary.ts'
+import { authError, authResponse, multiError, noContent } from '../envelope.ts'
+import { FieldError, Fields, unknownFields } from '../fields/index.ts'
+import { MESSAGES } from '../auth-messages.ts'
+import type { AuthState } from '../state.ts'
+import type { Operation, OperationResult } from './endpoint.ts'
+import { unsupportedOperation } from './http-operation.ts'
+import { matchRoute } from './auth-routes.ts'
+
+/** Answers one request on a mount-relative path with the route table's endpoint for it. */
+export async function runEndpoint(
+  context: RequestContext,
+  state: AuthState,
+  path: string,
+  requested: Operation,
+  data: Record<string, unknown>,
+): Promise<Response> {
+  const match = matchRoute(path)
+  if (!match) return authError(404, multiError(MESSAGES.unsupportedPath))
+  const { endpoint, params } = match
+  if (!endpoint.operations[requested]) return unsupportedOperation(false)
+
+  const raw: Record<string, unknown> = { ...data }
+  const replaced: string[] = []
+  for (const [name, value] of Object.entries(params)) {
+    if (raw[name] !== undefined && raw[name] !== null) replaced.push(name)
+    raw[name] = value
+  }
+  const checksExistence = endpoint.exists !== undefined && requested === 'update'
+  let fields: Fields
+  try {
+    fields = new Fields(endpoint.fields, raw)
+  } catch (error) {
+    if (!(error instanceof FieldError)) throw error
+    return authError(400, checksExistence ? error.message : MESSAGES.fieldValidation(error.message))
+  }
+  const operation: Operation = checksExistence && !endpoint.exists!(state, params) ? 'create' : requested
+  const handler = endpoint.operations[operation]
+  if (!handler) return unsupportedOperation(false)
+
+  const result = await handler({ context, state, operation, fields, params })
+  return shape(context, operation, result, {
+    ignored: unknownFields(endpoint.fields, data),
+    replaced: replaced.sort(),
+  })
+}
+
+function shape(
+  context: RequestContext,
+  operation: Operation,
+  result: OperationResult | undefined,
+  parameters: { ignored: string[]; replaced: string[] },
+): Response {
+  if (!result) return operation === 'read' || operation === 'list' ? authError(404) : noContent()
+  const warnings = [...(result.warnings ?? [])]
+  // The tidy endpoints answer with a pre-rendered body in the real service, which these warnings miss.
+  if (result.status !== 202) {
+    if (parameters.ignored.length > 0) warnings.push(MESSAGES.ignoredParameters(parameters.ignored))
+    if (parameters.replaced.length > 0) warnings.push(MESSAGES.replacedParameters(parameters.replaced))
+  }
+  return authResponse(context, { data: result.data ?? null, warnings, status: result.status ?? 200 })
+}

@@ -1,0 +1,73 @@
+import type { RequestContext } from '../../../core/glossary.ts'
+import { authError, authResponse } from '../envelope.ts'
+import { requestToken } from '../routing/request-token.ts'
+import { formatRfc3339Nano } from '../time-format.ts'
+import { addressIsAllowed } from './bound-cidrs.ts'
+import { tokenStore, type IssuedToken } from './token-store.ts'
+import { MESSAGES } from '../auth-messages.ts'
+
+/**
+ * `GET|POST /v1/auth/token/lookup-self`: the calling token's data in the real service's shape, with the
+ * remaining `ttl` counted down on the emulator clock. An unknown, expired or out-of-CIDR token gets 403
+ * `permission denied`. A use of a limited-use token is counted.
+ */
+export async function handleLookupSelf(request: Request, context: RequestContext): Promise<Response> {
+  const id = requestToken(request, context.profile)
+  if (!id) return authError(403, MESSAGES.permissionDenied)
+  const { emulator } = context
+  if (emulator.isRootToken(id)) return authResponse(context, { data: rootTokenData(id, emulator.clock.nowMs()), mountType: 'token' })
+  const store = tokenStore(emulator)
+  const token = store.lookup(id)
+  if (!token || !addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return authError(403, MESSAGES.permissionDenied)
+  const usesLeft = store.use(token)
+  return authResponse(context, { data: tokenData(token, usesLeft, emulator.clock.nowMs()), mountType: 'token' })
+}
+
+function tokenData(token: IssuedToken, usesLeft: number, nowMs: number): Record<string, unknown> {
+  return {
+    accessor: token.accessor,
+    creation_time: Math.floor(token.creation_time / 1000),
+    creation_ttl: token.creation_ttl,
+    display_name: token.display_name,
+    entity_id: token.entity_id,
+    expire_time: token.expire_time === null ? null : formatRfc3339Nano(token.expire_time),
+    explicit_max_ttl: token.explicit_max_ttl,
+    id: token.id,
+    issue_time: formatRfc3339Nano(Math.floor(token.creation_time / 1000) * 1000),
+    meta: Object.keys(token.metadata).length > 0 ? token.metadata : null,
+    num_uses: usesLeft,
+    orphan: true,
+    path: token.path,
+    policies: token.policies,
+    renewable: token.renewable,
+    ttl: token.expire_time === null ? 0 : remainingSeconds(token.expire_time, nowMs),
+    type: token.type,
+    ...(token.period > 0 && { period: token.period }),
+  }
+}
+
+function rootTokenData(id: string, nowMs: number): Record<string, unknown> {
+  return {
+    accessor: '',
+    creation_time: Math.floor(nowMs / 1000),
+    creation_ttl: 0,
+    display_name: 'root',
+    entity_id: '',
+    expire_time: null,
+    explicit_max_ttl: 0,
+    id,
+    meta: null,
+    num_uses: 0,
+    orphan: true,
+    path: 'auth/token/root',
+    policies: ['root'],
+    renewable: false,
+    ttl: 0,
+    type: 'service',
+  }
+}
+
+/** Seconds left, as the real service computes it: now rounded to the second, the difference truncated. */
+function remainingSeconds(expireMs: number, nowMs: number): number {
+  return Math.max(0, Math.trunc((expireMs - Math.round(nowMs / 1000) * 1000) / 1000))
+}

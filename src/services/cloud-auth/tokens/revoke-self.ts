@@ -1,0 +1,27 @@
+import type { RequestContext } from '../../../core/glossary.ts'
+import { authError, noContent } from '../envelope.ts'
+import { readRequestData } from '../request-body.ts'
+import { requestToken } from '../routing/request-token.ts'
+import { addressIsAllowed } from './bound-cidrs.ts'
+import { TOKEN_MESSAGES } from './token-messages.ts'
+import { tokenStore } from './token-store.ts'
+import { MESSAGES } from '../auth-messages.ts'
+
+/**
+ * `POST|PUT /v1/auth/token/revoke-self`: the calling token is gone afterwards (204). An unknown, expired
+ * or out-of-CIDR token gets 403 `permission denied`; a batch token 400 `batch tokens cannot be revoked`.
+ * The emulator's configured root tokens are not stored tokens: revoking one answers 204 and changes nothing.
+ */
+export async function handleRevokeSelf(request: Request, context: RequestContext): Promise<Response> {
+  await readRequestData(request)
+  const id = requestToken(request, context.profile)
+  const { emulator } = context
+  if (!id) return authError(403, MESSAGES.permissionDenied)
+  if (emulator.isRootToken(id)) return noContent()
+  const store = tokenStore(emulator)
+  const token = store.lookup(id)
+  if (!token || !addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return authError(403, MESSAGES.permissionDenied)
+  if (token.type === 'batch') return authError(400, TOKEN_MESSAGES.batchRevoke)
+  store.tokens.delete(token.id)
+  return noContent()
+}

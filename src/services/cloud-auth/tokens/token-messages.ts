@@ -1,0 +1,30 @@
+/**
+ * Every error and warning text only the token endpoints (`lookup-self`, `renew-self`, `revoke-self`) and
+ * renewal's re-checks use (reference cloud-auth.md §7, §1.9), once; the texts they share with other
+ * endpoints (`permission denied`, field validation, TTL capping) are in `../auth-messages.ts`. Clients match on
+ * these strings.
+ */
+import { goQuote } from '../../../core/go/go-format.ts'
+
+export const TOKEN_MESSAGES = {
+  batchRenew: 'batch tokens cannot be renewed',
+  batchRevoke: 'batch tokens cannot be revoked',
+  /** A configured root token has no lease to renew. */
+  notRenewable: 'lease is not renewable',
+  /** How the core reports any failure of the backend's renew check. */
+  renewFailed: (reason: string) => `failed to renew entry: ${reason}`,
+  pastMaxTtl: 'past the max TTL, cannot renew',
+
+  // ec2 (§7)
+  missingInstanceId: 'no instance ID in auth internal data',
+  missingRegion: 'no region in auth internal data',
+  verifyInstance: (instanceId: string, reason: string) => `failed to verify instance ID ${goQuote(instanceId)}: ${reason}`,
+  accessListMissing: (instanceId: string) => `failed to verify the access list identity entry for instance ID: ${goQuote(instanceId)}`,
+
+  // iam (§7)
+  missingCanonicalArn: 'unable to retrieve canonical ARN from metadata during renewal',
+  missingRoleName: 'error retrieving role_name during renewal',
+  missingInferredId: 'no inferred entity ID in auth metadata',
+  missingInferredRegion: 'no inferred AWS region in auth metadata',
+  noLongerBound: (role: string, arn: string) => `role ${goQuote(role)} no longer bound to ARN ${goQuote(arn)}`,
+} as const

@@ -1,0 +1,45 @@
+/** The token store's part of a snapshot: issued tokens and entity aliases. */
+import * as shape from '../../../core/snapshot/shape.ts'
+import { table, tables, tablesCodec } from '../../../core/snapshot/tables.ts'
+import { TOKENS_DOMAIN, tokenStore, type EntityAlias, type IssuedToken, type TokenStore } from './token-store.ts'
+
+const strings = shape.array(shape.string)
+const metadata = shape.dictionary(shape.string)
+
+const tokenShape = shape.object<IssuedToken>({
+  id: shape.string,
+  accessor: shape.string,
+  type: shape.literal('service', 'batch'),
+  policies: strings,
+  metadata,
+  display_name: shape.string,
+  entity_id: shape.string,
+  path: shape.string,
+  mount: shape.string,
+  creation_time: shape.integer,
+  creation_ttl: shape.integer,
+  expire_time: shape.nullable(shape.integer),
+  explicit_max_ttl: shape.integer,
+  period: shape.integer,
+  num_uses: shape.integer,
+  renewable: shape.boolean,
+  bound_cidrs: strings,
+  internal_data: metadata,
+})
+const tokenTable = table((store: TokenStore) => store.tokens, tokenShape, (t) => t.id)
+
+const entityShape = shape.object<EntityAlias>({
+  key: shape.string,
+  mount: shape.string,
+  alias_name: shape.string,
+  entity_id: shape.string,
+  metadata,
+})
+const entityTable = table((store: TokenStore) => store.entities, entityShape, (e) => e.key)
+
+export const tokenSnapshotCodec = tablesCodec({
+  name: 'tokens',
+  tables: tables({ tokens: tokenTable, entities: entityTable }),
+  existing: (emulator) => emulator.existingDomain<TokenStore>(TOKENS_DOMAIN),
+  state: tokenStore,
+})

@@ -1,0 +1,116 @@
+import type { Emulator, ExpiringDomain } from '../../../core/emulator.ts'
+import { ExpiryQueue } from '../../../core/expiry-queue.ts'
+import type { KeyedCollection } from '../../../core/store.ts'
+
+/** A token issued by a login, as the emulator records it (inspectable through `emulator.store`). */
+export interface IssuedToken {
+  id: string
+  /** Empty for batch tokens. */
+  accessor: string
+  type: 'service' | 'batch'
+  /** Sanitised token policies (with `default` unless the role says otherwise). */
+  policies: string[]
+  metadata: Record<string, string>
+  display_name: string
+  entity_id: string
+  /** `auth/<mount>/login`. */
+  path: string
+  mount: string
+  /** Epoch ms. */
+  creation_time: number
+  /** The TTL granted at login, seconds. */
+  creation_ttl: number
+  /** Epoch ms; null for a token without expiry. */
+  expire_time: number | null
+  explicit_max_ttl: number
+  period: number
+  /** Uses left; 0 means unlimited. */
+  num_uses: number
+  renewable: boolean
+  /** Addresses and CIDR blocks the token may be used from (empty: anywhere). */
+  bound_cidrs: string[]
+  /**
+   * What renewal re-checks, as the login recorded it: `auth_type` always; ec2: `instance_id`, `region`,
+   * `account_id`; iam: `role_name`, `role_id`, `canonical_arn`, `client_user_id`, `inferred_entity_id`,
+   * `inferred_aws_region`, `account_id`.
+   */
+  internal_data: Record<string, string>
+}
+
+/** The identity entity behind an alias: one per (mount, alias name), created at first login. */
+export interface EntityAlias {
+  key: string
+  mount: string
+  alias_name: string
+  entity_id: string
+  /** The alias metadata of the latest login. */
+  metadata: Record<string, string>
+}
+
+/**
+ * Issued tokens and entity aliases of one emulator instance. Tokens past their expiry are revoked and
+ * removed as the real service's expiration manager does: on access, and by sweeps as time moves, which
+ * visit only what has expired. Entities stay, as in the real service.
+ */
+export class TokenStore implements ExpiringDomain {
+  readonly tokens: KeyedCollection<IssuedToken>
+  readonly entities: KeyedCollection<EntityAlias>
+  readonly #emulator: Emulator
+  readonly #expiries = new ExpiryQueue()
+
+  constructor(emulator: Emulator) {
+    this.#emulator = emulator
+    this.tokens = emulator.store.collection('tokens', {
+      key: (token: IssuedToken) => token.id,
+      indexes: { accessor: (token: IssuedToken) => token.accessor || undefined },
+    })
+    this.entities = emulator.store.collection('token-entities', { key: (alias: EntityAlias) => alias.key })
+  }
+
+  /** Stores a new or changed token (the only way tokens are written, so every expiry is tracked). */
+  save(token: IssuedToken): void {
+    this.tokens.set(token)
+    if (token.expire_time !== null) this.#expiries.push(token.id, token.expire_time)
+  }
+
+  /** Removes every token expired by `nowMs`; entries of tokens renewed or revoked since are skipped. */
+  sweepExpired(nowMs: number): void {
+    this.#expiries.drain(nowMs, (id, expiresMs) => {
+      const token = this.tokens.get(id)
+      if (token !== undefined && token.expire_time === expiresMs) this.tokens.delete(id)
+    })
+  }
+
+  /** A live token: known and not expired on the emulator clock. Expired ones are dropped on sight. */
+  lookup(id: string): IssuedToken | undefined {
+    const token = this.tokens.get(id)
+    if (!token) return undefined
+    if (token.expire_time !== null && token.expire_time <= this.#emulator.clock.nowMs()) {
+      this.tokens.delete(id)
+      return undefined
+    }
+    return token
+  }
+
+  /** The live token with this accessor. */
+  lookupByAccessor(accessor: string): IssuedToken | undefined {
+    const token = this.tokens.findOneBy('accessor', accessor)
+    return token && this.lookup(token.id)
+  }
+
+  /** Counts one use of a limited-use token; the last use revokes it. Returns the uses left (0 = unlimited). */
+  use(token: IssuedToken): number {
+    if (token.num_uses === 0) return 0
+    const left = token.num_uses - 1
+    if (left === 0) this.tokens.delete(token.id)
+    else this.save({ ...token, num_uses: left })
+    return left
+  }
+}
+
+export const TOKENS_DOMAIN = 'tokens'
+
+/** The token store of an emulator instance. */
+export function tokenStore(emulator: Emulator): TokenStore {
+  return emulator.domain(TOKENS_DOMAIN, () => new TokenStore(emulator))
+}

@@ -1,0 +1,65 @@
+import { decodeOrKeep } from '../../core/decode-segment.ts'
+import { cloudState } from '../fake-cloud/cloud-state.ts'
+import { instanceOrThrow, signIdentityDocument, useInstance } from '../fake-cloud/cloud-control.ts'
+import { consistencySettings, setConsistency } from '../fake-cloud/iam/key-propagation.ts'
+import { closeListener, startImdsListener } from '../fake-cloud/imds/imds-listener.ts'
+import { listInstances, listPrincipals } from '../fake-cloud/inventory-listing.ts'
+import { createInstance, createPrincipal, deletePrincipal, setInstanceState, toInstance } from '../fake-cloud/inventory.ts'
+import type { BodySpec } from './control-body.ts'
+import { created, noContent, ok, refused, type ControlCall, type ControlRoute } from './control-route.ts'
+
+const BODY: BodySpec = { kind: 'object', limit: 'cloud' }
+
+const state = (call: ControlCall) => cloudState(call.context.emulator)
+const body = (call: ControlCall) => call.body as Record<string, unknown>
+/** A fake-cloud name from the path: percent-decoded when it decodes, else as sent. */
+const name = decodeOrKeep
+
+/**
+ * The fake cloud's set-up routes under `/_doppel/cloud/`: instances, principals, identity documents, the
+ * metadata instance and IMDS listeners, key propagation. (Its AWS faces, `/_doppel/cloud/sts|iam|ec2|imds`,
+ * are the fake cloud's own service, not control routes.)
+ */
+export const CLOUD_ROUTES: ControlRoute[] = [
+  { method: 'GET', path: '/_doppel/cloud/instances', access: 'control', run: (call) => ok({ instances: listInstances(state(call)) }) },
+  { method: 'POST', path: '/_doppel/cloud/instances', access: 'control', body: BODY, run: (call) => created(toInstance(createInstance(state(call), call.body))) },
+  {
+    method: 'GET',
+    path: '/_doppel/cloud/instances/:id',
+    access: 'control',
+    run: (call) => ok(toInstance(instanceOrThrow(state(call), name(call.params.id!)))),
+  },
+  {
+    method: 'POST',
+    path: '/_doppel/cloud/instances/:id/state',
+    access: 'control',
+    body: BODY,
+    run: (call) => ok(toInstance(setInstanceState(state(call), name(call.params.id!), body(call).state))),
+  },
+  { method: 'POST', path: '/_doppel/cloud/instances/:id/imds', access: 'control', run: async (call) => ok(await startImdsListener(state(call), name(call.params.id!))) },
+  {
+    method: 'DELETE',
+    path: '/_doppel/cloud/instances/:id/imds',
+    access: 'control',
+    run: async (call) => {
+      const id = name(call.params.id!)
+      return (await closeListener(state(call), id)) ? noContent : refused(404, `Failed to close the metadata listener: instance "${id}" has none`)
+    },
+  },
+  { method: 'GET', path: '/_doppel/cloud/principals', access: 'control', run: (call) => ok({ principals: listPrincipals(state(call)) }) },
+  { method: 'POST', path: '/_doppel/cloud/principals', access: 'control', body: BODY, run: (call) => created(createPrincipal(state(call), call.body)) },
+  {
+    // An ARN holds slashes: the rest of the path names the principal.
+    method: 'DELETE',
+    path: '/_doppel/cloud/principals/*',
+    access: 'control',
+    run: (call) => {
+      const arnOrName = name(call.rest)
+      return deletePrincipal(state(call), arnOrName) ? noContent : refused(404, `Failed to delete principal "${arnOrName}": no such principal`)
+    },
+  },
+  { method: 'GET', path: '/_doppel/cloud/consistency', access: 'control', run: (call) => ok(consistencySettings(state(call))) },
+  { method: 'POST', path: '/_doppel/cloud/consistency', access: 'control', body: BODY, run: (call) => ok(setConsistency(state(call), call.body)) },
+  { method: 'POST', path: '/_doppel/cloud/identity-document', access: 'control', body: BODY, run: (call) => ok(signIdentityDocument(state(call), body(call))) },
+  { method: 'POST', path: '/_doppel/cloud/use-instance', access: 'control', body: BODY, run: (call) => ok(useInstance(state(call), body(call))) },
+]

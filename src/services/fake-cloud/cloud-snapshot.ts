@@ -1,0 +1,183 @@
+/**
+ * The fake cloud's part of a snapshot: instances, principals, instance profiles, access keys (with their
+ * secrets) and accounts; which instance the metadata address answers for; the IMDSv2 token key; and the
+ * signed identity documents already served, so they are served again byte for byte.
+ *
+ * @note Not saved: SigV4 signing keys (derived from the secrets on demand) and IMDS listeners (sockets,
+ * started again on request).
+ */
+import type { DomainCodec } from '../../core/snapshot/domain-codec.ts'
+import * as shape from '../../core/snapshot/shape.ts'
+import { table, tables, type SavedOf } from '../../core/snapshot/tables.ts'
+import {
+  CLOUD_DOMAIN,
+  cloudState,
+  type AccessKeyRecord,
+  type AccountRecord,
+  type CloudState,
+  type InstanceProfileRecord,
+  type InstanceRecord,
+  type PrincipalRecord,
+  type SignedDocuments,
+} from './cloud-state.ts'
+import type { IdentityFormat } from './glossary.ts'
+import { IDENTITY_FORMATS } from './identity/issue-document.ts'
+import { trackSession } from './sts/session-tokens.ts'
+import { MAX_KEY_PROPAGATION_SECONDS } from './iam/key-propagation.ts'
+import { policyDocumentProblem, policyListProblem, type PolicyDocument } from './iam/policy-document.ts'
+
+const nullableString = shape.nullable(shape.string)
+/** Fields added after version 1 was first written: absent in an older snapshot, read as null. */
+const laterString: shape.Shape<string | null> = (value, path) => (value === undefined ? null : nullableString(value, path))
+
+/** A policy document (or list), checked by the same rules as at creation. */
+function policyShape<T>(problem: (value: unknown) => string | undefined): shape.Shape<T | null | undefined> {
+  return (value, path) => {
+    if (value === undefined || value === null) return value
+    const why = problem(value)
+    if (why !== undefined) throw new shape.SnapshotError(`Failed to read the snapshot: ${path}: ${why}`)
+    return value as T
+  }
+}
+
+const instanceShape = shape.object<InstanceRecord>({
+  instance_id: shape.string,
+  account_id: shape.string,
+  region: shape.string,
+  availability_zone: shape.string,
+  ami_id: shape.string,
+  vpc_id: shape.string,
+  subnet_id: shape.string,
+  instance_type: shape.string,
+  private_ip: shape.string,
+  iam_role_name: nullableString,
+  instance_profile_arn: nullableString,
+  iam_role_arn: nullableString,
+  state: shape.literal('pending', 'running', 'stopping', 'stopped', 'shutting-down', 'terminated'),
+  tags: shape.dictionary(shape.string),
+  pending_time: shape.string,
+  instance_profile_id: nullableString,
+  http_tokens: shape.literal('optional', 'required'),
+  reservation_id: shape.string,
+  security_group_id: shape.string,
+  mac: shape.string,
+  network_interface_id: shape.string,
+  imds_key_id: nullableString,
+  public_ip: laterString,
+  public_dns_name: laterString,
+  key_name: laterString,
+  key_pair_seed: laterString,
+})
+const instanceTable = table((state: CloudState) => state.instances, instanceShape, (r) => r.instance_id)
+
+const principalShape = shape.object<PrincipalRecord>({
+  type: shape.literal('user', 'role'),
+  name: shape.string,
+  account_id: shape.string,
+  path: shape.string,
+  arn: shape.string,
+  unique_id: shape.string,
+  create_date: shape.string,
+  max_session_duration: shape.nullable(shape.integer),
+  policies: policyShape<PolicyDocument[]>(policyListProblem),
+  trust_policy: policyShape<PolicyDocument>((value) => policyDocumentProblem(value, true)),
+})
+const principalTable = table((state: CloudState) => state.principals, principalShape, (r) => r.arn)
+
+const profileShape = shape.object<InstanceProfileRecord>({
+  name: shape.string,
+  account_id: shape.string,
+  path: shape.string,
+  arn: shape.string,
+  unique_id: shape.string,
+  create_date: shape.string,
+  role_arn: nullableString,
+})
+const profileTable = table((state: CloudState) => state.profiles, profileShape, (r) => r.arn)
+
+const keyShape = shape.object<AccessKeyRecord>({
+  access_key_id: shape.string,
+  secret_access_key: shape.string,
+  account_id: shape.string,
+  owner_arn: shape.string,
+  kind: shape.literal('long-term', 'session'),
+  status: shape.literal('Active', 'Inactive'),
+  create_date: shape.string,
+  session_token: nullableString,
+  session_name: nullableString,
+  expires_ms: shape.nullable(shape.integer),
+  chained: shape.boolean,
+  usable_from_ms: shape.optional(shape.integer),
+})
+const keyTable = table((state: CloudState) => state.keys, keyShape, (r) => r.access_key_id)
+
+const accountShape = shape.object<AccountRecord>({ account_id: shape.string })
+const accountTable = table((state: CloudState) => state.accounts, accountShape, (r) => r.account_id)
+
+const documentsShape = shape.object<SignedDocuments>({
+  text: shape.string,
+  values: shape.entries(shape.string),
+})
+
+const cloudTables = tables({ instances: instanceTable, principals: principalTable, profiles: profileTable, keys: keyTable, accounts: accountTable })
+
+interface SavedCloud extends SavedOf<typeof cloudTables> {
+  selected_instance: string | null
+  last_instance: string | null
+  imds_secret: Buffer | null
+  documents: Map<string, SignedDocuments>
+  key_propagation_seconds: number
+}
+
+const cloudShape = shape.object<SavedCloud>({
+  ...cloudTables.fields,
+  selected_instance: nullableString,
+  last_instance: nullableString,
+  imds_secret: shape.nullable(shape.base64Bytes),
+  documents: shape.entries(documentsShape),
+  key_propagation_seconds: shape.integer,
+})
+
+function saveCloud(state: CloudState) {
+  return {
+    ...cloudTables.save(state),
+    selected_instance: state.selectedInstance ?? null,
+    last_instance: state.lastInstance ?? null,
+    imds_secret: state.imdsSecret?.toString('base64') ?? null,
+    documents: [...state.documents].map(([id, { text, values }]) => [id, { text, values: [...values] }]),
+    key_propagation_seconds: state.keyPropagationSeconds,
+  }
+}
+
+export const cloudSnapshotCodec: DomainCodec = {
+  name: 'fake-cloud',
+  save(emulator) {
+    const state = emulator.existingDomain<CloudState>(CLOUD_DOMAIN)
+    return state && saveCloud(state)
+  },
+  parse(value, path) {
+    const saved = cloudShape(value, path)
+    const instances = new Set(saved.instances.map((r) => r.instance_id))
+    for (const [name, id] of [['selected_instance', saved.selected_instance], ['last_instance', saved.last_instance]] as const) {
+      if (id !== null && !instances.has(id)) throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.${name} is not a known instance`)
+    }
+    if (saved.key_propagation_seconds < 0 || saved.key_propagation_seconds > MAX_KEY_PROPAGATION_SECONDS) {
+      throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.key_propagation_seconds must be from 0 to ${MAX_KEY_PROPAGATION_SECONDS}`)
+    }
+    for (const [id, { values }] of saved.documents) {
+      const format = [...values.keys()].find((key) => !IDENTITY_FORMATS.includes(key as IdentityFormat))
+      if (format !== undefined) throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.documents.${id} has an unknown format "${format}"`)
+    }
+    return (emulator) => {
+      const state = cloudState(emulator)
+      cloudTables.restore(state, saved)
+      // A restored session key is tracked again so the tidy removes it once it expires.
+      for (const record of saved.keys) trackSession(state, record)
+      state.selectedInstance = saved.selected_instance ?? undefined
+      state.lastInstance = saved.last_instance ?? undefined
+      state.imdsSecret = saved.imds_secret ?? undefined
+      for (const [id, documents] of saved.documents) state.documents.set(id, documents)
+      state.keyPropagationSeconds = saved.key_propagation_seconds
+    }
+  },
+}

@@ -1,0 +1,67 @@
+import type { RequestContext } from '../../core/glossary.ts'
+import { decodeOrKeep } from '../../core/decode-segment.ts'
+import { jsonResponse, requestUrl } from '../../core/http.ts'
+import { awsServiceOfHost, isAwsHost, isMetadataHost } from './aws-hosts.ts'
+import { cloudState, type CloudState } from './cloud-state.ts'
+import { STS_MOUNT } from './fake-cloud-api.ts'
+import { serveImds } from './imds/imds-service.ts'
+import { serveQueryApi } from './query-api.ts'
+import type { QueryService } from './query-xml.ts'
+import { LightResponse } from '../../core/light-response.ts'
+
+const CLOUD_MOUNT = '/_doppel/cloud/'
+const SCOPE_SERVICE = /Credential=[^/,\s]*\/\d{8}\/[^/,\s]*\/(sts|iam|ec2)\//
+
+/**
+ * The fake cloud provider: IMDS, STS, EC2 and IAM. Routes by path (`/_doppel/cloud/sts|iam|ec2|imds/…` on
+ * doppel's own listeners; the set-up routes beside them are the control API's), then by the real hostnames (MSW mode: `169.254.169.254` answers for the instance chosen with
+ * `useInstance`, else the last one created), then by the credential scope's service name (the cloud
+ * listener, where the host tells nothing); an unsigned request there reaches the metadata service.
+ */
+export async function fakeCloud(request: Request, context: RequestContext): Promise<Response> {
+  const state = cloudState(context.emulator)
+  const url = requestUrl(request, context)
+  if (url.pathname.startsWith(CLOUD_MOUNT)) return serveCloudFace(state, request, url)
+  const host = url.hostname.toLowerCase()
+  const metadataInstance = state.selectedInstance ?? state.lastInstance
+  if (isMetadataHost(host)) return serveImds(state, metadataInstance, request, url.pathname)
+  const service = (awsServiceOfHost(host) ?? scopeService(request, url)) as QueryService | undefined
+  if (service !== undefined) return serveQueryApi(state, service, request)
+  if (isAwsHost(host)) {
+    return new LightResponse(`doppel's fake cloud does not emulate ${host}: it serves STS, EC2, IAM and the instance metadata service\n`, {
+      status: 404,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    })
+  }
+  return serveImds(state, metadataInstance, request, url.pathname)
+}
+
+function scopeService(request: Request, url: URL): string | undefined {
+  const credential = request.headers.get('authorization') ?? `Credential=${url.searchParams.get('X-Amz-Credential') ?? ''}`
+  return SCOPE_SERVICE.exec(credential)?.[1]
+}
+
+/**
+ * The provider's services as SDK endpoint overrides (`/_doppel/cloud/sts`, `/ec2`, `/iam`) and per-instance
+ * metadata (`/_doppel/cloud/imds/<id>/latest/…`). `Doppel.handle` sends the other `/_doppel/cloud/` paths
+ * to the control API; called directly with one, this answers as the control API does for a path it lacks.
+ */
+export function serveCloudFace(state: CloudState, request: Request, url: URL): Promise<Response> | Response {
+  const [first, ...more] = url.pathname.slice(CLOUD_MOUNT.length).split('/')
+  if (first === 'sts' || first === 'iam' || first === 'ec2') {
+    return serveQueryApi(state, first, request, first === 'sts' ? STS_MOUNT : ['_doppel', 'cloud', first])
+  }
+  if (first === 'imds') {
+    const [instanceId = '', ...path] = more
+    return serveImds(state, decodeOrKeep(instanceId), request, '/' + path.join('/'))
+  }
+  return jsonResponse(404, { errors: [`unsupported path: ${request.method} ${url.pathname.replace(/\/+$/, '')}`] })
+}
+
+/** Whether a `/_doppel/cloud/` path is one of the fake cloud's AWS faces rather than a control route. */
+export function isCloudFacePath(path: string): boolean {
+  if (!path.startsWith(CLOUD_MOUNT)) return false
+  const end = path.indexOf('/', CLOUD_MOUNT.length)
+  const first = path.slice(CLOUD_MOUNT.length, end === -1 ? undefined : end)
+  return first === 'sts' || first === 'iam' || first === 'ec2' || first === 'imds'
+}

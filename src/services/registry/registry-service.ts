@@ -1,0 +1,30 @@
+import type { RequestContext } from '../../core/glossary.ts'
+import { BodyTooLargeError, requestUrl } from '../../core/http.ts'
+import { ARCHIVE_LIMIT, archivist } from './api/archivist.ts'
+import { discovery } from './api/discovery.ts'
+import { registryErrorResponse } from './api/json-api.ts'
+import { JSON_BODY_LIMIT, managementApi } from './api/management-api.ts'
+import { readApi } from './api/read-api.ts'
+import { RegistryError, registryErrors } from './api/registry-error.ts'
+import { registryState } from './model/registry-state.ts'
+
+/** The module registry: `/api/v2`, `/api/registry/v1`, discovery and the archivist object URLs (its set-up routes are the control API's). */
+export async function registry(request: Request, context: RequestContext): Promise<Response> {
+  const state = registryState(context.emulator)
+  const url = requestUrl(request, context)
+  const path = url.pathname
+  try {
+    if (path === '/.well-known/terraform.json' && request.method === 'GET') return discovery(context.emulator.basePath)
+    if (path.startsWith('/api/registry/v1/')) return readApi(request, state, url)
+    if (path.startsWith('/api/v2/')) return await managementApi(request, state, url)
+    if (path.startsWith('/_archivist/')) return await archivist(request, state, url)
+    throw registryErrors.notFound()
+  } catch (error) {
+    if (error instanceof RegistryError) return registryErrorResponse(error)
+    if (error instanceof BodyTooLargeError) {
+      const limit = path.startsWith('/_archivist/') ? ARCHIVE_LIMIT : JSON_BODY_LIMIT
+      return registryErrorResponse(registryErrors.tooLarge(limit))
+    }
+    throw error
+  }
+}
