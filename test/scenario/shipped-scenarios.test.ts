@@ -18,7 +18,7 @@ describe('shipped scenarios', () => {
       ]),
     )
     for (const file of [...files, 'scenarios/fixtures/example.yaml']) {
-      expect(readFileSync(file, 'utf8').split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=\.\.\/\.\.\/src\/scenario\/schemas\/(scenario|fixture)\.schema\.json$/)
+      expect(readFileSync(file, 'utf8').split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=\.\.\/\.\.\/schemas\/(scenario|fixture)\.schema\.json$/)
     }
   })
 
