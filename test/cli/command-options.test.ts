@@ -3,23 +3,11 @@ import { describe, expect, it } from 'vitest'
 import { COMPARE_USAGE } from '../../src/cli/compare-command.ts'
 import { CONFORMANCE_USAGE } from '../../src/cli/conformance-command.ts'
 import { VAULT_CONTAINER_USAGE } from '../../src/cli/conformance-vault-command.ts'
-import { main } from '../../src/cli/main.ts'
 import { OPENAPI_USAGE } from '../../src/cli/openapi-command.ts'
 import { RECORD_USAGE } from '../../src/cli/record-command.ts'
 import { RUN_USAGE } from '../../src/cli/run-command.ts'
 import { SERVE_USAGE } from '../../src/cli/serve-command.ts'
-
-export function fakeIo() {
-  const out = { stdout: '', stderr: '' }
-  return { out, io: { stdout: (text: string) => void (out.stdout += text), stderr: (text: string) => void (out.stderr += text), cwd: process.cwd() } }
-}
-
-/** The exit code and output of `doppel <argv>`, run in this process. */
-export async function doppel(...argv: string[]) {
-  const { out, io } = fakeIo()
-  const code = await main(argv, io)
-  return { code, ...out }
-}
+import { doppel } from './helpers.ts'
 
 const USAGES = {
   serve: SERVE_USAGE,

@@ -3,7 +3,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { baseUrlProblem } from '../../src/cli/flags.ts'
-import { doppel } from './command-options.test.ts'
+import { doppel } from './helpers.ts'
 
 const SCENARIO = 'scenarios/cloud-auth/roles-crud.yaml'
 
