@@ -16,7 +16,7 @@ test('the README quickstart passes under vitest as written', async () => {
     new URL('vitest.config.ts', dir),
     `export default { test: { include: ['login.test.ts'] }, resolve: { alias: [
       { find: /^doppel$/, replacement: ${JSON.stringify(new URL('src/index.ts', root).pathname)} },
-      { find: /^doppel\\/msw$/, replacement: ${JSON.stringify(new URL('src/msw/index.ts', root).pathname)} },
+      { find: /^doppel\\/msw$/, replacement: ${JSON.stringify(new URL('src/faces/msw/index.ts', root).pathname)} },
     ] } }\n`,
   )
   const vitest = new URL('node_modules/vitest/vitest.mjs', root).pathname
