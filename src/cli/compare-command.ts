@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import type { CliIo } from '../core/cli-io.ts'
 import { PROFILE_OPTION, profileFlag, SEED_OPTION, seedFlag } from './flags.ts'
 import { parseOptions } from './parse-options.ts'
-import { PROXY_OPTIONS, proxyFlags, startProxySession, untilStopped, type ProxySession } from './proxy-session.ts'
+import { PROXY_OPTIONS, proxyFlags, startProxySession, type ProxySession } from './proxy-session.ts'
 
 export const COMPARE_USAGE = `Usage: doppel compare --upstream <url> [options]
 
@@ -26,12 +26,10 @@ Options:
 
 Prints exactly one line "doppel comparing on http://HOST:PORT" when ready.`
 
-/** `doppel compare`: resolves with the exit code once stopped (4 when the emulator answered differently). */
-export async function compareCommand(argv: string[], io: CliIo): Promise<number> {
-  return untilStopped(await startCompare(argv, io))
-}
-
-/** Parses the arguments and starts comparing; undefined after `--help`. */
+/**
+ * `doppel compare`: parses the arguments and starts comparing; undefined after `--help`. Stopped, the
+ * session's exit code is 4 when the emulator answered differently.
+ */
 export async function startCompare(argv: string[], io: CliIo): Promise<ProxySession | undefined> {
   const line = parseOptions(
     'compare',

@@ -71,12 +71,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return openApiCommand(rest, io)
       }
       case 'record': {
-        const { recordCommand } = await import('./record-command.ts')
-        return await recordCommand(rest, io)
+        const [{ startRecord }, { untilStopped }] = await Promise.all([import('./record-command.ts'), import('./proxy-session.ts')])
+        return await untilStopped(await startRecord(rest, io))
       }
       case 'compare': {
-        const { compareCommand } = await import('./compare-command.ts')
-        return await compareCommand(rest, io)
+        const [{ startCompare }, { untilStopped }] = await Promise.all([import('./compare-command.ts'), import('./proxy-session.ts')])
+        return await untilStopped(await startCompare(rest, io))
       }
       default: {
         const suggestion = didYouMean(command, COMMANDS)

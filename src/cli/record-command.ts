@@ -3,7 +3,7 @@ import type { CliIo } from '../core/cli-io.ts'
 import type { Exchange } from '../faces/record/exchange.ts'
 import { SPLIT_RULES, writeScenarios, type SplitRule } from '../faces/record/write-scenarios.ts'
 import { parseOptions } from './parse-options.ts'
-import { PROXY_OPTIONS, proxyFlags, startProxySession, untilStopped, type ProxySession } from './proxy-session.ts'
+import { PROXY_OPTIONS, proxyFlags, startProxySession, type ProxySession } from './proxy-session.ts'
 import { UsageError } from './usage-error.ts'
 
 export const RECORD_USAGE = `Usage: doppel record --upstream <url> --out <dir> [options]
@@ -24,12 +24,7 @@ Options:
 
 Prints exactly one line "doppel recording on http://HOST:PORT" when ready.`
 
-/** `doppel record`: resolves with the exit code once stopped. */
-export async function recordCommand(argv: string[], io: CliIo): Promise<number> {
-  return untilStopped(await startRecord(argv, io))
-}
-
-/** Parses the arguments and starts recording; undefined after `--help`. */
+/** `doppel record`: parses the arguments and starts recording; undefined after `--help`. */
 export async function startRecord(argv: string[], io: CliIo): Promise<ProxySession | undefined> {
   const line = parseOptions(
     'record',
