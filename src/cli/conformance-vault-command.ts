@@ -1,8 +1,8 @@
 import type { CliIo } from '../core/cli-io.ts'
 import { DEFAULT_VAULT_IMAGE, runConformanceInVaultContainer } from '../faces/conformance/vault-container.ts'
 import { parseOptions } from './parse-options.ts'
-import { UsageError } from './usage-error.ts'
 import { SUITE_HELP, SUITE_OPTIONS, suiteFlags } from './suite-flags.ts'
+import { UsageError } from './usage-error.ts'
 
 export const VAULT_CONTAINER_USAGE = `Usage: doppel conformance-vault [--image <image>] [options]
 

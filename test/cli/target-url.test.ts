@@ -40,7 +40,7 @@ describe('--target <url>', () => {
     }
   })
 
-  it('refuses exactly what fetch would not send to, and never throws', () => {
+  it('accepts only http(s) URLs without credentials, query or fragment, and never throws', () => {
     fc.assert(
       fc.property(fc.oneof(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.string()), (url) => {
         const problem = baseUrlProblem(url)
