@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { didYouMean } from './did-you-mean.ts'
 import { serve } from './serve-command.ts'
-import { StartupError, UsageError, type CliIo } from './usage-error.ts'
+import type { CliIo } from '../core/cli-io.ts'
+import { StartupError, UsageError } from './usage-error.ts'
 
 const COMMANDS = ['serve', 'run', 'conformance', 'conformance-vault', 'record', 'compare', 'openapi', 'help', '--help', '--version'] as const
 
@@ -58,21 +59,24 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return await runCommand(rest, io)
       }
       case 'conformance': {
-        const { conformanceCommand } = await import('./run-command.ts')
+        const { conformanceCommand } = await import('./conformance-command.ts')
         return await conformanceCommand(rest, io)
       }
       case 'conformance-vault': {
-        const { vaultContainerCommand } = await import('../faces/conformance/vault-container.ts')
-        return await vaultContainerCommand(rest, io)
+        const { conformanceVaultCommand } = await import('./conformance-vault-command.ts')
+        return await conformanceVaultCommand(rest, io)
       }
       case 'openapi': {
         const { openApiCommand } = await import('./openapi-command.ts')
         return openApiCommand(rest, io)
       }
-      case 'record':
+      case 'record': {
+        const [{ startRecord }, { untilStopped }] = await Promise.all([import('./record-command.ts'), import('./proxy-session.ts')])
+        return await untilStopped(await startRecord(rest, io))
+      }
       case 'compare': {
-        const { proxyCommand } = await import('../faces/record/index.ts')
-        return await proxyCommand(command, rest, io)
+        const [{ startCompare }, { untilStopped }] = await Promise.all([import('./compare-command.ts'), import('./proxy-session.ts')])
+        return await untilStopped(await startCompare(rest, io))
       }
       default: {
         const suggestion = didYouMean(command, COMMANDS)

@@ -1,33 +1,42 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
+import type { CliIo } from '../core/cli-io.ts'
 import { describeParseError } from './describe-parse-error.ts'
-import type { CliIo } from './usage-error.ts'
+import { UsageError } from './usage-error.ts'
 
 const HELP = { help: { type: 'boolean', short: 'h', default: false } } as const
 
 type Values<O extends ParseArgsOptionsConfig> = ReturnType<
-  typeof parseArgs<{ args: string[]; options: O & typeof HELP; strict: true; allowPositionals: false }>
+  typeof parseArgs<{ args: string[]; options: O & typeof HELP; strict: true; allowPositionals: true }>
 >['values']
 
-/** What a command line asked for: flags to act on, help (already printed), or a one-line mistake. */
-export type ParsedOptions<O extends ParseArgsOptionsConfig> =
-  | { kind: 'values'; values: Values<O> }
-  | { kind: 'help' }
-  | { kind: 'error'; message: string }
+/** What a command line asked for: its flags and, for commands that take them, its positional arguments. */
+export interface CommandLine<O extends ParseArgsOptionsConfig> {
+  values: Values<O>
+  positionals: string[]
+}
 
 /**
- * A command's flags, strictly (no positionals, no unknown flags), with `-h/--help` added: on help the
- * usage text is printed here; a mistake is described in one line with a did-you-mean from the usage text.
+ * A command's flags, strictly (no unknown flags; positionals only when the command takes them), with
+ * `-h/--help` added. Undefined after help (the usage text is printed here); a mistake throws a one-line
+ * UsageError with a did-you-mean from the usage text.
  */
-export function parseOptions<const O extends ParseArgsOptionsConfig>(argv: string[], options: O, usage: string, io: CliIo): ParsedOptions<O> {
-  let values: Values<O>
+export function parseOptions<const O extends ParseArgsOptionsConfig>(
+  command: string,
+  argv: string[],
+  options: O,
+  usage: string,
+  io: CliIo,
+  { positionals: allowPositionals = false } = {},
+): CommandLine<O> | undefined {
+  let parsed: CommandLine<O>
   try {
-    ;({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { ...options, ...HELP } }) as { values: Values<O> })
+    parsed = parseArgs({ args: argv, strict: true, allowPositionals, options: { ...options, ...HELP } }) as CommandLine<O>
   } catch (error) {
-    return { kind: 'error', message: describeParseError(error, usage) }
+    throw new UsageError(`doppel ${command}: ${describeParseError(error, usage)}`)
   }
-  if ((values as { help?: boolean }).help) {
+  if ((parsed.values as { help?: boolean }).help) {
     io.stdout(usage + '\n')
-    return { kind: 'help' }
+    return undefined
   }
-  return { kind: 'values', values }
+  return parsed
 }

@@ -5,9 +5,12 @@ import { createDoppelServer, listen, type RunningServer, type ServerOptions } fr
 import { isLoopbackAddress } from '../faces/server/request-guard.ts'
 import { DataDirError, openDataDir, type DataDir } from '../features/snapshot/data-dir.ts'
 import { TenantRegistry } from '../features/tenants/index.ts'
+import type { CliIo } from '../core/cli-io.ts'
+import { SERVE_SEED_OPTIONS, serveSeedFlags } from './deprecated-flags.ts'
+import { FIXTURES_OPTION, listenOptions, portFlag, PROFILE_OPTION, profileFlag } from './flags.ts'
 import { parseOptions } from './parse-options.ts'
 import { tenantFlags } from './tenant-flags.ts'
-import { StartupError, UsageError, type CliIo } from './usage-error.ts'
+import { StartupError, UsageError } from './usage-error.ts'
 
 export const SERVE_USAGE = `Usage: doppel serve [options]
 
@@ -20,8 +23,8 @@ Options:
   --allowed-host <name> Also answer this Host name on a loopback bind; ".example.test" admits
                         the domain and its subdomains (repeatable)
   --control-token <t>   Also opens the control API (/_doppel/*) beyond loopback (repeatable)
-  --seed <file>         Load a YAML fixture file at start and on every reset (repeatable)
-  --random-seed <n>     Make ids and tokens repeatable
+  --fixtures <file>     Load a YAML fixture file at start and on every reset (repeatable)
+  --seed <n>            Random seed: makes ids and tokens repeatable
   --profile <name>      service (default) or vault (X-Vault-Token, mount "aws" too)
   --allow-sha1          Accept SHA-1-based identity signatures at ec2 login
   --cloud-port <n>      Also serve STS/EC2/IAM/IMDS at the root of their own listener
@@ -46,17 +49,17 @@ export interface ServeHandle {
 
 /** Parses `doppel serve` arguments and starts the server(s). */
 export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | undefined> {
-  const parsed = parseOptions(
+  const line = parseOptions(
+    'serve',
     argv,
     {
-      port: { type: 'string', default: '8200' },
-      host: { type: 'string', default: '127.0.0.1' },
+      ...listenOptions('8200'),
       'root-token': { type: 'string', multiple: true },
       'allowed-host': { type: 'string', multiple: true },
       'control-token': { type: 'string', multiple: true },
-      seed: { type: 'string', multiple: true },
-      'random-seed': { type: 'string' },
-      profile: { type: 'string', default: 'service' },
+      ...FIXTURES_OPTION,
+      ...SERVE_SEED_OPTIONS,
+      ...PROFILE_OPTION,
       'allow-sha1': { type: 'boolean', default: false },
       'cloud-port': { type: 'string' },
       'imds-listener-limit': { type: 'string' },
@@ -71,29 +74,28 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     SERVE_USAGE,
     io,
   )
-  if (parsed.kind === 'error') throw new UsageError(`doppel serve: ${parsed.message}`)
-  if (parsed.kind === 'help') return undefined
-  const { values } = parsed
-  const port = parsePort(values.port, '--port')
-  const profile = values.profile
-  if (profile !== 'service' && profile !== 'vault') throw new UsageError(`doppel serve: --profile must be service or vault, not "${profile}"`)
+  if (!line) return undefined
+  const { values } = line
+  const port = portFlag('serve', '--port', values.port)
+  const profile = profileFlag('serve', values.profile) ?? 'service'
+  const { seed, fixtures } = serveSeedFlags(values, io)
   const doppel = createDoppel({
     profile,
     allowSha1: values['allow-sha1'],
     rootTokens: values['root-token'] ?? ['root'],
     ...(values['imds-listener-limit'] !== undefined && { imdsListenerLimit: parseCount(values['imds-listener-limit'], '--imds-listener-limit') }),
-    ...(values['random-seed'] !== undefined && { seed: values['random-seed'] }),
+    ...(seed !== undefined && { seed }),
     ...((values['clock-start'] !== undefined || values['frozen-clock']) && {
       clock: { ...(values['clock-start'] !== undefined && { start: values['clock-start'] }), frozen: values['frozen-clock'] },
     }),
   })
-  if (values.seed && values.seed.length > 0) {
-    doppel.useFixtures(values.seed)
+  if (fixtures.length > 0) {
+    doppel.useFixtures(fixtures)
     try {
       await doppel.ready()
     } catch (error) {
       const lines = typeof (error as { lines?: unknown }).lines === 'function' ? (error as { lines(): string[] }).lines() : [(error as Error).message]
-      throw new StartupError(`doppel serve: cannot load --seed fixtures: ${lines.join('; ')}`)
+      throw new StartupError(`doppel serve: cannot load --fixtures: ${lines.join('; ')}`)
     }
   }
   if (values['snapshot-interval'] !== undefined && values['data-dir'] === undefined) {
@@ -124,7 +126,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
   }
   let cloud: RunningServer | undefined
   if (values['cloud-port'] !== undefined) {
-    const cloudPort = parsePort(values['cloud-port'], '--cloud-port')
+    const cloudPort = portFlag('serve', '--cloud-port', values['cloud-port'])
     cloud = await listenOrExplain(createDoppelServer(doppel, { ...serverOptions, surface: 'cloud' }), cloudPort, values.host, '--cloud-port')
     registerCloudListener(doppel, cloud.url)
     io.stderr(`doppel fake cloud on ${cloud.url}\n`)
@@ -158,10 +160,4 @@ async function listenOrExplain(server: Server, port: number, host: string, flag:
 function parseCount(value: string, flag: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`doppel serve: ${flag} must be an integer from 0 to 65535, not "${value}"`)
   return Number(value)
-}
-
-function parsePort(value: string | undefined, flag: string): number {
-  const port = Number(value)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`doppel serve: ${flag} must be a port number from 0 to 65535, not "${value}"`)
-  return port
 }

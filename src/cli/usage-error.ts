@@ -1,12 +1,10 @@
 import { errorKind } from '../core/doppel-error.ts'
-/** A command-line mistake: printed as one line without a stack, with a pointer to `--help`; exit code 1. */
+
+/**
+ * A command-line mistake, as the one line `doppel <command>: …`: printed without a stack, with a pointer
+ * to `--help`; exit code 1. Every command throws this one class.
+ */
 export class UsageError extends errorKind('UsageError', 'DOPPEL_USAGE') {}
 
 /** A command that cannot start (a port in use, an unreadable file): one line without a stack; exit code 1. */
 export class StartupError extends errorKind('StartupError', 'DOPPEL_STARTUP') {}
-
-export interface CliIo {
-  stdout: (text: string) => void
-  stderr: (text: string) => void
-  cwd: string
-}

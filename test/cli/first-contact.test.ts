@@ -6,6 +6,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { closedPort } from '../support/closed-port.ts'
 
 const BIN = new URL('../../bin/doppel.js', import.meta.url).pathname
 const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -49,20 +50,20 @@ describe('doppel CLI first contact', () => {
     expectOneLine(list.stderr, 'doppel run: unknown option --lst (did you mean --list?)')
   })
 
-  it('names the --seed file and the reason it cannot be read, exit 1', async () => {
+  it('names the --fixtures file and the reason it cannot be read, exit 1', async () => {
     const missing = join(mkdtempSync(join(tmpdir(), 'doppel-cli-')), 'nope.yaml')
-    const { code, stderr } = await run(['serve', '--port', '0', '--seed', missing])
+    const { code, stderr } = await run(['serve', '--port', '0', '--fixtures', missing])
     expect(code).toBe(1)
-    expectOneLine(stderr, `doppel serve: cannot load --seed fixtures: ${missing}: cannot read the file: ENOENT: no such file or directory, open '${missing}'`)
+    expectOneLine(stderr, `doppel serve: cannot load --fixtures: ${missing}: cannot read the file: ENOENT: no such file or directory, open '${missing}'`)
     expect(stderr.trim().split('\n')).toHaveLength(1)
   })
 
-  it('names a bad --seed file line, exit 1', async () => {
+  it('names a bad --fixtures file line, exit 1', async () => {
     const bad = join(mkdtempSync(join(tmpdir(), 'doppel-cli-')), 'bad.yaml')
     writeFileSync(bad, 'version: 1\nauth:\n  roles:\n    web: { auth_type: nope }\n')
-    const { code, stderr } = await run(['serve', '--port', '0', '--seed', bad])
+    const { code, stderr } = await run(['serve', '--port', '0', '--fixtures', bad])
     expect(code).toBe(1)
-    expectOneLine(stderr, new RegExp(`^doppel serve: cannot load --seed fixtures: ${bad}:\\d+: `))
+    expectOneLine(stderr, new RegExp(`^doppel serve: cannot load --fixtures: ${bad}:\\d+: `))
   })
 
   it('says the port is in use, exit 1', async () => {
@@ -101,7 +102,7 @@ describe('doppel CLI first contact', () => {
     expect(readme).toContain('| 0 | success: all scenarios passed, a command finished, a server stopped cleanly |')
     expect((await run(['--help'])).code).toBe(0)
     expect((await run([])).code).toBe(1)
-    expect((await run(['conformance', '--target', 'http://127.0.0.1:1', '--label', 'registry'])).code).toBe(3)
+    expect((await run(['conformance', '--target', `http://127.0.0.1:${await closedPort()}`, '--label', 'registry'])).code).toBe(3)
     const dir = mkdtempSync(join(tmpdir(), 'doppel-cli-'))
     writeFileSync(join(dir, 'broken.yaml'), 'version: 1\nname: x\nsteps: 3\n')
     expect((await run(['run', 'broken.yaml'], dir)).code).toBe(2)

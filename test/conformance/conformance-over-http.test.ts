@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { conformanceCommand } from '../../src/faces/scenario/index.ts'
+import { main } from '../../src/cli/main.ts'
 
 const BIN = new URL('../../bin/doppel.js', import.meta.url).pathname
 let server: ChildProcess
@@ -21,7 +21,7 @@ afterAll(async () => {
 
 it('doppel conformance --target <doppel serve URL> passes every scenario', { timeout: 120_000 }, async () => {
   let out = ''
-  const code = await conformanceCommand(['--target', url], { stdout: (s) => (out += s), stderr: (s) => (out += s), cwd: process.cwd() })
+  const code = await main(['conformance', '--target', url], { stdout: (s) => (out += s), stderr: (s) => (out += s), cwd: process.cwd() })
   const last = out.trim().split('\n').at(-1)!
   expect(last).toMatch(/^\d+ passed, 0 failed, 0 skipped$/)
   expect(code, out.slice(-4000)).toBe(0)

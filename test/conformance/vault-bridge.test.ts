@@ -3,7 +3,7 @@ import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startVaultBridge, vaultSetupPlan, vaultTeardownPlan } from '../../src/faces/conformance/vault-bridge.ts'
 import { createDoppel, createDoppelServer, listen, type RunningServer } from '../../src/index.ts'
-import { conformanceCommand } from '../../src/faces/scenario/index.ts'
+import { main } from '../../src/cli/main.ts'
 
 // The client fields the reference lists for config/client (cloud-auth §3.1).
 const CLIENT_FIELDS = ['access_key', 'secret_key', 'endpoint', 'iam_endpoint', 'sts_endpoint', 'sts_region', 'use_sts_region_from_client',
@@ -80,7 +80,7 @@ describe('startVaultBridge against a Vault stand-in (doppel serve --profile vaul
 
   it('doppel conformance --fake-cloud-listen needs a URL target', async () => {
     let err = ''
-    const code = await conformanceCommand(['--fake-cloud-listen', '127.0.0.1:0'], { stdout: () => undefined, stderr: (s) => (err += s), cwd: process.cwd() })
+    const code = await main(['conformance', '--fake-cloud-listen', '127.0.0.1:0'], { stdout: () => undefined, stderr: (s) => (err += s), cwd: process.cwd() })
     expect(code).toBe(1)
     expect(err).toContain('--fake-cloud-listen needs --target <url>')
   })

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 // The dashboard in a real browser: Debian's chromium, headless, driven by playwright-core, against a real
 // `doppel serve`. Every assertion about the server goes through the control API, not the page.
 const BIN = new URL('../../bin/doppel.js', import.meta.url).pathname
-const SEED = new URL('../../scenarios/fixtures/example.yaml', import.meta.url).pathname
+const FIXTURES = new URL('../../scenarios/fixtures/example.yaml', import.meta.url).pathname
 const SHOTS = new URL('../../test-results/', import.meta.url).pathname
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
@@ -27,7 +27,7 @@ describe.skipIf(!present)('dashboard in headless chromium through doppel serve',
   let exited: string | undefined
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet', '--seed', SEED, '--random-seed', '1', '--clock-start', START, '--frozen-clock'], {
+    child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet', '--fixtures', FIXTURES, '--seed', '1', '--clock-start', START, '--frozen-clock'], {
       stdio: ['ignore', 'pipe', 'inherit'],
     })
     child.on('exit', (code, signal) => (exited = `doppel serve exited early (code ${code}, signal ${signal})`))

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { serve, type ServeHandle } from '../../src/cli/serve-command.ts'
 import { main } from '../../src/cli/main.ts'
-import { startProxyCommand } from '../../src/cli/record-command.ts'
+import { startCompare } from '../../src/cli/compare-command.ts'
 import { runClientSession, type SessionOptions } from './session.ts'
 
 const capture = () => {
@@ -18,7 +18,7 @@ const capture = () => {
 async function compareSession(upstreamUrl: string, session: SessionOptions) {
   const json = join(mkdtempSync(join(tmpdir(), 'doppel-compare-')), 'diff.json')
   const console = capture()
-  const proxy = (await startProxyCommand('compare', ['--upstream', upstreamUrl, '--port', '0', '--json', json, '--quiet'], console.io))!
+  const proxy = (await startCompare(['--upstream', upstreamUrl, '--port', '0', '--json', json, '--quiet'], console.io))!
   expect(console.out()).toBe(`doppel comparing on ${proxy.url}\n`)
   const statuses = await runClientSession(proxy.url, session)
   const code = await proxy.stop()
@@ -88,18 +88,19 @@ describe('doppel compare as a process', () => {
 
 describe('usage errors', () => {
   test.each([
-    [['record'], /^doppel record: --upstream <url> is required/],
-    [['record', '--upstream', 'http://127.0.0.1:1'], /^doppel record: --out <dir> is required/],
-    [['record', '--upstream', 'ftp://x', '--out', 'x'], /--upstream must be an http\(s\) URL/],
-    [['record', '--upstream', 'http://127.0.0.1:1', '--out', 'x', '--split-by', 'moon'], /--split-by must be one of session, service/],
-    [['compare', '--upstream', 'http://127.0.0.1:1', '--out', 'x'], /--out is not an option of doppel compare/],
-    [['compare', '--upstream', 'http://127.0.0.1:1', '--port', '70000'], /--port must be a port number/],
-    [['compare', '--bogus'], /doppel compare: unknown option --bogus\n/],
-  ])('doppel %j is one line and exit 1', async (argv, message) => {
+    [['record'], /^doppel record: --upstream <url> is required$/],
+    [['record', '--upstream', 'http://127.0.0.1:8200'], /^doppel record: --out <dir> is required$/],
+    [['record', '--upstream', 'ftp://x', '--out', 'x'], /^doppel record: --upstream ftp:\/\/x: the scheme is "ftp"; expected http or https$/],
+    [['record', '--upstream', 'http://127.0.0.1:8200', '--out', 'x', '--split-by', 'moon'], /--split-by must be one of session, service/],
+    [['record', '--upstream', 'http://127.0.0.1:8200', '--out', 'x', '--profile', 'vault'], /^doppel record: unknown option --profile$/],
+    [['compare', '--upstream', 'http://127.0.0.1:8200', '--out', 'x'], /^doppel compare: unknown option --out/],
+    [['compare', '--upstream', 'http://127.0.0.1:8200', '--port', '70000'], /--port must be a port number/],
+    [['compare', '--upstream', 'http://127.0.0.1:8200', '--seed', 'abc'], /^doppel compare: --seed must be an integer, not "abc"$/],
+    [['compare', '--bogus'], /^doppel compare: unknown option --bogus$/],
+  ])('doppel %j is one line, the pointer to --help, and exit 1', async (argv, message) => {
     const console = capture()
     expect(await main(argv, console.io)).toBe(1)
-    expect(console.err().trimEnd().split('\n')).toHaveLength(1)
-    expect(console.err()).toMatch(message)
+    expect(console.err().trimEnd().split('\n')).toEqual([expect.stringMatching(message), `Run "doppel ${argv[0]} --help" for usage.`])
     expect(console.out()).toBe('')
   })
 })

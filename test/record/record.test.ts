@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { serve, type ServeHandle } from '../../src/cli/serve-command.ts'
-import { startProxyCommand } from '../../src/cli/record-command.ts'
-import { runCommand } from '../../src/faces/scenario/index.ts'
+import { main } from '../../src/cli/main.ts'
+import { startRecord } from '../../src/cli/record-command.ts'
+import { closedPort } from '../support/closed-port.ts'
 import { runClientSession } from './session.ts'
 
 const quiet = () => {
@@ -29,7 +30,7 @@ describe('doppel record against doppel serve', () => {
   beforeAll(async () => {
     const out = mkdtempSync(join(tmpdir(), 'doppel-record-'))
     const console = quiet()
-    const session = (await startProxyCommand('record', ['--upstream', upstream.main.url, '--port', '0', '--out', out, '--name', 'session', '--quiet'], console.io))!
+    const session = (await startRecord(['--upstream', upstream.main.url, '--port', '0', '--out', out, '--name', 'session', '--quiet'], console.io))!
     expect(console.out()).toBe(`doppel recording on ${session.url}\n`)
     statuses = await runClientSession(session.url)
     const stop = await fetch(`${session.url}/_doppel/record/stop`, { method: 'POST' })
@@ -72,7 +73,7 @@ describe('doppel record against doppel serve', () => {
 
   test('the scenario replays green on the emulator', async () => {
     const console = quiet()
-    const code = await runCommand([files[0]!, '--target', 'emulator'], console.io)
+    const code = await main(['run', files[0]!, '--target', 'emulator'], console.io)
     expect(code, console.out()).toBe(0)
     expect(console.out().trim().split('\n').at(-1)).toBe('1 passed, 0 failed, 0 skipped')
   })
@@ -80,7 +81,7 @@ describe('doppel record against doppel serve', () => {
   test('the scenario replays green on the server it was recorded from, twice', async () => {
     for (let run = 0; run < 2; run++) {
       const console = quiet()
-      const code = await runCommand([files[0]!, '--target', upstream.main.url], console.io)
+      const code = await main(['run', files[0]!, '--target', upstream.main.url], console.io)
       expect(code, console.out()).toBe(0)
     }
   })
@@ -119,17 +120,18 @@ describe('doppel record as a process', () => {
     expect(readFileSync(join(out, 'cli-registry.yaml'), 'utf8')).toContain('/api/v2/ping')
     for (const file of ['cli-auth.yaml', 'cli-registry.yaml']) {
       const console = quiet()
-      expect(await runCommand([join(out, file), '--target', 'emulator'], console.io), console.out()).toBe(0)
+      expect(await main(['run', join(out, file), '--target', 'emulator'], console.io), console.out()).toBe(0)
     }
   }, 30_000)
 
   test('an unreachable upstream is a 502 in the service error style, and the proxy keeps going', async () => {
     const console = quiet()
     const out = mkdtempSync(join(tmpdir(), 'doppel-record-'))
-    const session = (await startProxyCommand('record', ['--upstream', 'http://127.0.0.1:9', '--port', '0', '--out', out, '--quiet'], console.io))!
+    const upstream = `http://127.0.0.1:${await closedPort()}`
+    const session = (await startRecord(['--upstream', upstream, '--port', '0', '--out', out, '--quiet'], console.io))!
     const response = await fetch(`${session.url}/v1/auth/cloud/role/x`)
     expect(response.status).toBe(502)
-    expect(((await response.json()) as { errors: string[] }).errors[0]).toMatch(/^doppel: upstream http:\/\/127\.0\.0\.1:9 did not answer/)
+    expect(((await response.json()) as { errors: string[] }).errors[0]).toMatch(new RegExp(`^doppel: upstream ${upstream} did not answer`))
     expect(await session.stop()).toBe(0)
   })
 })
@@ -138,7 +140,7 @@ describe('an ec2 login whose document the session did not fetch (a real instance
   test('becomes a fake-cloud instance with the document’s image, account and region, and replays green', async () => {
     const out = mkdtempSync(join(tmpdir(), 'doppel-record-'))
     const console = quiet()
-    const session = (await startProxyCommand('record', ['--upstream', upstream.main.url, '--port', '0', '--out', out, '--name', 'real', '--quiet'], console.io))!
+    const session = (await startRecord(['--upstream', upstream.main.url, '--port', '0', '--out', out, '--name', 'real', '--quiet'], console.io))!
     const admin = { 'X-Service-Token': 'root', 'Content-Type': 'application/json' }
     // Straight to the upstream, not through the proxy: as a real instance gets its document from IMDS.
     const instance = (await (await fetch(`${upstream.main.url}/_doppel/cloud/instances`, { method: 'POST', headers: admin, body: JSON.stringify({ ami_id: 'ami-0def5678' }) })).json()) as { instance_id: string }
@@ -153,6 +155,6 @@ describe('an ec2 login whose document the session did not fetch (a real instance
     expect(yaml).not.toContain(instance.instance_id)
     expect(yaml).not.toContain(document.value.slice(0, 40))
     const replay = quiet()
-    expect(await runCommand([join(out, 'real.yaml'), '--target', 'emulator'], replay.io), replay.out()).toBe(0)
+    expect(await main(['run', join(out, 'real.yaml'), '--target', 'emulator'], replay.io), replay.out()).toBe(0)
   })
 })

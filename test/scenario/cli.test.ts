@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { conformanceCommand, runCommand } from '../../src/faces/scenario/index.ts'
+import { main } from '../../src/cli/main.ts'
 import { scenarioText } from './helpers.ts'
 
 function workspace(files: Record<string, string>): string {
@@ -14,10 +14,10 @@ function workspace(files: Record<string, string>): string {
   return dir
 }
 
-async function cli(argv: string[], cwd: string, command = runCommand): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(argv: string[], cwd: string, command = 'run'): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = ''
   let stderr = ''
-  const code = await command(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd })
+  const code = await main([command, ...argv], { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd })
   return { code, stdout, stderr }
 }
 
@@ -144,10 +144,10 @@ describe('doppel run', () => {
 
 describe('doppel conformance', () => {
   it('has run\'s options and exit codes, over the bundled conformance directory', async () => {
-    const help = await cli(['--help'], tmpdir(), conformanceCommand)
+    const help = await cli(['--help'], tmpdir(), 'conformance')
     expect(help.code).toBe(0)
     expect(help.stdout).toMatch(/^Usage: doppel conformance \[options\]/)
-    const extra = await cli(['some.yaml'], tmpdir(), conformanceCommand)
+    const extra = await cli(['some.yaml'], tmpdir(), 'conformance')
     expect(extra.code).toBe(1)
     expect(extra.stderr).toContain('doppel conformance: unexpected argument "some.yaml"')
   })

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDoppel } from '../../src/features/doppel/doppel.ts'
-import { createHttpTarget, createTarget, findScenarioFiles, loadScenarioFile, runCommand, runScenarios, TargetUnreachableError } from '../../src/faces/scenario/index.ts'
+import { main } from '../../src/cli/main.ts'
+import { closedPort } from '../support/closed-port.ts'
+import { createHttpTarget, createTarget, findScenarioFiles, loadScenarioFile, runScenarios, TargetUnreachableError } from '../../src/faces/scenario/index.ts'
 import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
 import { plainHttpTarget, run, scenarioText, verdicts } from './helpers.ts'
 
@@ -80,7 +82,7 @@ describe('http target against doppel serve', () => {
 
   it('the CLI reaches it by URL and exits 0', async () => {
     let stdout = ''
-    const code = await runCommand(['scenarios/cloud-auth/roles-crud.yaml', '--target', server.url], { stdout: (s) => (stdout += s), stderr: () => undefined, cwd: process.cwd() })
+    const code = await main(['run', 'scenarios/cloud-auth/roles-crud.yaml', '--target', server.url], { stdout: (s) => (stdout += s), stderr: () => undefined, cwd: process.cwd() })
     expect(stdout.trimEnd().split('\n').at(-1)).toBe('1 passed, 0 failed, 0 skipped')
     expect(code).toBe(0)
   })
@@ -88,11 +90,12 @@ describe('http target against doppel serve', () => {
 
 describe('http target failures', () => {
   it('an unreachable target throws TargetUnreachableError; the CLI exits 3', async () => {
-    await expect(createTarget('http://127.0.0.1:1')).rejects.toBeInstanceOf(TargetUnreachableError)
+    const url = `http://127.0.0.1:${await closedPort()}`
+    await expect(createTarget(url)).rejects.toBeInstanceOf(TargetUnreachableError)
     let stderr = ''
-    const code = await runCommand(['scenarios/cloud-auth/roles-crud.yaml', '--target', 'http://127.0.0.1:1'], { stdout: () => undefined, stderr: (s) => (stderr += s), cwd: process.cwd() })
+    const code = await main(['run', 'scenarios/cloud-auth/roles-crud.yaml', '--target', url], { stdout: () => undefined, stderr: (s) => (stderr += s), cwd: process.cwd() })
     expect(code).toBe(3)
-    expect(stderr).toMatch(/^doppel run: target "http:\/\/127\.0\.0\.1:1" is unreachable at http:\/\/127\.0\.0\.1:1: /)
+    expect(stderr).toBe(`doppel run: target "${url}" is unreachable at ${url}: connect ECONNREFUSED 127.0.0.1:${url.split(':')[2]}\n`)
   })
 
   it('a plain server has only the declared capabilities plus its services', async () => {

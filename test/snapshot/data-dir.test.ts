@@ -72,7 +72,7 @@ async function send(server: Server, method: string, path: string, body?: unknown
 describe('doppel serve --data-dir', () => {
   it('keeps roles, tokens, registry modules and deprecations, instances and principals across a restart', async () => {
     const dir = await dataDir()
-    let server = await start(dir, ['--random-seed', '1'])
+    let server = await start(dir, ['--seed', '1'])
     const instance = (await send(server, 'POST', '/_doppel/cloud/instances', { ami_id: 'ami-0abc1234' })).body
     const alice = (await send(server, 'POST', '/_doppel/cloud/principals', { type: 'user', name: 'alice' })).body
     expect((await send(server, 'POST', '/v1/auth/cloud/role/web', { auth_type: 'ec2', bound_ami_id: 'ami-0abc1234', token_ttl: '2h' })).status).toBe(204)
@@ -104,7 +104,7 @@ describe('doppel serve --data-dir', () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600)
     expect(JSON.parse(await readFile(file, 'utf8')).doppel_snapshot).toBe(1)
 
-    server = await start(dir, ['--random-seed', '1'])
+    server = await start(dir, ['--seed', '1'])
     expect(await send(server, 'GET', '/v1/auth/cloud/role/web')).toEqual({ ...before.role, body: { ...before.role.body, request_id: expect.any(String) } })
     const lookup = await send(server, 'GET', '/v1/auth/token/lookup-self', undefined, { 'X-Service-Token': token })
     expect(lookup.status).toBe(200)

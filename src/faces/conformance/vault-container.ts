@@ -1,18 +1,18 @@
 import { createServer } from 'node:net'
-import { conformanceCommand, EXIT, type CommandIo } from '../../cli/run-command.ts'
-
-export const VAULT_CONTAINER_USAGE = `Usage: doppel conformance-vault [--image <image>] [conformance options]
-
-Runs the cloud-auth conformance scenarios against a real Vault started in a container (dev mode, through
-testcontainers, which must be installed: npm i -D testcontainers). The fake cloud is served to it from this
-process; the method is enabled on a fresh mount. Without a container runtime the suite is reported skipped
-with the reason, and the exit code is 0.
-
-Options:
-  --image <image>   Vault image (default hashicorp/vault:1.17, or $DOPPEL_VAULT_IMAGE)
-  Any other option is passed to "doppel conformance" (for example --label, --reporter).`
+import type { CliIo } from '../../core/cli-io.ts'
+import { parseLabelExpression } from '../scenario/runner/labels.ts'
+import { EXIT } from '../scenario/run-suite.ts'
+import { runConformance, type ConformanceOptions } from './run-conformance.ts'
 
 const ROOT_TOKEN = 'doppel-root'
+
+/** The default Vault image, unless `$DOPPEL_VAULT_IMAGE` names another. */
+export const DEFAULT_VAULT_IMAGE = 'hashicorp/vault:1.17'
+
+/** What the conformance suite in a Vault container takes: the image, and the suite's own options. */
+export interface VaultContainerOptions extends Omit<ConformanceOptions, 'target' | 'fakeCloud' | 'registryUrl' | 'registryToken'> {
+  image: string
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -25,34 +25,19 @@ function freePort(): Promise<number> {
   })
 }
 
-function skipped(io: CommandIo, reason: string): number {
+function skipped(io: CliIo, reason: string): number {
   io.stdout(`conformance against Vault skipped: ${reason}\n`)
   io.stdout('0 passed, 0 failed, 1 skipped\n')
   return EXIT.passed
 }
 
 /**
- * `doppel conformance-vault`: the conformance suite against `hashicorp/vault` in a container. Resolves
- * with the conformance command's exit code.
+ * The cloud-auth conformance scenarios against `hashicorp/vault` in a container (dev mode, through
+ * testcontainers), the fake cloud served to it from this process. Without testcontainers or a container
+ * runtime the suite is reported skipped, exit code 0. Resolves with the conformance exit code.
  */
-export async function vaultContainerCommand(argv: string[], io: CommandIo, env = process.env): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.stdout(`${VAULT_CONTAINER_USAGE}\n`)
-    return EXIT.passed
-  }
-  const imageAt = argv.findIndex((arg) => arg === '--image' || arg.startsWith('--image='))
-  let image = env.DOPPEL_VAULT_IMAGE ?? 'hashicorp/vault:1.17'
-  const rest = [...argv]
-  if (imageAt >= 0) {
-    const arg = argv[imageAt]!
-    const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[imageAt + 1]
-    if (!value) {
-      io.stderr('doppel conformance-vault: --image needs a value\n')
-      return EXIT.usage
-    }
-    image = value
-    rest.splice(imageAt, arg.includes('=') ? 1 : 2)
-  }
+export async function runConformanceInVaultContainer(options: VaultContainerOptions, io: CliIo): Promise<number> {
+  const { image, ...suite } = options
   let containers: typeof import('testcontainers')
   try {
     containers = await import('testcontainers')
@@ -75,16 +60,14 @@ export async function vaultContainerCommand(argv: string[], io: CommandIo, env =
     .withWaitStrategy(Wait.forHttp('/v1/sys/health', 8200).forStatusCode(200))
     .start()
   try {
-    return await conformanceCommand(
-      [
-        '--target', `http://${vault.getHost()}:${vault.getMappedPort(8200)}`,
-        '--profile', 'vault',
-        '--token', ROOT_TOKEN,
-        '--fake-cloud-listen', `0.0.0.0:${port}`,
-        '--fake-cloud-url', `http://host.testcontainers.internal:${port}`,
-        '--label', 'cloud-auth and not emulator-defined',
-        ...rest,
-      ],
+    const url = `http://${vault.getHost()}:${vault.getMappedPort(8200)}`
+    return await runConformance(
+      {
+        ...suite,
+        filter: suite.filter ?? parseLabelExpression('cloud-auth and not emulator-defined'),
+        target: { kind: 'http', url, name: url, profile: 'vault', token: ROOT_TOKEN },
+        fakeCloud: { listen: `0.0.0.0:${port}`, url: `http://host.testcontainers.internal:${port}` },
+      },
       io,
     )
   } finally {

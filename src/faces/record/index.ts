@@ -5,5 +5,4 @@
 export { forwardingProxy, STOP_PATH, type ForwardingProxyOptions } from './forwarding-proxy.ts'
 export { buildScenario, type BuildOptions, type ScenarioDocument } from './scenario-builder.ts'
 export { writeScenarios, SPLIT_RULES, type SplitRule, type WriteOptions } from './write-scenarios.ts'
-export { proxyCommand, startProxyCommand, type ProxySession } from '../../cli/record-command.ts'
 export type { Exchange } from './exchange.ts'

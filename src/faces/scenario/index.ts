@@ -17,7 +17,7 @@ export { TargetError, TargetUnreachableError, type Target, type TargetInfo, type
 export { loadFixtures, loadFixtureFile, type Fixture, type FixtureSummary, type FixtureSource, type LoadFixturesOptions } from '../../features/fixtures/index.ts'
 export { ScenarioError, FixtureError, formatIssue, type ScenarioIssue } from '../../features/documents/document-error.ts'
 export { createReporter, prettyReporter, junitReporter, jsonReporter, tapReporter, toJunitXml, toJsonReport, toTap, summaryLine, REPORTERS, type ReporterName } from './reporters/index.ts'
-export { runCommand, conformanceCommand, EXIT } from '../../cli/run-command.ts'
+export { runSuite, EXIT, type SuiteOptions } from './run-suite.ts'
 export { MATCHERS } from './expect/matchers.ts'
 export type {
   Capability,

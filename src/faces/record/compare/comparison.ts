@@ -15,6 +15,8 @@ export interface ComparisonOptions {
   profile: 'service' | 'vault'
   rootTokens: string[]
   allowSha1: boolean
+  /** The emulator's random seed (repeatable ids and tokens). */
+  seed?: number | string
   /** One line per differing exchange, as it happens. */
   onDifference: (line: string) => void
 }
@@ -27,7 +29,7 @@ export interface Comparison {
 const EMULATOR_ORIGIN = 'http://doppel.compare'
 
 export function startComparison(options: ComparisonOptions): Comparison {
-  const doppel = createDoppel({ profile: options.profile, rootTokens: options.rootTokens, allowSha1: options.allowSha1 })
+  const doppel = createDoppel({ profile: options.profile, rootTokens: options.rootTokens, allowSha1: options.allowSha1, ...(options.seed !== undefined && { seed: options.seed }) })
   const translation = new Translation()
   const compared: ComparedExchange[] = []
   return {

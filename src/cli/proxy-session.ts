@@ -1,0 +1,78 @@
+/**
+ * What `doppel record` and `doppel compare` share: the forwarding proxy on a port, logging requests,
+ * stopped by SIGINT/SIGTERM or `POST /_doppel/record/stop`.
+ */
+import type { CliIo } from '../core/cli-io.ts'
+import type { Exchange } from '../faces/record/exchange.ts'
+import { forwardingProxy } from '../faces/record/forwarding-proxy.ts'
+import { createDoppelServer, listen, type RunningServer } from '../faces/server/doppel-server.ts'
+import { baseUrlFlag, listenOptions, portFlag } from './flags.ts'
+import { StartupError, UsageError } from './usage-error.ts'
+
+export const PROXY_OPTIONS = {
+  upstream: { type: 'string' },
+  ...listenOptions('8300'),
+  quiet: { type: 'boolean', default: false },
+} as const
+
+export interface ProxySession {
+  url: string
+  /** Stops listening and finishes (writes scenarios, or the report); resolves with the exit code. */
+  stop(): Promise<number>
+  /** Resolves once a stop was asked for over HTTP (`POST /_doppel/record/stop`). */
+  readonly stopRequested: Promise<void>
+}
+
+/** The proxy flags, checked, before the command's own: `--upstream` is required and a base URL. */
+export function proxyFlags(command: 'record' | 'compare', values: { upstream?: string; port: string }): { upstream: string; port: number } {
+  if (values.upstream === undefined) throw new UsageError(`doppel ${command}: --upstream <url> is required`)
+  return { upstream: baseUrlFlag(command, '--upstream', values.upstream), port: portFlag(command, '--port', values.port) }
+}
+
+interface SessionOptions {
+  upstream: string
+  port: number
+  host: string
+  quiet: boolean
+  onExchange: (exchange: Exchange) => void | Promise<void>
+  /** After the proxy stopped: writes what the command made of the exchanges; the exit code. */
+  finish: () => Promise<number>
+}
+
+/** Starts the proxy and prints its one ready line. */
+export async function startProxySession(command: 'record' | 'compare', options: SessionOptions, io: CliIo): Promise<ProxySession> {
+  let requestStop!: () => void
+  const stopRequested = new Promise<void>((done) => (requestStop = done))
+  const proxy = forwardingProxy({ upstream: options.upstream, onExchange: options.onExchange, onStop: () => requestStop() })
+  const log = options.quiet
+    ? undefined
+    : (line: { method: string; path: string; status: number; ms: number }) => io.stderr(`${line.method} ${line.path} ${line.status} ${line.ms.toFixed(1)}ms\n`)
+  let server: RunningServer
+  try {
+    server = await listen(createDoppelServer(proxy, { onRequest: log }), options.port, options.host)
+  } catch (error) {
+    throw new StartupError(`doppel ${command}: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`)
+  }
+  io.stdout(`doppel ${command === 'record' ? 'recording' : 'comparing'} on ${server.url}\n`)
+  let stopping: Promise<number> | undefined
+  return {
+    url: server.url,
+    stopRequested,
+    stop: () =>
+      (stopping ??= (async () => {
+        await server.close()
+        return options.finish()
+      })()),
+  }
+}
+
+/** Waits for SIGINT/SIGTERM or a stop over HTTP, then stops; the exit code. 0 after `--help`. */
+export async function untilStopped(session: ProxySession | undefined): Promise<number> {
+  if (!session) return 0
+  const signalled = new Promise<void>((done) => {
+    process.once('SIGINT', done)
+    process.once('SIGTERM', done)
+  })
+  await Promise.race([signalled, session.stopRequested])
+  return session.stop()
+}

@@ -1,0 +1,133 @@
+/**
+ * The flags of the commands that run scenarios (`run`, `conformance`, `conformance-vault`): which
+ * scenarios, how they run and report, and against which target.
+ */
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { ScenarioError } from '../features/documents/document-error.ts'
+import { LabelExpressionError, parseLabelExpression } from '../faces/scenario/runner/labels.ts'
+import { REPORTERS, type ReporterName } from '../faces/scenario/reporters/index.ts'
+import type { SuiteOptions } from '../faces/scenario/run-suite.ts'
+import type { TargetConfig } from '../faces/scenario/targets/create-target.ts'
+import { TargetError } from '../faces/scenario/targets/target.ts'
+import { loadTargetsFile } from '../faces/scenario/targets/targets-file.ts'
+import { baseUrlFlag, looksLikeUrl, PROFILE_OPTION, profileFlag, SEED_OPTION, seedFlag } from './flags.ts'
+import { UsageError } from './usage-error.ts'
+
+export const SUITE_OPTIONS = {
+  var: { type: 'string', multiple: true },
+  label: { type: 'string' },
+  jobs: { type: 'string' },
+  'fail-fast': { type: 'boolean', default: false },
+  reporter: { type: 'string', default: 'pretty' },
+  out: { type: 'string' },
+  list: { type: 'boolean', default: false },
+} as const
+
+export const SUITE_HELP = `  --var <k=v>        Set a scenario var; repeatable
+  --label <expr>     Only scenarios whose labels match, e.g. 'ec2 and not iam'
+  --jobs <n>         Scenarios run at once (default 1)
+  --fail-fast        Start no scenario after one fails
+  --reporter <r>     pretty (default), junit, json or tap
+  --out <file>       Write the report to a file; progress still goes to stdout
+  --list             List the scenarios that would run, and exit`
+
+type SuiteValues = { var?: string[]; label?: string; jobs?: string; 'fail-fast': boolean; reporter: string; out?: string; list: boolean }
+
+/** How the scenarios are selected, run and reported. */
+export function suiteFlags(command: string, values: SuiteValues, cwd: string): Omit<SuiteOptions, 'command' | 'files' | 'target'> {
+  if (!(REPORTERS as readonly string[]).includes(values.reporter)) {
+    throw new UsageError(`doppel ${command}: --reporter must be one of ${REPORTERS.join(', ')}, not "${values.reporter}"`)
+  }
+  const jobs = values.jobs === undefined ? 1 : Number(values.jobs)
+  if (!Number.isInteger(jobs) || jobs < 1) throw new UsageError(`doppel ${command}: --jobs must be a positive integer, not "${values.jobs}"`)
+  const vars: Record<string, string> = {}
+  for (const pair of values.var ?? []) {
+    const at = pair.indexOf('=')
+    if (at <= 0) throw new UsageError(`doppel ${command}: --var takes name=value, not "${pair}"`)
+    vars[pair.slice(0, at)] = pair.slice(at + 1)
+  }
+  let filter
+  try {
+    filter = values.label === undefined ? undefined : parseLabelExpression(values.label)
+  } catch (error) {
+    if (!(error instanceof LabelExpressionError)) throw error
+    throw new UsageError(`doppel ${command}: ${error.message}`)
+  }
+  return {
+    ...(filter && { filter }),
+    list: values.list,
+    vars,
+    jobs,
+    failFast: values['fail-fast'],
+    reporter: values.reporter as ReporterName,
+    ...(values.out !== undefined && { out: resolve(cwd, values.out) }),
+  }
+}
+
+export const TARGET_OPTIONS = {
+  target: { type: 'string' },
+  targets: { type: 'string' },
+  token: { type: 'string' },
+  ...PROFILE_OPTION,
+  ...SEED_OPTION,
+} as const
+
+export const TARGET_HELP = `  --target <t>       emulator (default), a server URL, or a name from --targets
+  --targets <file>   A targets.yaml naming several targets (\${VAR} expands from the environment;
+                     doppel conformance reads conformance/targets.yaml when there is one)
+  --profile <p>      service (default) or vault, for the emulator and URL targets
+  --token <t>        Management token for a URL target (default "root" on doppel serve)
+  --seed <n>         Random seed of the emulator instances, for repeatable ids (default 1)`
+
+type TargetValues = { target?: string; targets?: string; token?: string; profile?: string; seed?: string }
+
+/**
+ * The target `--target` names: `emulator`, a URL, or a name in the targets file (`--targets`, else
+ * `defaultTargets` when it exists), with `--profile`, `--token` and `--seed` applied.
+ */
+export function targetFlags(command: string, values: TargetValues, cwd: string, defaultTargets?: string): TargetConfig {
+  const name = values.target ?? 'emulator'
+  const profile = profileFlag(command, values.profile)
+  const seed = seedFlag(command, values.seed)
+  const isUrl = looksLikeUrl(name)
+  if (isUrl) baseUrlFlag(command, '--target', name)
+  const targetsPath = values.targets !== undefined ? resolve(cwd, values.targets) : defaultTargets && existsSync(defaultTargets) ? defaultTargets : undefined
+  const file = targetsPath === undefined || isUrl ? undefined : targetMistakesAsUsage(command, () => loadTargetsFile(targetsPath))
+  let config: TargetConfig
+  if (file && (file.names.includes(name) || name !== 'emulator')) {
+    config = targetMistakesAsUsage(command, () => file.resolve(name))
+  } else if (name === 'emulator') {
+    config = { kind: 'emulator' }
+  } else if (isUrl) {
+    config = { kind: 'http', url: name, name }
+  } else {
+    throw new UsageError(`doppel ${command}: --target must be emulator or a URL (or a name with --targets), not "${name}"`)
+  }
+  if (config.kind === 'emulator') {
+    return {
+      ...config,
+      ...(profile && { profile }),
+      ...(values.token !== undefined && { rootTokens: [values.token] }),
+      ...(seed !== undefined && { seed }),
+    }
+  }
+  return { ...config, ...(profile && { profile }), ...(values.token !== undefined && { token: values.token }) }
+}
+
+/**
+ * `act`'s result; a targets file or target the flags name that cannot be read or made (TargetError,
+ * ScenarioError) is a usage error.
+ */
+export function targetMistakesAsUsage<T>(command: string, act: () => T): T {
+  const asUsage = (error: unknown): never => {
+    if (error instanceof TargetError || error instanceof ScenarioError) throw new UsageError(`doppel ${command}: ${error.message}`)
+    throw error
+  }
+  try {
+    const result = act()
+    return (result instanceof Promise ? result.catch(asUsage) : result) as T
+  } catch (error) {
+    return asUsage(error)
+  }
+}
