@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { registerCloudListener } from '../../src/services/fake-cloud/index.ts'
 import { aws4LoginData, createEc2Role, loginWorld, type LoginWorld } from './login-setup.ts'
 
-// config/client's endpoint overrides are really used (reference cloud-auth §3.1, §3.2, §5 C, §9): a URL that is
+// config/client's endpoint overrides are really used (docs/reference/cloud-auth.md §3.1, docs/reference/cloud-auth.md §3.2, docs/reference/cloud-auth.md §5 C, docs/reference/cloud-auth.md §9): a URL that is
 // neither the fake cloud nor a registered doppel listener is a real HTTP request. Every server here is a
 // throwaway node:http listener on 127.0.0.1.
 

@@ -3,7 +3,7 @@ import { errors, managementClient, multi } from './management-client.ts'
 
 const EC2_ROLE = { auth_type: 'ec2', bound_ami_id: 'ami-1' }
 
-describe('HTTP rules of the management endpoints (reference §1)', () => {
+describe('HTTP rules of the management endpoints (docs/reference/cloud-auth.md §1)', () => {
   describe('operations', () => {
     it('lists with the LIST verb and with GET ?list=true, with or without a trailing slash', async () => {
       const api = managementClient()

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { aws4LoginData, loginWorld } from './login-setup.ts'
 
 // The fake STS refuses a scope that does not fit its endpoint, so the login's choice of endpoint shows
-// (reference cloud-auth §5 B.3, B.5; TestRegionFromHeader).
+// (docs/reference/cloud-auth.md §5 B.3, B.5; TestRegionFromHeader).
 function setup() {
   const world = loginWorld()
   const alice = world.cloud.createPrincipal({ type: 'user', name: 'alice' })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { loginWorld } from './login-setup.ts'
 
-// CA-TL-04 (reference cloud-auth §3.8, §4 G): a tag restricted to an instance (i=<id>) lets that instance
+// CA-TL-04 (docs/reference/cloud-auth.md §3.8, docs/reference/cloud-auth.md §4 G): a tag restricted to an instance (i=<id>) lets that instance
 // log in. In process: a scenario cannot create an instance whose tag names its own id on a shared server.
 describe('role tag restricted to an instance', () => {
   it('logs in the instance it names and refuses another carrying the same tag', async () => {

@@ -3,7 +3,7 @@ import { errors, managementClient } from './management-client.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
-/** The write of the real service's TestAwsEc2_RoleCrud (reference §3.7). */
+/** The write of the real service's TestAwsEc2_RoleCrud (docs/reference/cloud-auth.md §3.7). */
 const ROLE_CRUD_WRITE = {
   auth_type: 'ec2',
   bound_ami_id: 'testamiid',

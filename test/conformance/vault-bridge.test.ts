@@ -5,7 +5,7 @@ import { startVaultBridge, vaultSetupPlan, vaultTeardownPlan } from '../../src/f
 import { createDoppel, createDoppelServer, listen, type RunningServer } from '../../src/index.ts'
 import { main } from '../../src/cli/main.ts'
 
-// The client fields the reference lists for config/client (cloud-auth §3.1).
+// The client fields the reference lists for config/client (docs/reference/cloud-auth.md §3.1).
 const CLIENT_FIELDS = ['access_key', 'secret_key', 'endpoint', 'iam_endpoint', 'sts_endpoint', 'sts_region', 'use_sts_region_from_client',
   'iam_server_id_header_value', 'allowed_sts_header_values', 'max_retries']
 

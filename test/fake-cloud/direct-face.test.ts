@@ -144,7 +144,7 @@ describe('provider calls', () => {
 })
 
 describe('identifiers', () => {
-  it('access key ids encode their account (reference §8), odd and even', () => {
+  it('access key ids encode their account (docs/reference/fake-cloud.md §8), odd and even', () => {
     for (const account of ['123456789012', '210987654321', '000000000001', '999999999999']) {
       const user = cloud.createPrincipal({ type: 'user', account_id: account })
       expect(user.access_key_id).toMatch(/^AKIA[A-Z2-7]{16}$/)

@@ -6,7 +6,7 @@ import { createDoppel } from '../../src/features/doppel/doppel.ts'
 import { getFakeCloud, type Principal, type PrincipalInput } from '../../src/services/fake-cloud/index.ts'
 import { startMsw } from './helpers.ts'
 
-// IAM permissions and trust, opt-in per principal (reference fake-cloud §4.4 AccessDenied), through real SDK v3 clients.
+// IAM permissions and trust, opt-in per principal (docs/reference/fake-cloud.md §4.4 AccessDenied), through real SDK v3 clients.
 const doppel = createDoppel({ seed: 21 })
 const cloud = getFakeCloud(doppel)
 let msw: ReturnType<typeof startMsw>

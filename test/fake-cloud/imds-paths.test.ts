@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { createDoppel } from '../../src/features/doppel/doppel.ts'
 import { getFakeCloud } from '../../src/services/fake-cloud/index.ts'
 
-// IMDS paths as real IMDS serves them (reference fake-cloud §2.2): leaves and directories with or without a
+// IMDS paths as real IMDS serves them (docs/reference/fake-cloud.md §2.2): leaves and directories with or without a
 // trailing slash, read by the AWS SDK's own metadata client over a real socket (IMDSv2 token first).
 const doppel = createDoppel({ seed: 11 })
 const cloud = getFakeCloud(doppel)

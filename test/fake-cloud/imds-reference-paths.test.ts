@@ -6,7 +6,7 @@ import type { Instance } from '../../src/services/fake-cloud/index.ts'
 import { createDoppel, createDoppelServer } from '../../src/index.ts'
 import { startMsw } from './helpers.ts'
 
-// Every IMDS listing and leaf the reference names (fake-cloud §2.2, §2.4, §2.5), through three faces: MSW in
+// Every IMDS listing and leaf the reference names (docs/reference/fake-cloud.md §2.2, docs/reference/fake-cloud.md §2.4, docs/reference/fake-cloud.md §2.5), through three faces: MSW in
 // process (169.254.169.254), the `doppel serve --cloud-port` listener, and the SDK's own metadata client on a
 // per-instance listener.
 const REFERENCE_META_DATA = [

@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { createDoppel } from '../../src/features/doppel/doppel.ts'
 import { getFakeCloud, type Instance } from '../../src/services/fake-cloud/index.ts'
 
-// The instance metadata service: IMDSv1/v2 sessions with the statuses of reference §2.1, the paths of §2.2,
-// role credentials (§2.5), at 169.254.169.254 (MSW mode), under /_doppel/cloud/imds/<id>, and on its own socket.
+// The instance metadata service: IMDSv1/v2 sessions with the statuses of docs/reference/fake-cloud.md §2.1, the paths of docs/reference/fake-cloud.md §2.2,
+// role credentials (docs/reference/fake-cloud.md §2.5), at 169.254.169.254 (MSW mode), under /_doppel/cloud/imds/<id>, and on its own socket.
 const doppel = createDoppel({ seed: 5, clock: { start: '2024-03-05T09:41:27Z', frozen: true } })
 const cloud = getFakeCloud(doppel)
 let web: Instance

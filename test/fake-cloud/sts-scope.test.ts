@@ -5,7 +5,7 @@ import { createDoppel } from '../../src/features/doppel/doppel.ts'
 import { getFakeCloud, type Principal } from '../../src/services/fake-cloud/index.ts'
 import { NodeSha256, startMsw, startServer, STS_BODY } from './helpers.ts'
 
-// STS checks the credential scope's region like AWS (reference fake-cloud §1.1, §4.4): a known region, and the
+// STS checks the credential scope's region like AWS (docs/reference/fake-cloud.md §1.1, docs/reference/fake-cloud.md §4.4): a known region, and the
 // endpoint's own (us-east-1 on the global endpoint); any known region on an endpoint override.
 const doppel = createDoppel({ seed: 3 })
 const cloud = getFakeCloud(doppel)

@@ -74,7 +74,7 @@ describe('state table: not deprecated → deprecated → not deprecated', () => 
   })
 })
 
-describe('emulator-defined edges (reference §7.4)', () => {
+describe('emulator-defined edges (docs/reference/registry.md §7.4)', () => {
   it('repeating a deprecation keeps its id and overwrites reason and link', async () => {
     const first = await v2(doppel, 'PATCH', PATH, { body: deprecateBody() })
     const second = await v2(doppel, 'PATCH', PATH, { body: deprecateBody({ reason: 'use 2.x', link: 'https://example.com/b' }) })

@@ -105,7 +105,7 @@ describe.skipIf(!present)('python hvac and boto3 on a fake instance, against dop
     await writeRole('python-ec2', { auth_type: 'ec2', bound_ami_id: instance.ami_id, token_policies: 'reader' })
     const result = await runApp('ec2-login-rsa2048', 'python-ec2')
     expect(result.errors).toBeUndefined()
-    // A client-chosen nonce is not echoed; the default identity metadata holds only the account (reference §6).
+    // A client-chosen nonce is not echoed; the default identity metadata holds only the account (docs/reference/cloud-auth.md §6).
     expect(result.auth!.metadata).toEqual({ role_tag_max_ttl: '0s', role: 'python-ec2', account_id: instance.account_id, auth_type: 'ec2' })
     expect(result.auth!.policies).toEqual(['default', 'reader'])
   })

@@ -20,7 +20,7 @@ export interface SetupPlanInput {
 /**
  * What a real Vault needs to trust the fake cloud: a fresh mount of the method, `config/client` pointing
  * every provider endpoint at the fake cloud with the fake cloud's service identity, and the fake signing
- * certificates registered with the type each flow uses (reference cloud-auth §3.1, §3.4, fake-cloud §3.4).
+ * certificates registered with the type each flow uses (docs/reference/cloud-auth.md §3.1, docs/reference/cloud-auth.md §3.4, docs/reference/fake-cloud.md §3.4).
  */
 export function vaultSetupPlan(input: SetupPlanInput): PlannedRequest[] {
   const base = `/v1/auth/${input.mount}`

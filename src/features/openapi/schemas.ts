@@ -1,6 +1,6 @@
 /**
  * Shared OpenAPI components: the auth service's envelope and error body, the registry's JSON:API and v1
- * error bodies, and the field types of the auth method's framework (reference §1.7).
+ * error bodies, and the field types of the auth method's framework (docs/reference/cloud-auth.md §1.7).
  */
 import type { FieldType } from '../../services/cloud-auth/fields/index.ts'
 
@@ -30,7 +30,7 @@ export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${na
 export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   AuthEnvelope: {
     type: 'object',
-    description: 'The auth service response envelope (reference §1.5)',
+    description: 'The auth service response envelope (docs/reference/cloud-auth.md §1.5)',
     required: ['request_id', 'lease_id', 'renewable', 'lease_duration', 'data', 'wrap_info', 'warnings', 'auth', 'mount_type'],
     properties: {
       request_id: { type: 'string' },

@@ -1,6 +1,6 @@
 /**
  * Every error and warning text of the management endpoints, and the texts the login and the token
- * endpoints share with them, once (reference cloud-auth.md §1, §3, §8). Clients match on these strings,
+ * endpoints share with them, once (docs/reference/cloud-auth.md §1, docs/reference/cloud-auth.md §3, docs/reference/cloud-auth.md §8). Clients match on these strings,
  * so they are the real service's to the letter; handlers only pick one. Texts only the login or only the
  * token endpoints use are in `login/messages.ts` and `tokens/token-messages.ts`, never repeated here.
  */
@@ -8,7 +8,7 @@ import { formatGoDuration, formatShortDuration } from '../../core/duration.ts'
 import { goList, goQuote, goQuoteList } from '../../core/go/go-format.ts'
 
 export const MESSAGES = {
-  // HTTP layer (§1)
+  // HTTP layer (docs/reference/cloud-auth.md §1)
   permissionDenied: 'permission denied',
   unsupportedPath: 'unsupported path',
   unsupportedOperation: 'unsupported operation',
@@ -21,14 +21,14 @@ export const MESSAGES = {
   patchContentType: (given: string) =>
     `PATCH requires Content-Type of application/merge-patch+json, provided ${given}`,
 
-  // Shared by management, login and the token endpoints (§1.9, §3.9, §7)
+  // Shared by management, login and the token endpoints (docs/reference/cloud-auth.md §1.9, docs/reference/cloud-auth.md §3.9, docs/reference/cloud-auth.md §7)
   roleEntryNotFound: 'role entry not found',
   periodCapped: (period: number, max: number) =>
     `period of ${goQuote(formatShortDuration(period))} exceeded the effective max_ttl of ${goQuote(formatShortDuration(max))}; period value is capped accordingly`,
   ttlCapped: (ttl: number, max: number) =>
     `TTL of ${goQuote(formatShortDuration(ttl))} exceeded the effective max_ttl of ${goQuote(formatShortDuration(max))}; TTL value is capped accordingly`,
 
-  // config/rotate-root (§3.2)
+  // config/rotate-root (docs/reference/cloud-auth.md §3.2)
   rotateClientUnset: "can't update client config because it's unset",
   rotateAccessKeyUnset: "can't update access_key because it's unset",
   rotateSecretKeyUnset: "can't update secret_key because it's unset",
@@ -37,7 +37,7 @@ export const MESSAGES = {
   rotateCreateAccessKey: (error: string) => `error calling CreateAccessKey: ${error}`,
   rotateDeleteOldKey: (id: string, error: string) => `error deleting old access key ID ${id}: ${error}`,
 
-  // config/identity (§3.3)
+  // config/identity (docs/reference/cloud-auth.md §3.3)
   aliasNotAllowed: (field: string, value: string, allowed: readonly string[]) =>
     `${field} of ${goQuote(value)} not in set of allowed values: ${goList([...allowed])}`,
   metadataWithDefault: (fields: string[]) =>
@@ -45,18 +45,18 @@ export const MESSAGES = {
   metadataUnavailable: (fields: string[], allowed: readonly string[]) =>
     `${goQuote(fields.join(', '))} contains an unavailable field, please select from ${goQuote(allowed.join(', '))}`,
 
-  // config/certificate (§3.4)
+  // config/certificate (docs/reference/cloud-auth.md §3.4)
   invalidCertificateType: (type: string) => `invalid certificate type ${goQuote(type)}`,
   missingPublicCert: 'missing aws_public_cert',
   invalidPublicCert: 'invalid aws_public_cert',
   notOnePemBlock: 'invalid certificate; should be one PEM block only',
   malformedCertificate: 'x509: malformed certificate',
 
-  // config/sts (§3.5)
+  // config/sts (docs/reference/cloud-auth.md §3.5)
   missingStsRole: 'missing sts role',
   emptyStsRole: 'sts role cannot be empty',
 
-  // role (§3.7, §1.8)
+  // role (docs/reference/cloud-auth.md §3.7, docs/reference/cloud-auth.md §1.8)
   missingRole: 'missing role',
   resolveTrueToFalse: 'changing resolve_aws_unique_ids from true to false is not allowed',
   unresolvableArn: (arn: string, error: string) => `unable to resolve ARN ${goQuote(arn)} to internal ID: ${error}`,
@@ -81,7 +81,7 @@ export const MESSAGES = {
   roleTagOnIam: 'tried to enable role_tag when not using ec2 auth method',
   roleTagTooLong: 'length of role tag exceeds the EC2 key limit of 127 characters',
 
-  // tokenutil (§1.8)
+  // tokenutil (docs/reference/cloud-auth.md §1.8)
   badAddress: (address: string, reason: string) => `error parsing address ${goQuote(address)}: ${reason}`,
   negativeToken: (field: string) => `'${field}' cannot be negative`,
   invalidTokenType: (type: string) => `invalid 'token_type' value ${goQuote(type)}`,
@@ -90,7 +90,7 @@ export const MESSAGES = {
     "'token_type' cannot be 'batch' or 'default_batch' when set to generate tokens with limited use count",
   tokenTtlAboveMax: "'token_ttl' cannot be greater than 'token_max_ttl'",
 
-  // role/:role/tag (§3.8)
+  // role/:role/tag (docs/reference/cloud-auth.md §3.8)
   tagRoleNotFound: (role: string) => `entry not found for role ${role}`,
   tagNotEnabled: 'tag creation is not enabled for this role',
   tagPoliciesNotSubset:
@@ -104,11 +104,11 @@ export const MESSAGES = {
     `Given max TTL of ${given} is greater than the role maximum of ${role} seconds, and will be capped at login time.`,
   tagValueTooLong: "role tag 'value' exceeding the limit of 255 characters",
 
-  // deny list and access list (§3.9, §3.10)
+  // deny list and access list (docs/reference/cloud-auth.md §3.9, docs/reference/cloud-auth.md §3.10)
   missingRoleTag: 'missing role_tag',
   missingInstanceId: 'missing instance_id',
 
-  // tidy (§8)
+  // tidy (docs/reference/cloud-auth.md §8)
   tidyStarted:
     "Tidy operation successfully started. Any information from the operation will be printed to Vault's server logs.",
 

@@ -66,7 +66,7 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
   const token = requestToken(request, context.profile)
   if (!context.emulator.isRootToken(token)) {
     // A live login token is known, but its policies grant no management path: an ACL refusal, which the
-    // real service reports as a multierror (reference §1.2).
+    // real service reports as a multierror (docs/reference/cloud-auth.md §1.2).
     const known = isIssuedTokenForm(token) && tokenStore(context.emulator).lookup(token) !== undefined
     return authError(403, known ? multiError(MESSAGES.permissionDenied) : MESSAGES.permissionDenied)
   }

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/glossary.ts'
 import { LightResponse } from '../../core/light-response.ts'
 
-/** The auth service's response envelope (reference §1.5). */
+/** The auth service's response envelope (docs/reference/cloud-auth.md §1.5). */
 export interface AuthEnvelopeInput {
   data?: Record<string, unknown> | null
   warnings?: string[]

@@ -1,5 +1,5 @@
 /**
- * The auth method's persisted model (reference §2, §3). Field names are the real service's storage names,
+ * The auth method's persisted model (docs/reference/cloud-auth.md §2, docs/reference/cloud-auth.md §3). Field names are the real service's storage names,
  * so code, fixtures and the reference read alike. Durations are integer seconds, times epoch milliseconds.
  */
 

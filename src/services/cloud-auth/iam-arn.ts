@@ -1,5 +1,5 @@
 /**
- * IAM ARNs as the real service reads them (reference §5 E): `arn:<partition>:iam::<account>:<type>/<path/><name>`
+ * IAM ARNs as the real service reads them (docs/reference/cloud-auth.md §5 E): `arn:<partition>:iam::<account>:<type>/<path/><name>`
  * or `arn:<partition>:sts::<account>:assumed-role/<role>/<session>`.
  */
 import { goQuote } from '../../core/go/go-format.ts'

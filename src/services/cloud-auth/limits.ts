@@ -1,4 +1,4 @@
-/** Constants of the auth method's mount (reference §1.9, §8). */
+/** Constants of the auth method's mount (docs/reference/cloud-auth.md §1.9, docs/reference/cloud-auth.md §8). */
 
 /** The mount's default lease TTL in seconds: the system default, 768h. */
 export const MOUNT_DEFAULT_TTL = 2764800

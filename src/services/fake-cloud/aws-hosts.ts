@@ -39,7 +39,7 @@ export function awsServiceOfHost(name: string): 'sts' | 'iam' | 'ec2' | undefine
 }
 
 /**
- * The region a request sent to `host` must be signed for at STS (reference fake-cloud §1.1): us-east-1 on
+ * The region a request sent to `host` must be signed for at STS (docs/reference/fake-cloud.md §1.1): us-east-1 on
  * the global endpoint, the host's region on a regional one; undefined for any other host (an endpoint
  * override: any known region passes, as the SDK signs overridden endpoints with the client's region).
  */

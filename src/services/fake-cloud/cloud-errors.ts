@@ -2,11 +2,11 @@ import { CloudError } from './glossary.ts'
 
 /**
  * Every error the fake cloud answers with, in one table: code, HTTP status and message as the real
- * services send them (reference fake-cloud.md §4.4, §6.3, §7.3). Routes and operations never spell a
+ * services send them (docs/reference/fake-cloud.md §4.4, docs/reference/fake-cloud.md §6.3, docs/reference/fake-cloud.md §7.3). Routes and operations never spell a
  * message themselves.
  */
 
-/** Why a request's authentication failed; EC2 reports the same failures under other codes (§6.3). */
+/** Why a request's authentication failed; EC2 reports the same failures under other codes (docs/reference/fake-cloud.md §6.3). */
 export type AuthFailureReason = 'missing' | 'incomplete' | 'unknown-key' | 'signature' | 'skew' | 'expired'
 
 /** A CloudError raised while authenticating a request (named `CloudError` like any other). */
@@ -107,7 +107,7 @@ export const cloudErrors = {
     new CloudError('AmbiguousName', `Failed to delete principal "${name}": ${count} principals have that name; give its ARN`, 400),
 }
 
-/** An authentication failure as EC2 reports it (§6.3): other codes and statuses for the same causes. */
+/** An authentication failure as EC2 reports it (docs/reference/fake-cloud.md §6.3): other codes and statuses for the same causes. */
 export function asEc2Error(error: CloudError): CloudError {
   if (!(error instanceof SigV4Failure)) return error
   switch (error.reason) {

@@ -4,7 +4,7 @@ import type { Random } from '../../core/random.ts'
 /**
  * Realistic AWS identifiers, drawn from the emulator's seeded random source.
  *
- * @note Access key ids and unique ids encode the account the way current AWS keys do (reference §8):
+ * @note Access key ids and unique ids encode the account the way current AWS keys do (docs/reference/fake-cloud.md §8):
  * characters 5–12 are the base32 form of `floor(account / 2) + 2^39`, character 13 comes from the upper half
  * of the alphabet for odd accounts and the lower half for even ones.
  */

@@ -141,7 +141,7 @@ export function removePrincipal(state: CloudState, principal: PrincipalRecord): 
   state.principals.delete(principal.arn)
 }
 
-/** How STS names the holder of a key (reference §4.3). */
+/** How STS names the holder of a key (docs/reference/fake-cloud.md §4.3). */
 function callerIdentity(key: AccessKeyRecord, principal: PrincipalRecord): CallerIdentity {
   if (key.kind === 'session') {
     return {
@@ -154,7 +154,7 @@ function callerIdentity(key: AccessKeyRecord, principal: PrincipalRecord): Calle
 }
 
 /**
- * The holder of an access key, checking the session token as STS does (§5.1 step 5). The secret is not
+ * The holder of an access key, checking the session token as STS does (docs/reference/fake-cloud.md §5.1 step 5). The secret is not
  * checked here: SigV4 proves it, the direct face compares it.
  */
 export function resolveCaller(state: CloudState, accessKeyId: string, sessionToken: string | undefined): Caller {

@@ -3,7 +3,7 @@ import { LightResponse } from '../../core/light-response.ts'
 
 /**
  * XML of the AWS query protocols: the STS/IAM envelopes (`<XResponse>`, `ErrorResponse`) and EC2's
- * (`requestId` element, `Response/Errors/Error` with `RequestID`), reference §4.2, §4.4, §6.2, §6.3, §7.1.
+ * (`requestId` element, `Response/Errors/Error` with `RequestID`), docs/reference/fake-cloud.md §4.2, docs/reference/fake-cloud.md §4.4, docs/reference/fake-cloud.md §6.2, docs/reference/fake-cloud.md §6.3, docs/reference/fake-cloud.md §7.1.
  */
 
 export type QueryService = 'sts' | 'iam' | 'ec2'

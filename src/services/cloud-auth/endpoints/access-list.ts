@@ -1,5 +1,5 @@
 /**
- * `identity-accesslist/:instance_id` and LIST `identity-accesslist` (reference §3.10): the instances that
+ * `identity-accesslist/:instance_id` and LIST `identity-accesslist` (docs/reference/cloud-auth.md §3.10): the instances that
  * logged in through ec2. Entries are written by login; here they are read and removed.
  */
 import { MESSAGES } from '../auth-messages.ts'

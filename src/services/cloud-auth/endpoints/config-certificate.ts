@@ -1,5 +1,5 @@
 /**
- * `config/certificate/:cert_name` and LIST `config/certificates` (reference §3.4): extra certificates
+ * `config/certificate/:cert_name` and LIST `config/certificates` (docs/reference/cloud-auth.md §3.4): extra certificates
  * trusted at ec2 login, on top of the fake cloud's built-in ones.
  */
 import { decodeStdBase64 } from '../../../core/go/go-base64.ts'

@@ -1,4 +1,4 @@
-/** `config/client` (reference §3.1): the provider credentials and endpoints, written without validation. */
+/** `config/client` (docs/reference/cloud-auth.md §3.1): the provider credentials and endpoints, written without validation. */
 import { copyRecord } from '../../../core/copy-record.ts'
 import { canonicalHeaderKey } from '../fields/index.ts'
 import type { ClientConfig } from '../glossary.ts'

@@ -1,4 +1,4 @@
-/** `config/identity` (reference §3.3): alias choices and metadata selections; read always answers. */
+/** `config/identity` (docs/reference/cloud-auth.md §3.3): alias choices and metadata selections; read always answers. */
 import { copyRecord } from '../../../core/copy-record.ts'
 import type { Fields } from '../fields/index.ts'
 import type { Ec2Alias, IamAlias, IdentityConfig } from '../glossary.ts'

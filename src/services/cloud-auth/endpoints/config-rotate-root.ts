@@ -1,5 +1,5 @@
 /**
- * `config/rotate-root` (reference §3.2): replaces config/client's access key with a new one of the same
+ * `config/rotate-root` (docs/reference/cloud-auth.md §3.2): replaces config/client's access key with a new one of the same
  * IAM user, through the provider's IAM (`iam_endpoint`), acting as the stored keys.
  */
 import { MESSAGES } from '../auth-messages.ts'

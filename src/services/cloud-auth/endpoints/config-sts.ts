@@ -1,4 +1,4 @@
-/** `config/sts/:account_id` and LIST `config/sts` (reference §3.5): roles to assume for other accounts. */
+/** `config/sts/:account_id` and LIST `config/sts` (docs/reference/cloud-auth.md §3.5): roles to assume for other accounts. */
 import type { StsEntry } from '../glossary.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import { pathPattern, type OperationInput } from '../routing/endpoint.ts'

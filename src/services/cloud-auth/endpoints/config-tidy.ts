@@ -1,5 +1,5 @@
 /**
- * `config/tidy/identity-accesslist` and `config/tidy/roletag-denylist` (reference §3.6): the tidy
+ * `config/tidy/identity-accesslist` and `config/tidy/roletag-denylist` (docs/reference/cloud-auth.md §3.6): the tidy
  * safety buffer and the periodic-tidy switch of each list.
  */
 import type { TidyConfig, TidyConfigs } from '../glossary.ts'

@@ -1,5 +1,5 @@
 /**
- * `roletag-denylist/:role_tag` and LIST `roletag-denylist` (reference §3.9): role tags refused at login.
+ * `roletag-denylist/:role_tag` and LIST `roletag-denylist` (docs/reference/cloud-auth.md §3.9): role tags refused at login.
  * The tag may be given as-is or base64-encoded, on every method, as the spec states (the real service
  * decodes only on POST). A plain tag always holds `:`, which base64 never does, so the two never clash.
  */

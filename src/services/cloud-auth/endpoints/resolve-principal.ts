@@ -1,6 +1,6 @@
 /**
  * `resolve_aws_unique_ids`: a principal ARN's unique id (UserId, RoleId, InstanceProfileId), looked up in
- * the provider's IAM (`iam_endpoint`) as the service in the ARN's account (reference §3.7 step 7, §9).
+ * the provider's IAM (`iam_endpoint`) as the service in the ARN's account (docs/reference/cloud-auth.md §3.7 step 7, docs/reference/cloud-auth.md §9).
  */
 import type { RequestContext } from '../../../core/glossary.ts'
 import { goQuote } from '../../../core/go/go-format.ts'

@@ -1,4 +1,4 @@
-/** `role/:role/tag` (reference §3.8): a signed role tag to put on an instance. */
+/** `role/:role/tag` (docs/reference/cloud-auth.md §3.8): a signed role tag to put on an instance. */
 import { MOUNT_MAX_TTL, ROLE_TAG_VALUE_LIMIT } from '../limits.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import { isSubset, sanitizePolicies } from '../policies.ts'
@@ -19,7 +19,7 @@ function createTag({ context, state, fields, params }: OperationInput): Operatio
   const policies = given === undefined ? [] : sanitizePolicies(given)
   if (!isSubset(role.token_policies, policies)) warnings.push(MESSAGES.tagPoliciesNotSubset)
   // @note Policies given but empty yield a tag with only `default`, as the spec states; the real
-  // service leaves such a tag without `p=`, so it carries the role's policies (reference §11.3).
+  // service leaves such a tag without `p=`, so it carries the role's policies (docs/reference/cloud-auth.md §11.3).
   const tagPolicies = given !== undefined && policies.length === 0 ? ['default'] : policies
 
   const disallowReauthentication = fields.bool('disallow_reauthentication') ?? false

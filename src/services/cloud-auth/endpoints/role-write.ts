@@ -1,5 +1,5 @@
 /**
- * Role create and update (reference §3.7): every rule in the real service's order, the first failure
+ * Role create and update (docs/reference/cloud-auth.md §3.7): every rule in the real service's order, the first failure
  * wins, and the role is stored only when all passed (the work happens on a copy).
  */
 import { copyRecord } from '../../../core/copy-record.ts'
@@ -95,7 +95,7 @@ const DEPRECATED_DURATIONS = [
   ['period', 'token_period'],
 ] as const
 
-/** Creates or updates `role/:role` (reference §3.7, steps 1-21). */
+/** Creates or updates `role/:role` (docs/reference/cloud-auth.md §3.7, steps 1-21). */
 export async function writeRole({ context, state, fields, params, operation }: OperationInput): Promise<OperationResult | undefined> {
   const create = operation === 'create'
   // 1-2: the name is lower-cased; a new role gets its role_id now.
@@ -212,7 +212,7 @@ export async function writeRole({ context, state, fields, params, operation }: O
 }
 
 /**
- * Deprecated names (reference §3.7 step 16): only the old name given sets both (policies sanitised);
+ * Deprecated names (docs/reference/cloud-auth.md §3.7 step 16): only the old name given sets both (policies sanitised);
  * only the new one clears the old; both given copies the new value into the old.
  */
 function upgradeDeprecated(role: RoleEntry, fields: Fields): void {

@@ -1,4 +1,4 @@
-/** `role/:role` and LIST `role` / `roles` (reference §3.7). Names are case-insensitive. */
+/** `role/:role` and LIST `role` / `roles` (docs/reference/cloud-auth.md §3.7). Names are case-insensitive. */
 import type { FieldSchema } from '../fields/index.ts'
 import type { RoleEntry } from '../glossary.ts'
 import { listResult, pathPattern, type Endpoint } from '../routing/endpoint.ts'

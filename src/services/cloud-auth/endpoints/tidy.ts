@@ -1,4 +1,4 @@
-/** `tidy/identity-accesslist` and `tidy/roletag-denylist` (reference §3.11, §8): a tidy run now. */
+/** `tidy/identity-accesslist` and `tidy/roletag-denylist` (docs/reference/cloud-auth.md §3.11, docs/reference/cloud-auth.md §8): a tidy run now. */
 import { DEFAULT_SAFETY_BUFFER } from '../limits.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import type { Endpoint, OperationInput, OperationResult } from '../routing/endpoint.ts'

@@ -3,7 +3,7 @@ import { goQuote, goTypeName, goValue } from '../../../core/go/go-format.ts'
 
 /**
  * A value that does not convert to its field's type. The message has no `Field validation failed: `
- * prefix; the route adds it where the real service does (§1.6).
+ * prefix; the route adds it where the real service does (docs/reference/cloud-auth.md §1.6).
  */
 export class FieldError extends DoppelError {
   override name = 'FieldError'

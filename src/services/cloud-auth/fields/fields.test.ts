@@ -21,7 +21,7 @@ const message = (fn: () => unknown) => {
   throw new Error('expected a FieldError')
 }
 
-describe('field converters (reference §1.7)', () => {
+describe('field converters (docs/reference/cloud-auth.md §1.7)', () => {
   it('TypeString converts scalars weakly and refuses lists and objects', () => {
     expect(toStringField('x', 'f')).toBe('x')
     expect(toStringField('1.50', 'f')).toBe('1.50')

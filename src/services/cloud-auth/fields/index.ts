@@ -1,5 +1,5 @@
 /**
- * Field types of the real service's framework (reference §1.7), converted the way it converts them:
+ * Field types of the real service's framework (docs/reference/cloud-auth.md §1.7), converted the way it converts them:
  * weakly typed, with its exact error texts. One file per field type; `Fields` converts a request by schema.
  */
 export { FieldError } from './field-error.ts'

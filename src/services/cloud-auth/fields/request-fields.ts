@@ -3,7 +3,7 @@ import { toDurationField } from './duration-field.ts'
 import { toHeaderField, type HeaderMap } from './header-field.ts'
 import { toBoolField, toIntField, toStringField } from './scalar-fields.ts'
 
-/** The field types a route declares (reference §1.7). */
+/** The field types a route declares (docs/reference/cloud-auth.md §1.7). */
 export type FieldType = 'string' | 'bool' | 'int' | 'duration' | 'commaList' | 'header'
 
 export type FieldSchema = Readonly<Record<string, FieldType>>

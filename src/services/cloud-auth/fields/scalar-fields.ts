@@ -1,5 +1,5 @@
 /**
- * TypeString, TypeBool and TypeInt of the real service's framework (reference §1.7): weakly typed, with
+ * TypeString, TypeBool and TypeInt of the real service's framework (docs/reference/cloud-auth.md §1.7): weakly typed, with
  * its exact error texts. Request data holds JSON numbers as their source text.
  */
 import { parseGoBool, parseGoInt } from '../../../core/go/go-strconv.ts'

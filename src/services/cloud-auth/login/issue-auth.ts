@@ -8,7 +8,7 @@ import { capPeriod, capTtl, effectiveMaxTtl } from '../tokens/ttl-cap.ts'
 import { LoginError } from './login-error.ts'
 import { LOGIN_MESSAGES } from './login-messages.ts'
 
-/** What a login flow hands to token creation (the backend's `auth`, reference §1.9). */
+/** What a login flow hands to token creation (the backend's `auth`, docs/reference/cloud-auth.md §1.9). */
 export interface AuthRequest {
   mount: string
   role: RoleEntry
@@ -33,7 +33,7 @@ export interface PreparedAuth {
 }
 
 /**
- * Token creation as the core does it after a successful login (reference §1.9, §6): policies sanitised
+ * Token creation as the core does it after a successful login (docs/reference/cloud-auth.md §1.9, docs/reference/cloud-auth.md §6): policies sanitised
  * (`root` refused), TTL from the role, capped by the effective max with the core's warnings, a service or
  * batch token from the emulator's random source, the entity of the alias. Nothing is stored until
  * `commit`, so a flow can still refuse after preparing.

@@ -1,6 +1,6 @@
 import { Fields, type FieldSchema, type HeaderMap } from '../fields/index.ts'
 
-/** The login's fields and their types (reference §3.12): all strings but the TypeHeader headers. */
+/** The login's fields and their types (docs/reference/cloud-auth.md §3.12): all strings but the TypeHeader headers. */
 export const LOGIN_SCHEMA: FieldSchema = {
   role: 'string',
   pkcs7: 'string',

@@ -1,5 +1,5 @@
 /**
- * Every error text only the login answers with, once (reference cloud-auth.md §3.12, §4, §5, §1.9); the
+ * Every error text only the login answers with, once (docs/reference/cloud-auth.md §3.12, docs/reference/cloud-auth.md §4, docs/reference/cloud-auth.md §5, docs/reference/cloud-auth.md §1.9); the
  * texts it shares with other endpoints (`permission denied`, field validation) are in `../auth-messages.ts`.
  * Clients match on these strings, so they are copied to the letter; the routes only pick one.
  */
@@ -9,11 +9,11 @@ import { goQuote } from '../../../core/go/go-format.ts'
 const SHA1_OVERRIDE = ' (temporarily override with GODEBUG=x509sha1=1)'
 
 export const LOGIN_MESSAGES = {
-  // Dispatch (§3.12)
+  // Dispatch (docs/reference/cloud-auth.md §3.12)
   bothTypes: 'supplied auth values for both ec2 and iam auth types',
   noAuthValues: "didn't supply required authentication values",
 
-  // ec2 inputs (§4 A, B1, B2)
+  // ec2 inputs (docs/reference/cloud-auth.md §4 A, B1, B2)
   identityBase64: 'failed to base64 decode the instance identity document',
   signatureBase64: 'failed to base64 decode the SHA256 RSA signature of the instance identity document',
   neitherEc2Input:
@@ -30,13 +30,13 @@ export const LOGIN_MESSAGES = {
   /** The x509 refusal of a SHA-1-based signature (spec, Authentication 3). */
   insecureAlgorithm: (algorithm: string) => `x509: cannot verify signature: insecure algorithm ${algorithm}${SHA1_OVERRIDE}`,
 
-  // Role (§4 C, §5 F)
+  // Role (docs/reference/cloud-auth.md §4 C, docs/reference/cloud-auth.md §5 F)
   missingRoleName: 'missing role name',
   ec2RoleNotFound: (role: string) => `entry for role ${goQuote(role)} not found`,
   iamRoleNotFound: (role: string) => `entry for role ${role} not found`,
   authTypeNotAllowed: (type: 'ec2' | 'iam', role: string) => `auth method ${type} not allowed for role ${role}`,
 
-  // Instance (§4 D, E)
+  // Instance (docs/reference/cloud-auth.md §4 D, E)
   verifyInstance: (reason: string) => `failed to verify instance ID: ${reason}`,
   describeFailed: (instanceId: string, reason: string) => `error fetching description for instance ID ${goQuote(instanceId)}: ${reason}`,
   instanceIdMismatch: 'expected instance ID not matching the instance ID in the instance description',
@@ -62,7 +62,7 @@ export const LOGIN_MESSAGES = {
   profileRoles: 'invalid roles in the output of instance profile details',
   roleArnBound: (arn: string, role: string) => `IAM role ARN ${goQuote(arn)} does not satisfy the constraint role ${goQuote(role)}`,
 
-  // Nonce and access list (§4 F, H)
+  // Nonce and access list (docs/reference/cloud-auth.md §4 F, H)
   storedNonceMissing: 'client nonce missing in stored identity',
   reauthDisabled: 'reauthentication is disabled',
   nonceMismatch: 'client nonce mismatch',
@@ -70,14 +70,14 @@ export const LOGIN_MESSAGES = {
   olderMetadata: 'instance meta-data is older than the one used for previous login',
   nonceTooLong: 'client nonce exceeding the limit of 128 characters',
 
-  // Role tag (§4 G)
+  // Role tag (docs/reference/cloud-auth.md §4 G)
   missingTag: (key: string) => `missing tag with key ${goQuote(key)} on the instance`,
   tagRoleMismatch: 'role on the tag is not matching the role supplied',
   tagInstanceMismatch: 'role tag is being used by an unauthorized instance',
   tagDenyListed: 'role tag is deny listed',
   tagPolicies: 'policies on the role tag must be subset of policies on the role',
 
-  // iam request (§5 A, B)
+  // iam request (docs/reference/cloud-auth.md §5 A, B)
   missingMethod: 'missing iam_http_request_method',
   invalidMethod: "invalid iam_http_request_method; currently only 'GET' and 'POST' are supported",
   missingUrl: 'missing iam_request_url',
@@ -99,7 +99,7 @@ export const LOGIN_MESSAGES = {
   regionMissing: 'region missing from Authorization header',
   regionalEndpoint: (region: string) => `unable to get regional STS endpoint for region: ${region}`,
 
-  // Forwarding to STS (§5 C)
+  // Forwarding to STS (docs/reference/cloud-auth.md §5 C)
   upstream: (reason: string) => `error making upstream request: ${reason}`,
   givingUp: (method: string, url: string, attempts: number) => `error making request: ${method} ${url} giving up after ${attempts} attempt(s)`,
   stsContentType: 'body of GetCallerIdentity is invalid',
@@ -107,7 +107,7 @@ export const LOGIN_MESSAGES = {
   stsParse: 'error parsing STS response',
   arnParse: (arn: string, reason: string) => `error parsing arn ${goQuote(arn)}: ${reason}`,
 
-  // Principal binding and inference (§5 G, H)
+  // Principal binding and inference (docs/reference/cloud-auth.md §5 G, H)
   principalNotBound: (arn: string, role: string) => `IAM Principal ${goQuote(arn)} does not belong to the role ${goQuote(role)}`,
   fullArnLookup: (entity: string, role: string, reason: string) =>
     `error looking up full ARN of entity ${entity} when attempting login for role ${goQuote(role)}: ${reason}`,
@@ -121,6 +121,6 @@ export const LOGIN_MESSAGES = {
   inferenceFailed: (instanceId: string, region: string, reason: string) =>
     `failed to verify ${instanceId} as a valid EC2 instance in region ${region}: ${reason}`,
 
-  // Token creation by the core (§1.9)
+  // Token creation by the core (docs/reference/cloud-auth.md §1.9)
   rootToken: 'auth methods cannot create root tokens',
 } as const

@@ -1,5 +1,5 @@
 /**
- * Every provider call the auth service makes, sent where `config/client` says (reference §9): EC2 to
+ * Every provider call the auth service makes, sent where `config/client` says (docs/reference/cloud-auth.md §9): EC2 to
  * `endpoint`, IAM to `iam_endpoint`, STS to `sts_endpoint` (signed for `sts_region`). An empty override, a
  * fake-cloud hostname or doppel's own cloud listener is answered in process by the fake cloud's direct
  * face; any other URL is a real outgoing request.

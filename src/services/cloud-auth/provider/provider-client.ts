@@ -1,5 +1,5 @@
 /**
- * The auth service's own identity toward the cloud provider (reference §3.1, §3.5): which credentials it
+ * The auth service's own identity toward the cloud provider (docs/reference/cloud-auth.md §3.1, docs/reference/cloud-auth.md §3.5): which credentials it
  * acts as, and which it uses for a call about a given account.
  */
 import type { Emulator } from '../../../core/emulator.ts'

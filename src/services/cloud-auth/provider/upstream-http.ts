@@ -4,8 +4,8 @@ import { DoppelError } from '../../../core/doppel-error.ts'
 /**
  * The auth service's real outgoing HTTP, used only for a `config/client` endpoint override that names
  * neither the fake cloud nor doppel itself (set by a management-token holder). Bounded: a timeout per
- * attempt, a response-size cap, `max_retries` retries on connection errors, 429 and 5xx but 501 (reference
- * cloud-auth §5 C.6), redirects not followed.
+ * attempt, a response-size cap, `max_retries` retries on connection errors, 429 and 5xx but 501
+ * (docs/reference/cloud-auth.md §5 C.6), redirects not followed.
  */
 
 export interface UpstreamOptions {
@@ -68,7 +68,7 @@ export function isRetryable(status: number): boolean {
 
 /**
  * One attempt through node:http(s), which (unlike fetch) sends the `Host` header given: a replayed signed
- * request must name the host the client signed (reference cloud-auth §5 C.2).
+ * request must name the host the client signed (docs/reference/cloud-auth.md §5 C.2).
  */
 function attempt(url: string, init: { method: string; headers: Headers; body?: string }): Promise<UpstreamAnswer> {
   const target = new URL(url)

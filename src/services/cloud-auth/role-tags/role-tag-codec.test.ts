@@ -14,7 +14,7 @@ const TAG: RoleTagContent = {
   allow_instance_migration: true,
 }
 
-describe('role tags (reference §3.8)', () => {
+describe('role tags (docs/reference/cloud-auth.md §3.8)', () => {
   it('writes the items in the fixed order and only the optional ones that are set', () => {
     expect(roleTagPlaintext(TAG)).toBe('v1:CUVXaKGGFoY=:r=abcd-123:d=false:m=true:p=p,q:i=i-1:t=200')
     expect(roleTagPlaintext({ ...TAG, policies: [], instance_id: '', max_ttl: 0 })).toBe('v1:CUVXaKGGFoY=:r=abcd-123:d=false:m=true')

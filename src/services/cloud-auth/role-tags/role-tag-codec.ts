@@ -6,7 +6,7 @@ import { parseGoBool, StrconvError } from '../../../core/go/go-strconv.ts'
 import type { AuthState } from '../state.ts'
 import { errorKind } from '../../../core/doppel-error.ts'
 
-/** A role tag that does not parse or verify; the message is the real service's (reference §3.8). */
+/** A role tag that does not parse or verify; the message is the real service's (docs/reference/cloud-auth.md §3.8). */
 export class RoleTagError extends errorKind('RoleTagError', 'DOPPEL_INVALID_ROLE_TAG') {}
 
 export const ROLE_TAG_VERSION = 'v1'

@@ -1,5 +1,5 @@
 /**
- * The deprecated path names (reference §3, spec Versioning): `whitelist` for `accesslist`, `blacklist`
+ * The deprecated path names (docs/reference/cloud-auth.md §3, spec Versioning): `whitelist` for `accesslist`, `blacklist`
  * for `denylist`. They map onto the current paths, so they share code and storage.
  */
 export const ALIASES: readonly [deprecated: string, current: string][] = [

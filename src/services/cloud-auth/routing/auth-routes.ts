@@ -1,6 +1,6 @@
 /**
  * The auth method's paths, in the real service's declaration order: the first pattern that matches a
- * mount-relative path wins (reference §1.4).
+ * mount-relative path wins (docs/reference/cloud-auth.md §1.4).
  */
 import { accessListEntry, listAccessList } from '../endpoints/access-list.ts'
 import { configCertificate, listCertificates } from '../endpoints/config-certificate.ts'

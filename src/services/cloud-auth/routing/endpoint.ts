@@ -2,7 +2,7 @@ import type { RequestContext } from '../../../core/glossary.ts'
 import type { FieldSchema, Fields } from '../fields/index.ts'
 import type { AuthState } from '../state.ts'
 
-/** The logical operations an HTTP request maps to (reference §1.1). */
+/** The logical operations an HTTP request maps to (docs/reference/cloud-auth.md §1.1). */
 export type Operation = 'read' | 'list' | 'create' | 'update' | 'delete' | 'patch'
 
 export interface OperationInput {
@@ -24,14 +24,14 @@ export interface OperationResult {
 
 export type OperationHandler = (input: OperationInput) => OperationResult | undefined | Promise<OperationResult | undefined>
 
-/** One path of the auth method: its pattern, fields and operations (reference §3). */
+/** One path of the auth method: its pattern, fields and operations (docs/reference/cloud-auth.md §3). */
 export interface Endpoint {
   /** Anchored, relative to the mount, with named groups for the captured fields. */
   pattern: RegExp
   fields: FieldSchema
   /**
    * Paths with an existence check turn POST/PUT into create or update, and report field conversion
-   * errors without the `Field validation failed: ` prefix (reference §1.6).
+   * errors without the `Field validation failed: ` prefix (docs/reference/cloud-auth.md §1.6).
    */
   exists?: (state: AuthState, params: Record<string, string>) => boolean
   operations: Partial<Record<Operation, OperationHandler>>

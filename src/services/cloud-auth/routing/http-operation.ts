@@ -1,5 +1,5 @@
 /**
- * From an HTTP request to the logical operation and its data (reference §1.1, §1.3), as the real
+ * From an HTTP request to the logical operation and its data (docs/reference/cloud-auth.md §1.1, docs/reference/cloud-auth.md §1.3), as the real
  * service's HTTP layer does before any token check or routing.
  */
 import { authError, multiError } from '../envelope.ts'

@@ -17,7 +17,7 @@ export interface KeyedEntriesSpec<Entry> {
   readData: (entry: Entry) => Record<string, unknown>
   /** The family's writes (`create`, `update`). */
   writes?: Partial<Record<Operation, OperationHandler>>
-  /** POST/PUT turn into create or update by whether the entry exists (reference §1.6). */
+  /** POST/PUT turn into create or update by whether the entry exists (docs/reference/cloud-auth.md §1.6). */
   checksExistence?: boolean
   /** LIST order of the keys; sorted as strings unless said. */
   listOrder?: (a: string, b: string) => number

@@ -1,6 +1,6 @@
 /**
  * One request on a mount's path: existence check, field conversion, handler, response shape
- * (reference §1.5, §1.6). Handlers work on copies and store last, so a refused write changes nothing.
+ * (docs/reference/cloud-auth.md §1.5, docs/reference/cloud-auth.md §1.6). Handlers work on copies and store last, so a refused write changes nothing.
  */
 import type { RequestContext } from '../../../core/glossary.ts'
 import { authError, authResponse, multiError, noContent } from '../envelope.ts'

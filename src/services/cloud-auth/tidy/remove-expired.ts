@@ -1,5 +1,5 @@
 /**
- * Tidying the two lists (reference §8): entries whose expiration plus the safety buffer has passed, by
+ * Tidying the two lists (docs/reference/cloud-auth.md §8): entries whose expiration plus the safety buffer has passed, by
  * the emulator's clock, are removed. Runs to completion before the caller answers.
  */
 import { DEFAULT_SAFETY_BUFFER, PERIODIC_TIDY_INTERVAL_MS } from '../limits.ts'

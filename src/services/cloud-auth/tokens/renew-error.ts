@@ -1,7 +1,7 @@
 import { AuthRefusal } from '../auth-refusal.ts'
 
 /**
- * A renewal the backend's re-check refuses (reference §7); the message is the check's own, which the
+ * A renewal the backend's re-check refuses (docs/reference/cloud-auth.md §7); the message is the check's own, which the
  * handler answers as `failed to renew entry: <message>`.
  *
  * @note The real service answers these with a 500; the token no longer matching its role or instance is

@@ -17,7 +17,7 @@ const RENEW_FIELDS = new Set(['increment', 'token'])
 
 /**
  * `POST|PUT /v1/auth/token/renew-self` (body: optional `increment`): the login method re-checks the token's
- * identity (reference §7), then the token lives on for the role's current TTL (or the increment), capped
+ * identity (docs/reference/cloud-auth.md §7), then the token lives on for the role's current TTL (or the increment), capped
  * by its max, counted on the emulator clock. Answers the `auth` object; refusals: 403 `permission denied`
  * (unknown, expired, out-of-CIDR), 400 `batch tokens cannot be renewed`, 400 `failed to renew entry: …`.
  * Nothing is stored unless every check passed.

@@ -20,7 +20,7 @@ export interface RenewalCheck {
 }
 
 /**
- * The login method's re-check of a token at renewal (reference §7), by the token's auth type (`ec2` when
+ * The login method's re-check of a token at renewal (docs/reference/cloud-auth.md §7), by the token's auth type (`ec2` when
  * unrecorded, as for old tokens): the identity behind the token must still satisfy its role.
  */
 export async function renewalCheck(context: RequestContext, token: IssuedToken): Promise<RenewalCheck> {

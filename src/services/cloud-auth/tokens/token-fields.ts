@@ -1,5 +1,5 @@
 /**
- * The token settings every role carries (the real service's `tokenutil`, reference §1.8): parsing present
+ * The token settings every role carries (the real service's `tokenutil`, docs/reference/cloud-auth.md §1.8): parsing present
  * fields on top of the stored ones, and the read form.
  */
 import { BoundAddressError, parseBoundAddress } from '../bound-address.ts'

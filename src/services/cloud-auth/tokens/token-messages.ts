@@ -1,6 +1,6 @@
 /**
  * Every error and warning text only the token endpoints (`lookup-self`, `renew-self`, `revoke-self`) and
- * renewal's re-checks use (reference cloud-auth.md §7, §1.9), once; the texts they share with other
+ * renewal's re-checks use (docs/reference/cloud-auth.md §7, docs/reference/cloud-auth.md §1.9), once; the texts they share with other
  * endpoints (`permission denied`, field validation, TTL capping) are in `../auth-messages.ts`. Clients match on
  * these strings.
  */
@@ -15,13 +15,13 @@ export const TOKEN_MESSAGES = {
   renewFailed: (reason: string) => `failed to renew entry: ${reason}`,
   pastMaxTtl: 'past the max TTL, cannot renew',
 
-  // ec2 (§7)
+  // ec2 (docs/reference/cloud-auth.md §7)
   missingInstanceId: 'no instance ID in auth internal data',
   missingRegion: 'no region in auth internal data',
   verifyInstance: (instanceId: string, reason: string) => `failed to verify instance ID ${goQuote(instanceId)}: ${reason}`,
   accessListMissing: (instanceId: string) => `failed to verify the access list identity entry for instance ID: ${goQuote(instanceId)}`,
 
-  // iam (§7)
+  // iam (docs/reference/cloud-auth.md §7)
   missingCanonicalArn: 'unable to retrieve canonical ARN from metadata during renewal',
   missingRoleName: 'error retrieving role_name during renewal',
   missingInferredId: 'no inferred entity ID in auth metadata',

@@ -6,7 +6,7 @@ import type { Caller } from '../principals.ts'
 import { INSTANCE_STATE_CODES } from './instance-state-codes.ts'
 import { shownPublicIp } from './public-address.ts'
 
-/** EC2 DescribeInstances (reference §6), shared by the HTTP face and the direct face. */
+/** EC2 DescribeInstances (docs/reference/fake-cloud.md §6), shared by the HTTP face and the direct face. */
 
 export interface DescribeInstancesInput {
   instanceIds: string[]

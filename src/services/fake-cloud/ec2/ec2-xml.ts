@@ -3,7 +3,7 @@ import { element, textElement } from '../query-xml.ts'
 import { INSTANCE_STATE_CODES } from './instance-state-codes.ts'
 import { shownPublicIp } from './public-address.ts'
 
-/** The DescribeInstances body (reference §6.2): one reservation per instance, EC2's `<item>` lists. */
+/** The DescribeInstances body (docs/reference/fake-cloud.md §6.2): one reservation per instance, EC2's `<item>` lists. */
 export function describeInstancesXml(instances: InstanceRecord[], nextToken: string | undefined): string {
   return element('reservationSet', ...instances.map(reservation)) + textElement('nextToken', nextToken)
 }

@@ -1,6 +1,6 @@
 import type { InstanceState } from '../glossary.ts'
 
-/** EC2's numeric instance state codes (reference §6.2). */
+/** EC2's numeric instance state codes (docs/reference/fake-cloud.md §6.2). */
 export const INSTANCE_STATE_CODES: Record<InstanceState, number> = {
   pending: 0,
   running: 16,

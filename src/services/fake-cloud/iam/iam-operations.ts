@@ -5,7 +5,7 @@ import { addLongTermKey, findInstanceProfile, findPrincipal, iamArn, longTermKey
 import { authorize } from './authorize.ts'
 import { usableFromMs } from './key-propagation.ts'
 
-/** IAM operations, shared by the HTTP face and the direct face (reference §7). They look in the caller's account. */
+/** IAM operations, shared by the HTTP face and the direct face (docs/reference/fake-cloud.md §7). They look in the caller's account. */
 
 const ACCESS_KEYS_PER_USER = 2
 

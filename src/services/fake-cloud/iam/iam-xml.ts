@@ -1,7 +1,7 @@
 import type { AccessKeyRecord, InstanceProfileRecord, PrincipalRecord } from '../cloud-state.ts'
 import { element, memberList, textElement } from '../query-xml.ts'
 
-/** The shapes of IAM results, members in the SDK model's order (reference §7.2). */
+/** The shapes of IAM results, members in the SDK model's order (docs/reference/fake-cloud.md §7.2). */
 
 /** Trust policies are not modelled; roles show the usual EC2 trust policy, URL-encoded as IAM returns it. */
 const TRUST_POLICY = encodeURIComponent(

@@ -6,7 +6,7 @@ import { buildSignedData } from './signed-data.ts'
 import { getSigner } from './signing-material.ts'
 
 /**
- * The instance identity document and its four signatures, as the IMDS serves them (reference §2.3, §2.4).
+ * The instance identity document and its four signatures, as the IMDS serves them (docs/reference/fake-cloud.md §2.3, docs/reference/fake-cloud.md §2.4).
  * All five carry the same document bytes. `dsa2048` is not researched in the reference beyond its name: it is
  * built as `pkcs7` is, with a DSA-2048 key and SHA-256. Signed values are cached per instance until its document
  * changes (it changes when pending_time moves, at a stop/start).

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import type { Signer } from './signing-material.ts'
 
 /**
- * PKCS#7/CMS SignedData as AWS builds the instance identity signatures (reference §2.4, §3.5): the document
+ * PKCS#7/CMS SignedData as AWS builds the instance identity signatures (docs/reference/fake-cloud.md §2.4, docs/reference/fake-cloud.md §3.5): the document
  * embedded, no certificates, one SignerInfo by issuer and serial (copied as raw DER from the certificate),
  * signed attributes contentType, signingTime and messageDigest in DER `SET OF` order, and the signature made
  * over that SET with its universal tag `0x31`, which is what Go-style verifiers re-encode and check.
@@ -24,7 +24,7 @@ const OID_SIGNING_TIME = '1.2.840.113549.1.9.5'
 const DIGEST_OID: Record<SignedDataDigest, string> = { sha256: '2.16.840.1.101.3.4.2.1', sha1: '1.3.14.3.2.26' }
 const OID_RSA_ENCRYPTION = '1.2.840.113549.1.1.1'
 const OID_DSA_WITH_SHA1 = '1.2.840.10040.4.3'
-/** id-dsa, for DSA with SHA-256: Vault's verifier takes only it and dsaWithSHA1 for DSA (reference §3.2). */
+/** id-dsa, for DSA with SHA-256: Vault's verifier takes only it and dsaWithSHA1 for DSA (docs/reference/fake-cloud.md §3.2). */
 const OID_DSA = '1.2.840.10040.4.1'
 
 // A code-loading cache, not emulator state: it spares each signing a `require` lookup (about 10 µs).

@@ -4,7 +4,7 @@ import { LISTING, metadataTree, type MetadataDirectory } from './metadata-tree.t
 import { LightResponse } from '../../../core/light-response.ts'
 
 /**
- * One instance's metadata service (IMDSv1 and v2, reference §2.1, §2.2): `PUT /latest/api/token` for a
+ * One instance's metadata service (IMDSv1 and v2, docs/reference/fake-cloud.md §2.1, docs/reference/fake-cloud.md §2.2): `PUT /latest/api/token` for a
  * session token, then GET (or HEAD) of `/latest/meta-data/…` and `/latest/dynamic/…`. Everything is
  * `text/plain`; a directory lists its children one per line, sub-directories with a trailing `/`. Paths are
  * answered with or without a trailing slash, directories and leaves alike.

@@ -7,7 +7,7 @@ import type { IdentityFormat } from '../glossary.ts'
 
 /**
  * One instance's metadata as a tree: directories are objects, leaves are functions computing their text on
- * demand (so asking for the role's credentials is what issues them). Reference §2.2, §2.5.
+ * demand (so asking for the role's credentials is what issues them). docs/reference/fake-cloud.md §2.2, docs/reference/fake-cloud.md §2.5.
  */
 export interface MetadataDirectory {
   [name: string]: MetadataDirectory | (() => string)
@@ -27,7 +27,7 @@ const ROTATE_BEFORE_MS = 15 * 60 * 1000
 
 /**
  * The `meta-data` and `dynamic` trees of an instance, entries in the order real IMDS lists them (reference
- * §2.2): alphabetical under `meta-data/`; `iam/` only with a role, `public-*` only with a public address,
+ * docs/reference/fake-cloud.md §2.2): alphabetical under `meta-data/`; `iam/` only with a role, `public-*` only with a public address,
  * `public-keys/` only with a key pair.
  */
 export function metadataTree(state: CloudState, instance: InstanceRecord): { 'meta-data': MetadataDirectory; dynamic: MetadataDirectory } {
@@ -66,7 +66,7 @@ export function metadataTree(state: CloudState, instance: InstanceRecord): { 'me
   return {
     'meta-data': metaData,
     dynamic: {
-      // The order real IMDS lists them in (reference §2.2).
+      // The order real IMDS lists them in (docs/reference/fake-cloud.md §2.2).
       'instance-identity': {
         rsa2048: identity('rsa2048'),
         pkcs7: identity('pkcs7'),

@@ -1,6 +1,6 @@
 import { cloudErrors } from '../cloud-errors.ts'
 
-/** What a SigV4-signed request claims, from its Authorization header or its query (reference §5.1, §5.2). */
+/** What a SigV4-signed request claims, from its Authorization header or its query (docs/reference/fake-cloud.md §5.1, docs/reference/fake-cloud.md §5.2). */
 export interface AuthMaterial {
   source: 'header' | 'query'
   credential: string

@@ -1,5 +1,5 @@
 /**
- * The parts of a SigV4 canonical request, built from the request exactly as received (reference §5.1
+ * The parts of a SigV4 canonical request, built from the request exactly as received (docs/reference/fake-cloud.md §5.1
  * step 6, non-S3 rules).
  */
 

@@ -1,7 +1,7 @@
 import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto'
 
 /**
- * The SigV4 signature math (reference §5.1), shared by the verifier and the scenario's request signer.
+ * The SigV4 signature math (docs/reference/fake-cloud.md §5.1), shared by the verifier and the scenario's request signer.
  */
 
 /**

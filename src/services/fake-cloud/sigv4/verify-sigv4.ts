@@ -27,10 +27,10 @@ const SKEW_MS = 15 * 60 * 1000
 const SIGNING_KEY_CACHE_LIMIT = 10_000
 
 /**
- * Verifies a SigV4 request for real (reference §5): scope, time against the emulator clock, key and session
+ * Verifies a SigV4 request for real (docs/reference/fake-cloud.md §5): scope, time against the emulator clock, key and session
  * token, then the signature over the canonical request. The signature may have been made for the received
  * path or for that path with the `mount` prefix removed once or twice (a Vault-style replay of a request
- * signed for the root or for the mount, reference §1.3). Throws the AWS error of the first failed check.
+ * signed for the root or for the mount, docs/reference/fake-cloud.md §1.3). Throws the AWS error of the first failed check.
  */
 export function verifySigV4(state: CloudState, request: SignedRequest, service: string, mount: string[] = []): VerifiedRequest {
   const material = readAuthMaterial(request.url, request.headers)
@@ -69,7 +69,7 @@ export function verifySigV4(state: CloudState, request: SignedRequest, service: 
 
 /**
  * STS refuses a scope region it does not know, or one other than its endpoint's (the global endpoint signs
- * as us-east-1): the reason `use_sts_region_from_client` exists (reference cloud-auth §5 B.5).
+ * as us-east-1): the reason `use_sts_region_from_client` exists (docs/reference/cloud-auth.md §5 B.5).
  * `host` is where the request was sent, which a replay's `Host` header does not change.
  */
 function checkScopeRegion(service: string, region: string, host: string): void {

@@ -6,7 +6,7 @@ import { authorize } from '../iam/authorize.ts'
 import { evaluateTrustPolicy } from '../iam/policy-document.ts'
 import { addSession, findPrincipal, type Caller } from '../principals.ts'
 
-/** STS operations, shared by the HTTP face and the direct face (reference §4). */
+/** STS operations, shared by the HTTP face and the direct face (docs/reference/fake-cloud.md §4). */
 
 export interface AssumeRoleInput {
   roleArn?: string

@@ -1,7 +1,7 @@
 import type { AssumedRoleCredentials, CallerIdentity } from '../glossary.ts'
 import { element, textElement } from '../query-xml.ts'
 
-/** The `…Result` bodies of the STS operations (reference §4.2, §4.5). */
+/** The `…Result` bodies of the STS operations (docs/reference/fake-cloud.md §4.2, docs/reference/fake-cloud.md §4.5). */
 export const stsXml = {
   getCallerIdentity: (identity: CallerIdentity): string =>
     textElement('Arn', identity.arn) + textElement('UserId', identity.userId) + textElement('Account', identity.account),

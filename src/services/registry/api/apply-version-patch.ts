@@ -6,8 +6,8 @@ import type { VersionPatch } from './version-patch.ts'
 /**
  * The version after a deprecation or revocation change, as a new record (the caller commits it).
  * Repeating a deprecation keeps its id and overwrites reason and link; undeprecating a clean version and
- * unrevoking an unrevoked one change nothing (reference §7.4). A version must be deprecated before it
- * can be revoked, and stays deprecated when unrevoked (reference §1.3).
+ * unrevoking an unrevoked one change nothing (docs/reference/registry.md §7.4). A version must be deprecated before it
+ * can be revoked, and stays deprecated when unrevoked (docs/reference/registry.md §1.3).
  */
 export function applyVersionPatch(state: RegistryState, version: ModuleVersion, patch: VersionPatch): ModuleVersion {
   const at = now(state)

@@ -16,7 +16,7 @@ export const ROUTES = compileRoutes([
 
 /**
  * The blob store behind upload and download links. The object id in the URL is the credential, so no
- * Authorization header is needed (Terraform sends none when it downloads, reference §2.4).
+ * Authorization header is needed (Terraform sends none when it downloads, docs/reference/registry.md §2.4).
  */
 export async function archivist(request: Request, state: RegistryState, url: URL): Promise<Response> {
   const match = matchRoute(ROUTES, request.method, url.pathname)

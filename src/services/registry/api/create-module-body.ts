@@ -19,7 +19,7 @@ export function parseCreateModule(document: JsonObject): CreateModule {
   const provider = requireString(attributes, 'provider', `${ATTRIBUTES}/provider`)
   if (provider.length > 64) throw registryErrors.invalidAttribute(`${ATTRIBUTES}/provider`, 'tooLong')
   if (!PROVIDER_NAME.test(provider)) throw registryErrors.invalidAttribute(`${ATTRIBUTES}/provider`, 'invalid')
-  // @note go-tfe omits registry-name and still gets a private module (reference §3.1).
+  // @note go-tfe omits registry-name and still gets a private module (docs/reference/registry.md §3.1).
   const registryName = optionalString(attributes, 'registry-name', `${ATTRIBUTES}/registry-name`) ?? 'private'
   if (registryName === 'public') throw registryErrors.forbidden('public module curation is not available in this organization')
   if (registryName !== 'private') throw registryErrors.invalidAttribute(`${ATTRIBUTES}/registry-name`, 'inclusion')

@@ -9,7 +9,7 @@ export interface CreateVersion {
 
 const ATTRIBUTES = '/data/attributes'
 
-/** Reads and validates the body of `POST …/registry-modules/…/:provider/versions` (reference §3.2). */
+/** Reads and validates the body of `POST …/registry-modules/…/:provider/versions` (docs/reference/registry.md §3.2). */
 export function parseCreateVersion(document: JsonObject): CreateVersion {
   const attributes = requireObject(resourceData(document, ['registry-module-versions']), 'attributes', ATTRIBUTES)
   const version = requireString(attributes, 'version', `${ATTRIBUTES}/version`)

@@ -1,6 +1,6 @@
 import { jsonResponse } from '../../../core/http.ts'
 
-/** Service discovery keys of an HCP Terraform host (reference §2.5); `login.v1` is left out on purpose. */
+/** Service discovery keys of an HCP Terraform host (docs/reference/registry.md §2.5); `login.v1` is left out on purpose. */
 const SERVICES = {
   'modules.v1': '/api/registry/v1/modules/',
   'motd.v1': '/api/terraform/motd',

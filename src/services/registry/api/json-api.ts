@@ -2,7 +2,7 @@ import { jsonResponse } from '../../../core/http.ts'
 import { REGISTRY_V1_ERRORS, type RegistryError } from './registry-error.ts'
 import { LightResponse } from '../../../core/light-response.ts'
 
-/** JSON:API documents and error objects of the registry's management API (reference §1.5, §4.2). */
+/** JSON:API documents and error objects of the registry's management API (docs/reference/registry.md §1.5, docs/reference/registry.md §4.2). */
 
 export const JSON_API = 'application/vnd.api+json'
 

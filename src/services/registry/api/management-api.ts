@@ -31,7 +31,7 @@ const ORG = '/api/v2/organizations/:org/registry-modules'
 const PRIVATE = `${ORG}/private/:namespace`
 const LEGACY = '/api/v2/registry-modules'
 
-/** Every `/api/v2` route; deprecated aliases map to the same operations (reference §3). */
+/** Every `/api/v2` route; deprecated aliases map to the same operations (docs/reference/registry.md §3). */
 export const ROUTES = compileRoutes([
   ['GET', '/api/v2/ping', 'ping'],
   ['GET', ORG, 'listModules'],
@@ -72,12 +72,12 @@ export async function managementApi(request: Request, state: RegistryState, url:
   const body = write ? await readBodyBytes(request, JSON_BODY_LIMIT) : new Uint8Array(0)
   const caller = authenticate(state, request)
   if (!caller) throw registryErrors.unauthorized()
-  // @note Required on every write, even without a body (reference §1.2).
+  // @note Required on every write, even without a body (docs/reference/registry.md §1.2).
   if (write && mediaType(request) !== JSON_API) throw registryErrors.invalidContentType()
   return HANDLERS[match.operation]({ state, caller, params: match.params, url, body })
 }
 
-/** go-tfe reads these headers when it builds a client (reference §4.3). */
+/** go-tfe reads these headers when it builds a client (docs/reference/registry.md §4.3). */
 function ping(): Response {
   return new LightResponse(null, {
     status: 200,
@@ -113,7 +113,7 @@ function versionOf(call: Call, version: string | null): ModuleVersion {
   return record
 }
 
-/** Removes versions (and their archives); a module left without versions goes too (reference §3.5). */
+/** Removes versions (and their archives); a module left without versions goes too (docs/reference/registry.md §3.5). */
 function removeVersions(state: RegistryState, module: RegistryModule, versions: readonly ModuleVersion[]): void {
   for (const version of versions) {
     state.versions.delete(version.id)

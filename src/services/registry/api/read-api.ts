@@ -11,7 +11,7 @@ import { LightResponse } from '../../../core/light-response.ts'
 
 const MODULE = '/api/registry/v1/modules/:namespace/:name/:provider'
 
-/** Registry protocol reads (reference §2); `versions` and `download` win over a version literally so named. */
+/** Registry protocol reads (docs/reference/registry.md §2); `versions` and `download` win over a version literally so named. */
 export const ROUTES = compileRoutes([
   ['GET', `${MODULE}/versions`, 'versions'],
   ['GET', `${MODULE}/download`, 'downloadLatest'],

@@ -1,7 +1,7 @@
 import { DoppelError, type DoppelErrorCode } from '../../../core/doppel-error.ts'
 
 /**
- * The registry's errors as values. Titles and texts come from reference §1.5 (string `status`,
+ * The registry's errors as values. Titles and texts come from docs/reference/registry.md §1.5 (string `status`,
  * lowercase titles, Rails-style `detail` on attribute errors); every route raises them from here.
  */
 export class RegistryError extends DoppelError {
@@ -62,5 +62,5 @@ export const registryErrors = {
     new RegistryError('DOPPEL_REGISTRY_INVALID_ATTRIBUTE', 422, 'invalid attribute', VALIDATION_MESSAGES[rule].replace('%s', humanise(pointer)), pointer),
 }
 
-/** Registry protocol (v1) error texts, `{"errors":["Not Found"]}` style (reference §2.1). */
+/** Registry protocol (v1) error texts, `{"errors":["Not Found"]}` style (docs/reference/registry.md §2.1). */
 export const REGISTRY_V1_ERRORS: Record<number, string> = { 401: 'Unauthorized', 404: 'Not Found' }

@@ -2,7 +2,7 @@ import type { ModuleSource, ModuleVersion, RegistryModule } from '../glossary.ts
 import { coordinates, versionsOf, type RegistryState } from '../model/registry-state.ts'
 import { emptyModuleSource } from '../archives/module-contents.ts'
 
-/** Versions the registry protocol shows: only those whose upload was ingested (reference §2.2). */
+/** Versions the registry protocol shows: only those whose upload was ingested (docs/reference/registry.md §2.2). */
 export function publishedVersions(state: RegistryState, module: RegistryModule): ModuleVersion[] {
   return versionsOf(state, module.id).filter((v) => v.status === 'ok')
 }
@@ -15,7 +15,7 @@ function providers(source: ModuleSource | undefined): { name: string; version: s
   return (source?.providerDependencies ?? []).map((p) => ({ name: p.name, version: p.version }))
 }
 
-/** `GET …/:provider/versions`: one module, every published version with `deprecation` (reference §2.2). */
+/** `GET …/:provider/versions`: one module, every published version with `deprecation` (docs/reference/registry.md §2.2). */
 export function versionsDocument(state: RegistryState, module: RegistryModule): Record<string, unknown> {
   return {
     modules: [
@@ -47,7 +47,7 @@ function directory(source: ModuleSource, name: string): Record<string, unknown> 
 }
 
 
-/** `GET …/:provider/:version`: the full record of reference §2.3, `deprecation` an object or null. */
+/** `GET …/:provider/:version`: the full record of docs/reference/registry.md §2.3, `deprecation` an object or null. */
 export function versionRecord(state: RegistryState, module: RegistryModule, version: ModuleVersion): Record<string, unknown> {
   const contents = version.contents
   const basename = (path: string) => path.slice(path.lastIndexOf('/') + 1)

@@ -2,7 +2,7 @@ import type { ModuleVersion, RegistryModule } from '../glossary.ts'
 import { linkOrigin, linkPath } from './links.ts'
 import { versionsOf, type RegistryState } from '../model/registry-state.ts'
 
-/** The `registry-modules` resource of reference §3.1 / §3.4. */
+/** The `registry-modules` resource of docs/reference/registry.md §3.1 / docs/reference/registry.md §3.4. */
 export function moduleResource(state: RegistryState, module: RegistryModule): Record<string, unknown> {
   const versions = versionsOf(state, module.id)
   const org = module.organization
@@ -37,7 +37,7 @@ export function uploadUrl(origin: string, version: ModuleVersion): string {
   return `${origin}/_archivist/v1/object/${version.uploadObject}`
 }
 
-/** The `registry-module-versions` resource of reference §3.2 / §3.4. */
+/** The `registry-module-versions` resource of docs/reference/registry.md §3.2 / docs/reference/registry.md §3.4. */
 export function versionResource(state: RegistryState, url: URL, version: ModuleVersion): Record<string, unknown> {
   return {
     id: version.id,
@@ -62,7 +62,7 @@ export function versionResource(state: RegistryState, url: URL, version: ModuleV
   }
 }
 
-/** The deprecate / undeprecate answer of reference §1.4: a compound document, or bare `data` when clean. */
+/** The deprecate / undeprecate answer of docs/reference/registry.md §1.4: a compound document, or bare `data` when clean. */
 export function deprecationDocument(version: ModuleVersion): Record<string, unknown> {
   const deprecation = version.deprecation
   if (!deprecation) return { data: { type: 'module-versions', id: version.id } }

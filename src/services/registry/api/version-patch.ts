@@ -1,14 +1,14 @@
 import { isObject, member, optionalString, requireObject, resourceData, type JsonObject } from './json-document.ts'
 import { registryErrors } from './registry-error.ts'
 
-/** What a PATCH on a module version asks for; the route is shared, the body decides (reference §7.1). */
+/** What a PATCH on a module version asks for; the route is shared, the body decides (docs/reference/registry.md §7.1). */
 export type VersionPatch =
   | { kind: 'deprecate'; reason: string; link: string }
   | { kind: 'undeprecate' }
   | { kind: 'revoke'; message: string; link: string }
   | { kind: 'unrevoke' }
 
-/** `data.type` as documented for deprecation, and as the rest of the API names versions (reference §7.2). */
+/** `data.type` as documented for deprecation, and as the rest of the API names versions (docs/reference/registry.md §7.2). */
 const PATCH_TYPES = ['module-versions', 'registry-module-versions']
 const DEPRECATION = '/data/attributes/deprecation'
 const REVOCATION = '/data/attributes/revocation'

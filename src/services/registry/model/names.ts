@@ -1,4 +1,4 @@
-/** The naming rules of the registry (reference §3.1), shared by the API and fixtures. */
+/** The naming rules of the registry (docs/reference/registry.md §3.1), shared by the API and fixtures. */
 
 /** Organisation names: letters, digits, `-` and `_`. */
 export const ORGANIZATION_NAME = /^[A-Za-z0-9_-]{1,64}$/

@@ -18,7 +18,7 @@ import { trustedCertificates } from './trusted-certificates.ts'
 import { MESSAGES } from '../../auth-messages.ts'
 
 /**
- * The ec2 login (reference §4), every step in the real service's order: decode and verify the signed
+ * The ec2 login (docs/reference/cloud-auth.md §4), every step in the real service's order: decode and verify the signed
  * document, find the role, check the instance through DescribeInstances and the role's bounds, apply the
  * nonce rules and the role tag, then write the access-list entry and issue the token together, only once
  * every check has passed.

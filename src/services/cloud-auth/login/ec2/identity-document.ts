@@ -1,7 +1,7 @@
 import { checkJsonDepth, SERVICE_NESTING_LIMIT, NestingTooDeepError } from '../../../../core/bounded-parse.ts'
 import { LoginError } from '../login-error.ts'
 
-/** The identity document fields the login reads (reference §4, "Identity document fields used"). */
+/** The identity document fields the login reads (docs/reference/cloud-auth.md §4, "Identity document fields used"). */
 export interface IdentityDocument {
   instanceId: string
   imageId: string

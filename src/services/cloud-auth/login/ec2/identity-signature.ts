@@ -4,7 +4,7 @@ import { LOGIN_MESSAGES } from '../login-messages.ts'
 import type { TrustedCertificate } from './trusted-certificate.ts'
 
 /**
- * The identity + signature flow (reference §4 B2): RSA PKCS#1 v1.5 with SHA-256 over the exact document
+ * The identity + signature flow (docs/reference/cloud-auth.md §4 B2): RSA PKCS#1 v1.5 with SHA-256 over the exact document
  * bytes, against any one trusted certificate.
  *
  * @note SHA-1 rule (spec, Authentication 3): a signature that verifies only under a certificate that is

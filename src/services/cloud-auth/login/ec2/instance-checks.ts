@@ -13,7 +13,7 @@ import { errorKind } from '../../../../core/doppel-error.ts'
 export class InstanceCheckError extends errorKind('InstanceCheckError', 'DOPPEL_INSTANCE_CHECK_FAILED') {}
 
 /**
- * DescribeInstances for one instance in `region`, with credentials for `accountId` (reference §4 D):
+ * DescribeInstances for one instance in `region`, with credentials for `accountId` (docs/reference/cloud-auth.md §4 D):
  * the instance must be the one asked for and `running`.
  */
 export async function describeRunningInstance(
@@ -47,7 +47,7 @@ export interface InstanceFacts {
 }
 
 /**
- * The role's instance bounds in the real service's order (reference §4 E.2). Returns the validation
+ * The role's instance bounds in the real service's order (docs/reference/cloud-auth.md §4 E.2). Returns the validation
  * failure (the caller adds `Error validating instance: ` or `error validating instance: `), or undefined
  * when every bound holds. Missing instance attributes are refused with their own message (a 500 in the
  * real service, 400 here).

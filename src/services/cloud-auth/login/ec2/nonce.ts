@@ -17,7 +17,7 @@ export interface NonceOutcome {
 }
 
 /**
- * The client-nonce rules of reference §4 F: a present `nonce` is used (empty disables reauthentication);
+ * The client-nonce rules of docs/reference/cloud-auth.md §4 F: a present `nonce` is used (empty disables reauthentication);
  * against an existing access-list entry the nonce must match, unless the role allows migration and the
  * document's pendingTime is strictly newer; an older pendingTime is refused. An absent nonce gets a
  * fresh UUID (from the emulator's random source) once the checks pass.
@@ -86,7 +86,7 @@ export interface AccessListWrite {
 }
 
 /**
- * The access-list entry to store after a successful login (reference §4 H). A new entry takes the role
+ * The access-list entry to store after a successful login (docs/reference/cloud-auth.md §4 H). A new entry takes the role
  * as sent and the nonce; an existing entry keeps its creation time and its nonce (the real service never
  * replaces it); a disallowed reauthentication clears the stored nonce. A nonce over 128 characters is
  * refused unless reauthentication is disallowed.

@@ -6,8 +6,8 @@ import type { TrustedCertificate } from './trusted-certificate.ts'
 import { errorKind } from '../../../../core/doppel-error.ts'
 
 /**
- * PKCS#7 SignedData as the real service checks an instance identity document (reference fake-cloud.md
- * §3.2): BER-tolerant parse, embedded certificates ignored, every signer found by issuer + serial among
+ * PKCS#7 SignedData as the real service checks an instance identity document
+ * (docs/reference/fake-cloud.md §3.2): BER-tolerant parse, embedded certificates ignored, every signer found by issuer + serial among
  * the trusted certificates, messageDigest and signingTime checked, the signature verified over the
  * signed attributes re-encoded as a DER SET OF (sorted).
  */

@@ -15,7 +15,7 @@ export interface RoleTagGrant {
 }
 
 /**
- * The role tag on the instance, read and checked in the real service's order (reference §4 G.4): present,
+ * The role tag on the instance, read and checked in the real service's order (docs/reference/cloud-auth.md §4 G.4): present,
  * parses and verifies, names the role exactly as sent, fits the instance, not deny-listed, policies a
  * subset of the role's. Failures are 500s in the real service; 400 here, same messages.
  *

@@ -8,7 +8,7 @@ import { parsePkcs7, Pkcs7Error, verifyPkcs7 } from './pkcs7-verify.ts'
 import type { TrustedCertificate } from './trusted-certificate.ts'
 
 /**
- * The `pkcs7` value verified and decoded (reference §4 B1): PEM-wrapped and decoded (spaces, tabs and
+ * The `pkcs7` value verified and decoded (docs/reference/cloud-auth.md §4 B1): PEM-wrapped and decoded (spaces, tabs and
  * line breaks tolerated), parsed as BER, verified against the trusted certificates, its embedded
  * document decoded.
  */
@@ -32,7 +32,7 @@ export function documentFromPkcs7(value: string, trusted: readonly TrustedCertif
   return parseIdentityDocument(signed.content)
 }
 
-/** The identity + signature pair verified (reference §4 B2) and the document decoded. */
+/** The identity + signature pair verified (docs/reference/cloud-auth.md §4 B2) and the document decoded. */
 export function documentFromSignature(
   identity: Buffer,
   signature: Buffer,

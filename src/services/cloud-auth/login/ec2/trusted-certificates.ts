@@ -8,7 +8,7 @@ import { parseTrustedCertificate, type TrustedCertificate } from './trusted-cert
 const CACHE_LIMIT = 1024
 
 /**
- * The certificates a flow trusts (reference §3.4): every built-in certificate, for both flows, plus the
+ * The certificates a flow trusts (docs/reference/cloud-auth.md §3.4): every built-in certificate, for both flows, plus the
  * registered certificates of the flow's type (`pkcs7` for the PKCS#7 flow, `identity` for identity +
  * signature). Parsed certificates are cached per PEM text on the emulator instance, so a login costs
  * map lookups, not X.509 parsing.

@@ -11,7 +11,7 @@ import { parseCallerIdentityResponse, type CallerIdentityResult } from './sts-re
 export type StsForwarder = (request: Request) => Promise<Response>
 
 /**
- * Replays the client's signed request to STS exactly as the real service builds it (reference §5 C):
+ * Replays the client's signed request to STS exactly as the real service builds it (docs/reference/cloud-auth.md §5 C):
  * URL = endpoint + "/" + the client URL's request URI (so `//` for `https://sts.amazonaws.com/`), `Host` =
  * the client URL's host, every client header copied, plus what Go's HTTP client adds. `inProcess` answers
  * it when the endpoint is the fake cloud's; otherwise it is a real outgoing request. Retries 429, 5xx

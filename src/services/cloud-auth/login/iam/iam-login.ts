@@ -18,7 +18,7 @@ import type { CallerIdentityResult } from './sts-response.ts'
 import { MESSAGES } from '../../auth-messages.ts'
 
 /**
- * The iam login (reference §5): validate the signed caller-identity request, replay it to STS (the fake
+ * The iam login (docs/reference/cloud-auth.md §5): validate the signed caller-identity request, replay it to STS (the fake
  * cloud's, which verifies SigV4, or the configured endpoint over HTTP), then role, principal binding and inference, and issue the token.
  */
 export async function iamLogin(context: RequestContext, state: AuthState, input: LoginInput): Promise<LoginResult> {
@@ -98,7 +98,7 @@ function iamAliasName(config: IdentityConfig, role: RoleEntry, entity: IamEntity
 }
 
 /**
- * Inference as an EC2 instance (reference §5 H): the assumed-role session name is the instance id; the
+ * Inference as an EC2 instance (docs/reference/cloud-auth.md §5 H): the assumed-role session name is the instance id; the
  * instance must run in the role's region, in the caller's account, and meet the role's instance bounds.
  * Returns the inferred instance id, or `''` when the role does not infer.
  */

@@ -13,7 +13,7 @@ import type { CallerIdentityResult } from './sts-response.ts'
 const FULL_ARN_CACHE_MS = 7 * 24 * 3_600_000
 
 /**
- * `bound_iam_principal_arn` (reference §5 G). Passes when the caller's unique id is among the resolved
+ * `bound_iam_principal_arn` (docs/reference/cloud-auth.md §5 G). Passes when the caller's unique id is among the resolved
  * ids; or, with `resolve_aws_unique_ids` off, when its canonical ARN is bound exactly; or when a
  * wildcard bind matches its full ARN (with path), looked up through IAM and cached per unique id.
  * A principal recreated under the same name has a new unique id, so it fails while resolution is on.

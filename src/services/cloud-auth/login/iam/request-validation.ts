@@ -33,7 +33,7 @@ export interface SignedCallerIdentityRequest {
   maxRetries: number
 }
 
-/** Headers every caller-identity request may carry (reference §5 B.2), canonical form. */
+/** Headers every caller-identity request may carry (docs/reference/cloud-auth.md §5 B.2), canonical form. */
 const DEFAULT_ALLOWED_HEADERS = [
   'X-Amz-Algorithm',
   'X-Amz-Content-Sha256',
@@ -54,7 +54,7 @@ const DEFAULT_ALLOWED_QUERY_PARAMS = [...DEFAULT_ALLOWED_HEADERS, 'X-Amz-Expires
 const DEFAULT_MAX_RETRIES = 3
 
 /**
- * Steps A and B of the iam login (reference §5), in order: method, URL, body, headers, then, only when a
+ * Steps A and B of the iam login (docs/reference/cloud-auth.md §5), in order: method, URL, body, headers, then, only when a
  * config/client exists, the server-id header, the header allow-list and the endpoint choice.
  */
 export function validateIamRequest(input: IamLoginInput, config: IamClientSettings | undefined, serverIdHeader: string): SignedCallerIdentityRequest {

@@ -1,5 +1,5 @@
 /**
- * Where the iam login forwards the signed request (reference §5 B.3, B.5): the configured `sts_endpoint`,
+ * Where the iam login forwards the signed request (docs/reference/cloud-auth.md §5 B.3, B.5): the configured `sts_endpoint`,
  * else the global endpoint, or, with `use_sts_region_from_client`, the regional endpoint of the region in
  * the client's credential scope.
  */
