@@ -587,3 +587,25 @@ export function corpusCoverage(world: () => RobustWorld): { uncovered: string[];
     unknown: [...Object.keys(HAND).filter((key) => !keys.has(key)), ...Object.keys(QUERY_PARAMS).filter((key) => !queryKeys.has(key))],
   }
 }
+
+/** One wrong-typed value in one declared field of a write. */
+export interface FieldProbe {
+  field: string
+  probe: Probe
+}
+
+/** A value no field type converts (an object): every declared field of every auth write refuses it. */
+export const WRONG_TYPED = '{"deep":{"x":[1]}}'
+
+/** Per auth write with declared fields, a request with `WRONG_TYPED` in each field in turn. */
+export function fieldProbes(world: () => RobustWorld): { label: string; probes: () => FieldProbe[] }[] {
+  return routeInventory()
+    .filter((row) => row.service === 'cloud-auth' && row.fields !== undefined)
+    .map((row) => {
+      const route = routeOf(row, world)
+      return {
+        label: `${row.service} ${routeKey(row)}`,
+        probes: () => row.fields!.map((field) => ({ field, probe: route.probe(rawAt(field)(WRONG_TYPED)) })),
+      }
+    })
+}

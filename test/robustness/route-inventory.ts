@@ -25,6 +25,8 @@ export interface RouteRow {
   limit?: number
   /** Whether an empty body is refused (the control table says so per route). */
   bodyRequired?: boolean
+  /** The body's fields, where the route declares them (the auth method's field schemas). */
+  fields?: string[]
 }
 
 /** A route's key in the corpus's hand table: `METHOD path`. */
@@ -32,15 +34,22 @@ export const routeKey = (row: Pick<RouteRow, 'method' | 'path'>): string => `${r
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH'])
 
+/** What the adapter reads of a document operation. */
+interface Operation {
+  tags?: string[]
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } } | undefined> }
+}
+
 function documentRoutes(): RouteRow[] {
   const rows: RouteRow[] = []
-  const paths = openApiDocument().paths as Record<string, Record<string, { tags?: string[] }>>
+  const paths = openApiDocument().paths as Record<string, Record<string, Operation>>
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(item)) {
       if (typeof operation !== 'object' || !Array.isArray(operation.tags)) continue
       const service: Service = operation.tags.includes('registry') ? 'registry' : 'cloud-auth'
       const upper = service === 'cloud-auth' && method === 'get' && path.endsWith('/') ? 'LIST' : method.toUpperCase()
-      rows.push({ service, method: upper, path, ...bodyLimit(service, upper, path) })
+      const fields = service === 'cloud-auth' ? Object.keys(operation.requestBody?.content['application/json']?.schema.properties ?? {}) : []
+      rows.push({ service, method: upper, path, ...bodyLimit(service, upper, path), ...(fields.length > 0 && { fields }) })
     }
   }
   return rows
