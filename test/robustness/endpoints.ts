@@ -170,7 +170,8 @@ function endpointOf(route: Route, hand: Hand, label: string, family: Family, nam
   const { row } = route
   const takes: Takes = {}
   if (nameAt) takes.name = badNameAt(route, hand, nameAt)
-  // The auth method's HTTP layer reads `?list=` of any GET as a Go bool before routing (reference §1.1).
+  // The auth method's HTTP layer reads `?list=` of any GET as a Go bool before routing (reference §1.1);
+  // the token store's own routes are answered before it.
   if (family === 'auth' && (row.method === 'GET' || row.method === 'LIST') && !row.path.startsWith('/v1/auth/token/')) {
     takes.text = (value) => ({ ...route.probe(), url: `${route.url(hand.values).replace(/\/$/, '')}?list=${formEncode(value)}` })
   }
@@ -184,14 +185,12 @@ function endpointOf(route: Route, hand: Hand, label: string, family: Family, nam
       json: hand.json ?? true,
     }),
     emptyIsBad: hand.emptyIsBad ?? row.bodyRequired ?? false,
-    takes: withoutGaps({ ...takes, ...hand.takes }),
+    takes: { ...takes, ...hand.takes },
   }
 }
 
-const withoutGaps = (takes: Takes): Takes => Object.fromEntries(Object.entries(takes).filter(([, take]) => take !== undefined))
-
 /** Whether an endpoint has any bad input to give. */
-export const takesInput = (endpoint: Endpoint) => endpoint.send !== undefined || Object.keys(endpoint.takes).length > 0
+const takesInput = (endpoint: Endpoint) => endpoint.send !== undefined || Object.keys(endpoint.takes).length > 0
 
 /** A SigV4-signed query-protocol request to the fake cloud (aws4, the emulator's clock). */
 function signed(world: () => RobustWorld, service: string, params: string): Probe {
@@ -519,8 +518,7 @@ const HAND: Record<string, HandEntry> = {
   'POST /_doppel/cloud/use-instance': (route) => ({ emptyIsBad: true, takes: field(route, 'instance_id') }),
   'GET /_doppel/ui': () => READ_ONLY,
   'HEAD /_doppel/ui': () => READ_ONLY,
-  'GET /_doppel/ui/*': () => ({ none: 'static files: a name that is no file is a 404 page, not the control API’s error body' }),
-  'HEAD /_doppel/ui/*': () => ({ none: 'static files: a name that is no file is a 404 page, not the control API’s error body' }),
+  'HEAD /_doppel/ui/*': () => ({ none: 'a HEAD answer has no body to check; GET of the same path runs the same handler' }),
   'GET /_doppel/tenants': () => READ_ONLY,
   'GET /_doppel/openapi.json': () => READ_ONLY,
 
