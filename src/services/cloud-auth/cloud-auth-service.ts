@@ -4,6 +4,7 @@
  */
 import type { RequestContext } from '../../core/glossary.ts'
 import { requestUrl } from '../../core/http.ts'
+import { answerError, type RefusedOn } from './answer-error.ts'
 import { authError, multiError } from './envelope.ts'
 import { handleLogin } from './login/index.ts'
 import { MESSAGES } from './auth-messages.ts'
@@ -13,7 +14,6 @@ import type { Operation } from './routing/endpoint.ts'
 import { httpOperation, unsupportedOperation } from './routing/http-operation.ts'
 import { requestToken } from './routing/request-token.ts'
 import { runEndpoint } from './routing/run-endpoint.ts'
-import { AuthRefusal } from './auth-refusal.ts'
 import { authState } from './state.ts'
 import { runPeriodicTidy } from './tidy/remove-expired.ts'
 import { SELF_ROUTES, tokenStore } from './tokens/index.ts'
@@ -21,17 +21,20 @@ import { VAULT_OPENAPI_PATH, vaultOpenApi } from './vault-openapi.ts'
 
 const TOKEN_PREFIX = `auth/${TOKEN_MOUNT}/`
 
-/** The cloud auth service under `/v1/`. */
+/**
+ * The cloud auth service under `/v1/`, and its edge: whatever a step throws is answered here, once, by
+ * `answerError`; `route.on` says whether the request reached `login`, whose internal errors are not wrapped.
+ */
 export async function cloudAuth(request: Request, context: RequestContext): Promise<Response> {
+  const route: { on: RefusedOn } = { on: 'authenticated' }
   try {
-    return await serve(request, context)
+    return await serve(request, context, route)
   } catch (error) {
-    if (error instanceof AuthRefusal) return authError(error.status, error.message)
-    return authError(500, multiError(error instanceof Error ? error.message : String(error)))
+    return answerError(error, route.on)
   }
 }
 
-async function serve(request: Request, context: RequestContext): Promise<Response> {
+async function serve(request: Request, context: RequestContext, route: { on: RefusedOn }): Promise<Response> {
   // A running clock moves by itself: tokens it expired go before this request is answered.
   context.emulator.sweepExpired()
   const url = requestUrl(request, context)
@@ -61,7 +64,10 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
   if (operation === 'list' && !path.endsWith('/')) path += '/'
 
   const mount = path.startsWith('auth/') ? mountTable(context.emulator).resolve(path.slice('auth/'.length)) : undefined
-  if (mount?.relative === 'login') return login(context, mount.mount, operation, data)
+  if (mount?.relative === 'login') {
+    route.on = 'login'
+    return login(context, mount.mount, operation, data)
+  }
 
   const token = requestToken(request, context.profile)
   if (!context.emulator.isRootToken(token)) {

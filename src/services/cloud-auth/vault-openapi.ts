@@ -4,7 +4,7 @@
  */
 import type { RequestContext } from '../../core/glossary.ts'
 import { authError, multiError } from './envelope.ts'
-import { FieldError, toBoolField } from './fields/index.ts'
+import { toBoolField } from './fields/index.ts'
 import { MESSAGES } from './auth-messages.ts'
 
 export const VAULT_OPENAPI_PATH = 'sys/internal/specs/openapi'
@@ -12,13 +12,7 @@ export const VAULT_OPENAPI_PATH = 'sys/internal/specs/openapi'
 export async function vaultOpenApi(request: Request, url: URL, context: RequestContext): Promise<Response | undefined> {
   if (!context.profile.vaultOpenApi) return undefined
   if (request.method !== 'GET') return authError(405, multiError(MESSAGES.unsupportedOperation))
-  let generic: boolean
-  try {
-    generic = toBoolField(url.searchParams.get('generic_mount_paths') ?? undefined, 'generic_mount_paths')
-  } catch (error) {
-    if (error instanceof FieldError) return authError(400, MESSAGES.fieldValidation(error.message))
-    throw error
-  }
+  const generic = toBoolField(url.searchParams.get('generic_mount_paths') ?? undefined, 'generic_mount_paths')
   const { vaultOpenApiDocument } = await import('../../features/openapi/index.ts')
   return new Response(JSON.stringify(vaultOpenApiDocument({ genericMountPaths: generic })) + '\n', {
     status: 200,

@@ -24,7 +24,7 @@ interface ValuedResult {
   value: unknown
 }
 
-const QUERY_BODY_LIMIT = 1024 * 1024
+export const QUERY_BODY_LIMIT = 1024 * 1024
 
 const OPERATIONS: Record<QueryService, Record<string, Operation>> = {
   sts: {
@@ -75,6 +75,11 @@ const OPERATIONS: Record<QueryService, Record<string, Operation>> = {
     },
   },
 }
+
+/** The actions each query service answers, by name (the route inventory of the robustness corpus reads them). */
+export const QUERY_ACTIONS = Object.fromEntries(
+  Object.entries(OPERATIONS).map(([service, operations]) => [service, Object.keys(operations)]),
+) as Record<QueryService, string[]>
 
 /**
  * Answers one query-protocol request for `service`. `mount` is the path prefix the service was reached

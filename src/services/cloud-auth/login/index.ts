@@ -1,7 +1,6 @@
 import type { RequestContext } from '../../../core/glossary.ts'
-import { authError, authResponse } from '../envelope.ts'
-import { FieldError } from '../fields/index.ts'
-import { goList } from '../../../core/go/go-format.ts'
+import { authResponse } from '../envelope.ts'
+import { unknownFields } from '../fields/index.ts'
 import { authState } from '../state.ts'
 import { ec2Login } from './ec2/ec2-login.ts'
 import { iamLogin } from './iam/iam-login.ts'
@@ -15,25 +14,17 @@ export { LOGIN_MESSAGES } from './login-messages.ts'
 
 /**
  * `POST|PUT /v1/auth/<mount>/login` (unauthenticated): converts the fields, picks the ec2 or iam flow by
- * which fields are present, and answers with the `auth` envelope, or `{"errors":[...]}` with the
- * refusal's status. Unknown fields add the real service's "ignored parameters" warning to a success.
+ * which fields are present, and answers with the `auth` envelope. A refusal is thrown (a `LoginError`
+ * or a `FieldError`) and answered by the service's edge. Unknown fields add the real service's "ignored
+ * parameters" warning to a success.
  *
  * @example
  * const response = await handleLogin(context, 'cloud', { pkcs7: document, nonce: 'n-1' })
  */
 export async function handleLogin(context: RequestContext, mount: string, data: Record<string, unknown>): Promise<Response> {
-  let result: LoginResult
-  try {
-    result = await login(context, mount, data)
-  } catch (error) {
-    if (error instanceof LoginError) return authError(error.status, error.message)
-    if (error instanceof FieldError) return authError(400, MESSAGES.fieldValidation(error.message))
-    return authError(500, error instanceof Error ? error.message : String(error))
-  }
-  const warnings: string[] = []
-  const ignored = Object.keys(data).filter((name) => !Object.hasOwn(LOGIN_SCHEMA, name)).sort()
-  if (ignored.length > 0) warnings.push(`Endpoint ignored these unrecognized parameters: ${goList(ignored)}`)
-  warnings.push(...result.warnings)
+  const result = await login(context, mount, data)
+  const ignored = unknownFields(LOGIN_SCHEMA, data)
+  const warnings = ignored.length > 0 ? [MESSAGES.ignoredParameters(ignored), ...result.warnings] : result.warnings
   return authResponse(context, { auth: result.auth, warnings })
 }
 

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto'
 import type { RequestContext } from '../../../core/glossary.ts'
 import { authError, authResponse, multiError, noContent } from '../envelope.ts'
-import { FieldError, toStringField } from '../fields/index.ts'
+import { toStringField } from '../fields/index.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import type { Operation } from '../routing/endpoint.ts'
 import { mountTable, TOKEN_MOUNT, type MountEntry } from './mount-table.ts'
@@ -43,14 +43,8 @@ function listMounts(context: RequestContext): Response {
 }
 
 function enable(context: RequestContext, path: string, data: Record<string, unknown>): Response {
-  let type: string
-  let description: string
-  try {
-    type = toStringField(data.type, 'type')
-    description = toStringField(data.description, 'description')
-  } catch (error) {
-    return authError(400, MESSAGES.fieldValidation((error as FieldError).message))
-  }
+  const type = toStringField(data.type, 'type')
+  const description = toStringField(data.description, 'description')
   if (type !== 'aws') return authError(400, MESSAGES.pluginNotFound(type))
   const table = mountTable(context.emulator)
   const conflict = table.conflict(path)

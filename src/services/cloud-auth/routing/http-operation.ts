@@ -5,7 +5,7 @@
 import { authError, multiError } from '../envelope.ts'
 import { parseGoBool } from '../../../core/go/go-strconv.ts'
 import { MESSAGES } from '../auth-messages.ts'
-import { queryData, readRequestData, RequestDataError } from '../request-body.ts'
+import { queryData, readRequestData } from '../request-body.ts'
 import type { Operation } from './endpoint.ts'
 
 export interface HttpOperation {
@@ -15,43 +15,41 @@ export interface HttpOperation {
 
 const MERGE_PATCH = 'application/merge-patch+json'
 
-/** The operation and data of a request, or the error response the HTTP layer answers with. */
+/**
+ * The operation and data of a request, or the error response the HTTP layer answers with; a body it cannot
+ * read throws a `RequestDataError` for the service's edge to answer.
+ */
 export async function httpOperation(request: Request, url: URL): Promise<HttpOperation | Response> {
-  try {
-    switch (request.method) {
-      case 'GET': {
-        // `searchParams` builds a URLSearchParams; most reads carry no query at all.
-        const list = url.search === '' ? '' : (url.searchParams.get('list') ?? '')
-        if (list !== '') {
-          let listing: boolean
-          try {
-            listing = parseGoBool(list)
-          } catch {
-            return authError(400)
-          }
-          if (listing) return { operation: 'list', data: {} }
+  switch (request.method) {
+    case 'GET': {
+      // `searchParams` builds a URLSearchParams; most reads carry no query at all.
+      const list = url.search === '' ? '' : (url.searchParams.get('list') ?? '')
+      if (list !== '') {
+        let listing: boolean
+        try {
+          listing = parseGoBool(list)
+        } catch {
+          return authError(400)
         }
-        return { operation: 'read', data: queryData(url) }
+        if (listing) return { operation: 'list', data: {} }
       }
-      case 'LIST':
-        return { operation: 'list', data: queryData(url) }
-      case 'POST':
-      case 'PUT':
-        return { operation: 'update', data: await readRequestData(request) }
-      case 'DELETE':
-        return { operation: 'delete', data: queryData(url) }
-      case 'PATCH': {
-        const contentType = request.headers.get('content-type') ?? ''
-        const mediaType = contentType.split(';')[0]!.trim().toLowerCase()
-        if (mediaType !== MERGE_PATCH) return authError(415, MESSAGES.patchContentType(mediaType))
-        return { operation: 'patch', data: await readRequestData(request) }
-      }
-      default:
-        return authError(405)
+      return { operation: 'read', data: queryData(url) }
     }
-  } catch (error) {
-    if (error instanceof RequestDataError) return authError(error.status, error.message)
-    throw error
+    case 'LIST':
+      return { operation: 'list', data: queryData(url) }
+    case 'POST':
+    case 'PUT':
+      return { operation: 'update', data: await readRequestData(request) }
+    case 'DELETE':
+      return { operation: 'delete', data: queryData(url) }
+    case 'PATCH': {
+      const contentType = request.headers.get('content-type') ?? ''
+      const mediaType = contentType.split(';')[0]!.trim().toLowerCase()
+      if (mediaType !== MERGE_PATCH) return authError(415, MESSAGES.patchContentType(mediaType))
+      return { operation: 'patch', data: await readRequestData(request) }
+    }
+    default:
+      return authError(405)
   }
 }
 

@@ -4,7 +4,8 @@
  */
 import type { RequestContext } from '../../../core/glossary.ts'
 import { authError, authResponse, multiError, noContent } from '../envelope.ts'
-import { FieldError, Fields, unknownFields } from '../fields/index.ts'
+import { AuthRefusal } from '../auth-refusal.ts'
+import { FieldError, Fields, unknownFields, type FieldSchema } from '../fields/index.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import type { AuthState } from '../state.ts'
 import type { Operation, OperationResult } from './endpoint.ts'
@@ -31,13 +32,7 @@ export async function runEndpoint(
     raw[name] = value
   }
   const checksExistence = endpoint.exists !== undefined && requested === 'update'
-  let fields: Fields
-  try {
-    fields = new Fields(endpoint.fields, raw)
-  } catch (error) {
-    if (!(error instanceof FieldError)) throw error
-    return authError(400, checksExistence ? error.message : MESSAGES.fieldValidation(error.message))
-  }
+  const fields = convertFields(endpoint.fields, raw, checksExistence)
   const operation: Operation = checksExistence && !endpoint.exists!(state, params) ? 'create' : requested
   const handler = endpoint.operations[operation]
   if (!handler) return unsupportedOperation(false)
@@ -47,6 +42,18 @@ export async function runEndpoint(
     ignored: unknownFields(endpoint.fields, data),
     replaced: replaced.sort(),
   })
+}
+
+/**
+ * The request's fields by the route's schema. A conversion error is thrown for the edge to answer; on a
+ * path with an existence check the real service reports it bare, without `Field validation failed: ` (§1.6).
+ */
+function convertFields(schema: FieldSchema, raw: Record<string, unknown>, checksExistence: boolean): Fields {
+  try {
+    return new Fields(schema, raw)
+  } catch (error) {
+    throw checksExistence && error instanceof FieldError ? new AuthRefusal(error.message, 400, error.code) : error
+  }
 }
 
 function shape(

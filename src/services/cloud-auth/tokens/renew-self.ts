@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../../core/glossary.ts'
 import { authError, authResponse } from '../envelope.ts'
-import { FieldError, toDurationField } from '../fields/index.ts'
+import { toDurationField } from '../fields/index.ts'
 import { readRequestData } from '../request-body.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import { AuthRefusal } from '../auth-refusal.ts'
@@ -31,13 +31,7 @@ export async function handleRenewSelf(request: Request, context: RequestContext)
   const store = tokenStore(emulator)
   const token = store.lookup(id)
   if (!token || !addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return authError(403, MESSAGES.permissionDenied)
-  let increment: number
-  try {
-    increment = toDurationField(data.increment, 'increment')
-  } catch (error) {
-    if (error instanceof FieldError) return authError(400, MESSAGES.fieldValidation(error.message))
-    throw error
-  }
+  const increment = toDurationField(data.increment, 'increment')
   if (token.type === 'batch') return authError(400, TOKEN_MESSAGES.batchRenew)
   const usesLeft = store.use(token)
   const stillLive = token.num_uses === 0 || usesLeft > 0

@@ -1,0 +1,89 @@
+import { openApiDocument } from '../../src/features/openapi/index.ts'
+import { MAX_BODY_BYTES } from '../../src/core/http.ts'
+import { CONTROL_BODY_LIMITS } from '../../src/services/control/control-body.ts'
+import { CONTROL_ROUTES } from '../../src/services/control/control-routes.ts'
+import { QUERY_ACTIONS, QUERY_BODY_LIMIT } from '../../src/services/fake-cloud/query-api.ts'
+import { ARCHIVE_LIMIT } from '../../src/services/registry/api/archivist.ts'
+import { JSON_BODY_LIMIT } from '../../src/services/registry/api/management-api.ts'
+
+/**
+ * Every route doppel serves, read from what the services declare: the OpenAPI document (generated from the
+ * auth method's and the registry's route tables), the control API's route table, the fake cloud's query
+ * actions. The one module of the robustness corpus that reads route tables: when their shape changes,
+ * only this adapter changes.
+ */
+
+export type Service = 'cloud-auth' | 'registry' | 'fake-cloud' | 'control'
+
+export interface RouteRow {
+  service: Service
+  /** `LIST` for the auth method's list paths (the document's `get` on a path ending in `/`). */
+  method: string
+  /** The path template as its table writes it: `{name}` (document), `:name` and `*` (control). */
+  path: string
+  /** The body limit in bytes, on routes that read a body. */
+  limit?: number
+  /** Whether an empty body is refused (the control table says so per route). */
+  bodyRequired?: boolean
+  /** The body's fields, where the route declares them (the auth method's field schemas). */
+  fields?: string[]
+}
+
+/** A route's key in the corpus's hand table: `METHOD path`. */
+export const routeKey = (row: Pick<RouteRow, 'method' | 'path'>): string => `${row.method} ${row.path}`
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH'])
+
+/** What the adapter reads of a document operation. */
+interface Operation {
+  tags?: string[]
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } } | undefined> }
+}
+
+function documentRoutes(): RouteRow[] {
+  const rows: RouteRow[] = []
+  const paths = openApiDocument().paths as Record<string, Record<string, Operation>>
+  for (const [path, item] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (typeof operation !== 'object' || !Array.isArray(operation.tags)) continue
+      const service: Service = operation.tags.includes('registry') ? 'registry' : 'cloud-auth'
+      const upper = service === 'cloud-auth' && method === 'get' && path.endsWith('/') ? 'LIST' : method.toUpperCase()
+      const fields = service === 'cloud-auth' ? Object.keys(operation.requestBody?.content['application/json']?.schema.properties ?? {}) : []
+      rows.push({ service, method: upper, path, ...bodyLimit(service, upper, path), ...(fields.length > 0 && { fields }) })
+    }
+  }
+  return rows
+}
+
+/** The auth method reads the body of every write; the registry of every management write and an upload. */
+function bodyLimit(service: Service, method: string, path: string): Pick<RouteRow, 'limit'> {
+  if (service === 'cloud-auth') return WRITES.has(method) ? { limit: MAX_BODY_BYTES } : {}
+  if (path.startsWith('/_archivist/')) return method === 'PUT' ? { limit: ARCHIVE_LIMIT } : {}
+  return path.startsWith('/api/v2/') && (WRITES.has(method) || method === 'DELETE') ? { limit: JSON_BODY_LIMIT } : {}
+}
+
+function controlRoutes(): RouteRow[] {
+  return CONTROL_ROUTES.map((route) => ({
+    service: 'control',
+    method: route.method,
+    path: route.path,
+    ...(route.body && { limit: CONTROL_BODY_LIMITS[route.body.limit], bodyRequired: route.body.required === true }),
+  }))
+}
+
+/** The query actions under their SDK endpoint mounts, and the metadata service, whose tree has no table. */
+function cloudRoutes(): RouteRow[] {
+  const rows: RouteRow[] = Object.entries(QUERY_ACTIONS).flatMap(([service, actions]) =>
+    actions.map((action): RouteRow => ({ service: 'fake-cloud', method: 'POST', path: `/_doppel/cloud/${service}?Action=${action}`, limit: QUERY_BODY_LIMIT })),
+  )
+  rows.push(
+    { service: 'fake-cloud', method: 'GET', path: '/_doppel/cloud/imds/:id/latest/*' },
+    { service: 'fake-cloud', method: 'PUT', path: '/_doppel/cloud/imds/:id/latest/api/token' },
+  )
+  return rows
+}
+
+/** Every route of every service. */
+export function routeInventory(): RouteRow[] {
+  return [...documentRoutes(), ...controlRoutes(), ...cloudRoutes()]
+}
