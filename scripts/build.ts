@@ -1,7 +1,8 @@
 // `npm run build` (and `prepack`): compiles src/ to dist/ as JavaScript, declarations and source maps,
-// then copies what the code reads at run time (JSON Schemas, assets/ folders). See docs/decisions/build.md.
+// then copies what the code reads at run time (JSON Schemas, assets/ folders), and makes each entry's
+// declarations load Node's types themselves. See docs/decisions/build.md.
 import { execFileSync } from 'node:child_process'
-import { cpSync, rmSync } from 'node:fs'
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { sep } from 'node:path'
 
@@ -16,3 +17,13 @@ cpSync(new URL('src/', root), dist, {
   recursive: true,
   filter: (source) => !/\.[cm]?ts$/.test(source) && (!/\.\w+$/.test(source) || runtimeFile(source)),
 })
+
+// The declarations name Node's types (Buffer, node:http's Server, NodeJS.CallSite); a consumer whose
+// tsconfig loads no ambient types (`types: []`, TypeScript 6+'s default) gets them through this line.
+const NODE_TYPES = '/// <reference types="node" />\n'
+const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { exports: Record<string, string | { types?: string }> }
+for (const entry of Object.values(manifest.exports)) {
+  if (typeof entry === 'string' || entry.types === undefined) continue
+  const file = new URL(entry.types, root)
+  writeFileSync(file, NODE_TYPES + readFileSync(file, 'utf8'))
+}

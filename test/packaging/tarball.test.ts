@@ -1,5 +1,6 @@
-// doppel as a user installs it: `npm pack`, the tarball installed into a fresh project with msw, vitest and
-// typescript, then every face used from there under Node 24 and Node 22, with no flag or extra config.
+// doppel as a user installs it: `npm pack`, the tarball installed into a fresh project with msw, vitest, jest
+// and TypeScript (5.9 and the newest), then every face used from there under Node 24 and Node 22, with no
+// flag or extra config (Jest aside: docs/jest.md).
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -7,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { readmeQuickstart } from '../support/readme-blocks.ts'
+import { readmeBlocks, readmeQuickstart } from '../support/readme-blocks.ts'
 
 // Installing and running a package takes longer than a unit test: generous bounds, no timing asserted.
 vi.setConfig({ testTimeout: 240_000 })
@@ -56,7 +57,8 @@ beforeAll(async () => {
   project = join(work, 'consumer')
   mkdirSync(project)
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }) + '\n')
-  await exec(npm, ['install', ...npmFlags, join(work, tarball.filename), 'msw', 'vitest', 'typescript', '@types/node'], {
+  // No @types/node: doppel's declarations bring it (docs/decisions/build.md). TypeScript 5.9 under an alias.
+  await exec(npm, ['install', ...npmFlags, join(work, tarball.filename), 'msw', 'vitest', 'jest', 'typescript@>=7', 'typescript5@npm:typescript@~5.9'], {
     cwd: project,
     timeout: 240_000,
   })
@@ -85,6 +87,14 @@ describe('the tarball', () => {
     expect(stdout).toContain('All good!')
   })
 
+  it('has every entry\'s declarations load Node\'s types themselves', () => {
+    for (const entry of Object.values(manifest.exports)) {
+      if (typeof entry === 'string') continue
+      const types = (entry as { types: string }).types
+      expect(readFileSync(join(project, 'node_modules', 'doppel', types), 'utf8'), types).toMatch(/^\/\/\/ <reference types="node" \/>\n/)
+    }
+  })
+
   it('states the Node versions it is tested on', () => {
     expect(manifest.engines.node).toBe('^22.12.0 || ^24.0.0')
   })
@@ -108,11 +118,12 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
   const run = (args: string[], options: { timeout?: number } = {}) =>
     exec(node(), args, { cwd: project, timeout: options.timeout ?? 60_000, maxBuffer: 16 * 1024 * 1024 })
   /** `npx …` with this Node first on PATH, as a user's shell runs it. */
-  const npx = (args: string[]) =>
+  const npx = (args: string[], env: Record<string, string> = {}) =>
     exec('npx', ['--no-install', ...args], {
       cwd: project,
-      timeout: 60_000,
-      env: { ...process.env, PATH: `${dirname(node())}${delimiter}${process.env.PATH ?? ''}` },
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, PATH: `${dirname(node())}${delimiter}${process.env.PATH ?? ''}`, ...env },
     })
 
   it('runs on the Node it claims', async () => {
@@ -200,6 +211,31 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
     expect(scenarios.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/)
   })
 
+  it('runs the Jest recipes of docs/jest.md as written: ES modules, and CommonJS by require on Node 24 and by import() on both', async () => {
+    const files = writeDocBlocks('docs/jest.md')
+    const tests = files.filter((file) => file.includes('.test.'))
+    expect(tests).toEqual(['login.test.js', 'login.test.cjs', 'login-import.test.cjs'])
+    // The command of docs/jest.md, with the files named; --json reports each file's outcome on stdout.
+    const command = readmeBlocks('sh', 'docs/jest.md')[0]!.trim()
+    expect(command).toBe('NODE_OPTIONS=--experimental-vm-modules npx jest')
+    const { stdout } = await npx(['jest', '--runInBand', '--json', '--runTestsByPath', ...tests], { NODE_OPTIONS: '--experimental-vm-modules' }).catch(
+      (error: { stdout: string }) => error,
+    )
+    const report = JSON.parse(stdout) as { testResults: { name: string; status: string; message: string }[] }
+    const outcome = Object.fromEntries(report.testResults.map((result) => [result.name.slice(project.length + 1), result.status]))
+    expect(outcome).toEqual({ 'login.test.js': 'passed', 'login.test.cjs': name === 'Node 24' ? 'passed' : 'failed', 'login-import.test.cjs': 'passed' })
+    // On Node 22 the require() recipe fails as docs/jest.md says it does.
+    const required = report.testResults.find((result) => result.name.endsWith('login.test.cjs'))!
+    if (name === 'Node 22') expect(required.message).toContain('Must use import to load ES Module')
+  })
+
+  it('is loaded by require() from CommonJS, without a flag or a warning', async () => {
+    expect(writeDocBlocks('docs/jest.md')).toContain('health.cjs')
+    const { stdout, stderr } = await run(['health.cjs'])
+    expect(stderr).toBe('')
+    expect(stdout).toBe('200\n')
+  })
+
   it('passes the README quickstart under vitest, unchanged', async () => {
     writeFileSync(join(project, 'login.test.ts'), readmeQuickstart())
     const { stdout } = await run([join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'login.test.ts'], { timeout: 120_000 })
@@ -207,12 +243,37 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
   })
 })
 
-describe('types for a strict TypeScript consumer', () => {
-  it('type-checks every export and the quickstart under module nodenext, without skipLibCheck', async () => {
+/** Writes each JavaScript block of a Markdown file to the file its first line names (`// name.js`); returns the names. */
+function writeDocBlocks(file: string): string[] {
+  return readmeBlocks('js', file).map((block) => {
+    const name = /^\/\/ ([\w.-]+)\n/.exec(block)?.[1]
+    if (name === undefined) throw new Error(`a js block of ${file} does not start with // <file name>`)
+    writeFileSync(join(project, name), block)
+    return name
+  })
+}
+
+// TypeScript 6 and newer load no ambient types unless `types` names them (`[]` is the default), 5.x loads
+// every @types package: the declarations must type-check either way.
+describe.each([
+  ['TypeScript 5.9', 'typescript5', /^Version 5\.9\./],
+  ['the newest TypeScript', 'typescript', /^Version ([7-9]|\d\d)\./],
+])('types for a strict %s consumer', (_, compiler, version) => {
+  const tsc = () => join(project, 'node_modules', compiler, 'bin', 'tsc')
+
+  it('is the TypeScript named', async () => {
+    expect((await exec(process.execPath, [tsc(), '--version'], { cwd: project })).stdout).toMatch(version)
+  })
+
+  it.each([
+    ['without types', {}],
+    ['with types: []', { types: [] }],
+    ['with types: ["node"]', { types: ['node'] }],
+  ])('type-checks every export and the quickstart under module nodenext, without skipLibCheck, %s', async (_, types) => {
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
+        compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', strict: true, noEmit: true, skipLibCheck: false, ...types },
         include: ['exports.ts', 'login.test.ts'],
       }),
     )
@@ -235,8 +296,7 @@ export const used: unknown[] = [handlers, entries, target, instance, runScenario
 export type Used = Scenario
 `,
     )
-    const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc')
-    const result = await exec(process.execPath, [tsc, '-p', project], { cwd: project, timeout: 120_000 }).catch((error: { stdout: string }) => error)
+    const result = await exec(process.execPath, [tsc(), '-p', project], { cwd: project, timeout: 120_000 }).catch((error: { stdout: string }) => error)
     expect(result.stdout).toBe('')
   })
 })

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 
-/** The fenced code blocks of README.md with the given info string, in order. */
-export function readmeBlocks(language: string): string[] {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+/** The fenced code blocks of README.md (or another Markdown file of the repository) with the given info string, in order. */
+export function readmeBlocks(language: string, file = 'README.md'): string[] {
+  const readme = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8')
   const fence = new RegExp('^```' + language + '\\n([\\s\\S]*?)^```$', 'gm')
   return [...readme.matchAll(fence)].map((match) => match[1]!)
 }
