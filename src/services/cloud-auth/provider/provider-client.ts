@@ -21,8 +21,9 @@ const HALF_CONFIGURED =
 const ASSUME_ROLE_SECONDS = 900
 
 /**
- * The base credentials: config/client's keys when both are set; the `<PREFIX>_ACCESS_KEY` and
- * `<PREFIX>_SECRET_KEY` environment variables; else the fake cloud's default service identity.
+ * The base credentials: config/client's keys when both are set; the profile's credential environment
+ * variables (`CLOUD_*`, or Vault's `AWS_*`) when both keys are set; else the fake cloud's default service
+ * identity.
  */
 export function serviceCredentials(context: RequestContext, state: AuthState): AwsCredentials {
   const config = state.clientConfig
@@ -31,11 +32,12 @@ export function serviceCredentials(context: RequestContext, state: AuthState): A
   if (accessKey !== '' && secretKey !== '') return { accessKeyId: accessKey, secretAccessKey: secretKey }
   if (accessKey !== '' || secretKey !== '') throw new ProviderClientError(HALF_CONFIGURED)
   const env = context.emulator.env
-  const prefix = context.profile.envPrefix
-  const envAccessKey = env[`${prefix}_ACCESS_KEY`]
-  const envSecretKey = env[`${prefix}_SECRET_KEY`]
+  const read = (names: readonly string[]) => names.map((name) => env[name]).find(Boolean)
+  const { accessKey: accessKeyNames, secretKey: secretKeyNames, sessionToken: tokenNames } = context.profile.credentialEnv
+  const envAccessKey = read(accessKeyNames)
+  const envSecretKey = read(secretKeyNames)
   if (envAccessKey && envSecretKey) {
-    const sessionToken = env[`${prefix}_SESSION_TOKEN`]
+    const sessionToken = read(tokenNames)
     return { accessKeyId: envAccessKey, secretAccessKey: envSecretKey, ...(sessionToken && { sessionToken }) }
   }
   return getFakeCloud(context.emulator).defaultServiceCredentials()
