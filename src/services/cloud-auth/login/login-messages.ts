@@ -39,6 +39,11 @@ export const LOGIN_MESSAGES = {
   // Instance (§4 D, E)
   verifyInstance: (reason: string) => `failed to verify instance ID: ${reason}`,
   describeFailed: (instanceId: string, reason: string) => `error fetching description for instance ID ${goQuote(instanceId)}: ${reason}`,
+  incompleteDescription: {
+    reservations: 'no reservations found in instance description',
+    instances: 'no instance details found in reservations',
+    state: 'instance state in instance description is nil',
+  },
   instanceIdMismatch: 'expected instance ID not matching the instance ID in the instance description',
   notRunning: "instance is not in 'running' state",
   regionBound: (region: string, role: string) => `Region ${goQuote(region)} does not satisfy the constraint on role ${goQuote(role)}`,

@@ -8,6 +8,7 @@ import { getFakeCloud } from '../../fake-cloud/index.ts'
 import { CloudError, type AwsCredentials } from '../../fake-cloud/glossary.ts'
 import { goQuote } from '../../../core/go/go-format.ts'
 import { providerCalls } from './index.ts'
+import { UpstreamCloudError } from './remote-provider.ts'
 import type { AuthState } from '../state.ts'
 import { errorKind } from '../../../core/doppel-error.ts'
 
@@ -90,11 +91,13 @@ export async function credentialsForAccount(context: RequestContext, state: Auth
 
 /**
  * A provider error as the real service prints it (the Go SDK's form):
- * `<Code>: <Message>\n\tstatus code: <n>, request id: <uuid>`. Other errors print their message.
+ * `<Code>: <Message>\n\tstatus code: <n>, request id: <id>`, the id of the answer it came from (drawn for
+ * an in-process call). Other errors print their message.
  */
 export function cloudErrorText(emulator: Emulator, error: unknown): string {
   if (error instanceof CloudError) {
-    return `${error.code}: ${error.message}\n\tstatus code: ${error.status}, request id: ${emulator.random.uuid()}`
+    const requestId = error instanceof UpstreamCloudError && error.requestId !== undefined ? error.requestId : emulator.random.uuid()
+    return `${error.code}: ${error.message}\n\tstatus code: ${error.status}, request id: ${requestId}`
   }
   return error instanceof Error ? error.message : String(error)
 }
