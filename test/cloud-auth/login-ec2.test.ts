@@ -532,6 +532,13 @@ describe('role tags', () => {
     expect((await world.login({ role: 'tag-role', pkcs7: pkcs7() })).body).toEqual({ errors: ['reauthentication is disabled'] })
   })
 
+  it("accepts a tag whose policies equal the role's (a subset, as the real service checks; the spec says strict)", async () => {
+    const { world, pkcs7 } = await tagged({}, { policies: 'dev,ops' })
+    const reply = await world.login({ role: 'tag-role', pkcs7: pkcs7() })
+    expect(reply.status).toBe(200)
+    expect(reply.body.auth.policies).toEqual(['default', 'dev', 'ops'])
+  })
+
   it('refuses a tag whose policies are no longer a subset of the role policies', async () => {
     const { world, pkcs7 } = await tagged({}, { policies: 'ops' })
     await world.api('POST', 'role/tag-role', { policies: 'dev' })
