@@ -21,7 +21,7 @@ export interface EmulatorOptions {
   profile?: 'service' | 'vault'
   /** Accept SHA-1-based signatures at ec2 login (the real service's `GODEBUG=x509sha1=1` workaround). */
   allowSha1?: boolean
-  /** Environment read for the service's own credentials (`CLOUD_*`). Default: `process.env`. */
+  /** Environment read for the service's own credentials (the profile's names). Default: `process.env`. */
   env?: Record<string, string | undefined>
   /** How many requests the journal keeps. Default 1000. */
   journalLimit?: number

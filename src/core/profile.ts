@@ -1,6 +1,8 @@
 /**
- * A profile only renames: header names, mounts and environment variable names. `service` uses the
- * spec's names; `vault` also accepts Vault's, so existing Vault clients work against doppel unchanged.
+ * A profile is data the services read, never a name they branch on: header names, mounts, the environment
+ * variables of the service's own credentials, and the one spec rule Vault's code does not apply (SHA-1).
+ * `service` uses the spec's names; `vault` also accepts Vault's headers and reads Vault's environment, so
+ * existing Vault clients and set-ups work against doppel unchanged.
  */
 export interface Profile {
   name: 'service' | 'vault'
@@ -10,10 +12,22 @@ export interface Profile {
   serverIdHeader: string
   /** Mount paths under `/v1/auth/` where the auth method answers. */
   mounts: string[]
-  /** Prefix of the environment variables holding the service's own credentials. */
-  envPrefix: string
+  /** Environment variables holding the service's own credentials; for each, the first set name wins. */
+  credentialEnv: CredentialEnv
+  /**
+   * Whether the ec2 login verifies SHA-1-based document signatures. The spec refuses them (Authentication
+   * 3) unless the emulator runs with `allowSha1`; Vault's code never applies Go's SHA-1 policy there
+   * (docs/decisions/vault-profile-sha1.md).
+   */
+  acceptsSha1Signatures: boolean
   /** Whether Vault's own description path (`/v1/sys/internal/specs/openapi`) answers. */
   vaultOpenApi: boolean
+}
+
+export interface CredentialEnv {
+  accessKey: readonly string[]
+  secretKey: readonly string[]
+  sessionToken: readonly string[]
 }
 
 export const SERVICE_PROFILE: Profile = {
@@ -21,7 +35,8 @@ export const SERVICE_PROFILE: Profile = {
   tokenHeaders: ['x-service-token'],
   serverIdHeader: 'X-Service-Cloud-IAM-Server-ID',
   mounts: ['cloud'],
-  envPrefix: 'CLOUD',
+  credentialEnv: { accessKey: ['CLOUD_ACCESS_KEY'], secretKey: ['CLOUD_SECRET_KEY'], sessionToken: ['CLOUD_SESSION_TOKEN'] },
+  acceptsSha1Signatures: false,
   vaultOpenApi: false,
 }
 
@@ -30,7 +45,13 @@ export const VAULT_PROFILE: Profile = {
   tokenHeaders: ['x-vault-token', 'x-service-token'],
   serverIdHeader: 'X-Vault-AWS-IAM-Server-ID',
   mounts: ['cloud', 'aws'],
-  envPrefix: 'CLOUD',
+  // The Go SDK's environment provider, which Vault's credential chain uses: the long names, then the short.
+  credentialEnv: {
+    accessKey: ['AWS_ACCESS_KEY_ID', 'AWS_ACCESS_KEY'],
+    secretKey: ['AWS_SECRET_ACCESS_KEY', 'AWS_SECRET_KEY'],
+    sessionToken: ['AWS_SESSION_TOKEN'],
+  },
+  acceptsSha1Signatures: true,
   vaultOpenApi: true,
 }
 

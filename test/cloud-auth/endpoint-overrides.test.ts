@@ -163,13 +163,37 @@ describe('endpoint: ec2 login calls DescribeInstances there', () => {
     await createEc2Role(world, 'web', instance)
     const ec2 = await stub(async () => ({
       status: 401,
-      body: '<Response><Errors><Error><Code>AuthFailure</Code><Message>AWS was not able to validate the provided access credentials</Message></Error></Errors><RequestID>x</RequestID></Response>',
+      body: '<Response><Errors><Error><Code>AuthFailure</Code><Message>AWS was not able to validate the provided access credentials</Message></Error></Errors><RequestID>5b7c9d2e-8f41-4a6b-9c3d-0e1f2a3b4c5d</RequestID></Response>',
     }))
     await world.api('POST', 'config/client', { endpoint: ec2.url, max_retries: 0 })
     const pkcs7 = world.cloud.identityDocument(instance.instance_id, 'rsa2048').replace(/\n/g, '')
     const failed = await world.login({ role: 'web', pkcs7 })
-    expect(failed.body.errors[0]).toMatch(/: AuthFailure: AWS was not able to validate the provided access credentials\n\tstatus code: 401, request id: /)
+    expect(failed.body.errors[0]).toMatch(/: AuthFailure: AWS was not able to validate the provided access credentials\n\tstatus code: 401, request id: 5b7c9d2e-8f41-4a6b-9c3d-0e1f2a3b4c5d$/)
     expect(ec2.calls).toHaveLength(1)
+  })
+
+  it("a stub's DescribeInstances answer without reservations, instances or state gets the real service's texts", async () => {
+    const world = loginWorld()
+    const instance = world.cloud.createInstance({ ami_id: 'ami-0abc1234' })
+    await createEc2Role(world, 'web', instance)
+    const item = (inner: string) => `<item><instanceId>${instance.instance_id}</instanceId>${inner}</item>`
+    const answers: [string, string][] = [
+      ['<reservationSet/>', 'no reservations found in instance description'],
+      ['<reservationSet><item><ownerId>1</ownerId><instancesSet/></item></reservationSet>', 'no instance details found in reservations'],
+      [`<reservationSet><item><instancesSet>${item('')}</instancesSet></item></reservationSet>`, 'instance state in instance description is nil'],
+      [
+        '<reservationSet><item><instancesSet><item><instanceId>i-0other</instanceId></item></instancesSet></item></reservationSet>',
+        'expected instance ID not matching the instance ID in the instance description',
+      ],
+    ]
+    let next = ''
+    const ec2 = await stub(async () => ({ status: 200, body: `<DescribeInstancesResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/"><requestId>r-1</requestId>${next}</DescribeInstancesResponse>` }))
+    await world.api('POST', 'config/client', { endpoint: ec2.url, max_retries: 0 })
+    const pkcs7 = world.cloud.identityDocument(instance.instance_id, 'rsa2048').replace(/\n/g, '')
+    for (const [answer, message] of answers) {
+      next = answer
+      expect(await world.login({ role: 'web', pkcs7 })).toEqual({ status: 400, body: { errors: [`failed to verify instance ID: ${message}`] } })
+    }
   })
 })
 

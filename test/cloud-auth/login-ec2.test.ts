@@ -165,6 +165,31 @@ describe('SHA-1 signed material (spec, Authentication 3)', () => {
   })
 })
 
+describe('SHA-1 signed material in the vault profile (docs/decisions/vault-profile-sha1.md)', () => {
+  it("logs in with the DSA-SHA1 pkcs7 document and with identity + signature, as Vault's code does", async () => {
+    const { world, instance } = setup({ profile: 'vault' })
+    await createEc2Role(world, 'web-role', instance)
+    const pkcs7 = await world.login({ role: 'web-role', pkcs7: world.cloud.identityDocument(instance.instance_id, 'pkcs7'), nonce: 'n-1' })
+    expect(pkcs7.status).toBe(200)
+    expect(pkcs7.body.auth.metadata.account_id).toBe(instance.account_id)
+    const signature = await world.login({ role: 'web-role', ...identitySignature(world, instance.instance_id), nonce: 'n-1' })
+    expect(signature.status).toBe(200)
+    expect(signature.body.auth.metadata.role).toBe('web-role')
+  })
+
+  it('still refuses a signature that does not verify, with the flow\'s own message only', async () => {
+    const { world, instance } = setup({ profile: 'vault' })
+    await createEc2Role(world, 'web-role', instance)
+    const { identity, signature } = identitySignature(world, instance.instance_id)
+    const forged = Buffer.from(signature, 'base64')
+    forged[10]! ^= 1
+    expect(await world.login({ role: 'web-role', identity, signature: forged.toString('base64') })).toEqual({
+      status: 400,
+      body: { errors: ['instance identity verification using SHA256 RSA signature is unsuccessful'] },
+    })
+  })
+})
+
 describe('signed material that does not verify', () => {
   let dir: string
   beforeAll(() => {
@@ -505,6 +530,13 @@ describe('role tags', () => {
     expect((await world.login({ role: 'tag-role', pkcs7: pkcs7() })).status).toBe(200)
     expect((await world.api('GET', `identity-accesslist/${instance.instance_id}`)).body.data.disallow_reauthentication).toBe(true)
     expect((await world.login({ role: 'tag-role', pkcs7: pkcs7() })).body).toEqual({ errors: ['reauthentication is disabled'] })
+  })
+
+  it("accepts a tag whose policies equal the role's (a subset, as the real service checks; the spec says strict)", async () => {
+    const { world, pkcs7 } = await tagged({}, { policies: 'dev,ops' })
+    const reply = await world.login({ role: 'tag-role', pkcs7: pkcs7() })
+    expect(reply.status).toBe(200)
+    expect(reply.body.auth.policies).toEqual(['default', 'dev', 'ops'])
   })
 
   it('refuses a tag whose policies are no longer a subset of the role policies', async () => {

@@ -135,6 +135,15 @@ describe('iam login with real signers', () => {
     })
   })
 
+  it('logs in with a presigned GET request that carries no iam_request_body field', async () => {
+    const { world, alice } = setup()
+    await iamRole(world, 'alice', { bound_iam_principal_arn: alice.arn })
+    const { iam_request_body: _, ...withoutBody } = await presignedLoginData(world, credentialsOf(alice), { 'X-Trace': 't-1' })
+    const reply = await world.login({ role: 'alice', ...withoutBody })
+    expect(reply.status).toBe(200)
+    expect(reply.body.auth.metadata.auth_type).toBe('iam')
+  })
+
   it('selects every iam metadata field and uses the configured alias', async () => {
     const { world, alice } = setup()
     await world.api('POST', 'config/identity', {
@@ -288,7 +297,8 @@ describe('request validation', () => {
     ['an empty url', (data) => ({ ...data, iam_request_url: '' }), 'missing iam_request_url'],
     ['a url that is not base64', (data) => ({ ...data, iam_request_url: '%%%' }), 'failed to base64 decode iam_request_url'],
     ['a query on a POST url', (data) => ({ ...data, iam_request_url: encode('https://sts.amazonaws.com/?Action=GetCallerIdentity') }), 'invalid request'],
-    ['an empty body', (data) => ({ ...data, iam_request_body: '' }), 'missing iam_request_body'],
+    ['an empty body', (data) => ({ ...data, iam_request_body: '' }), 'missing iam_request_body which is required for POST requests'],
+    ['no body', ({ iam_request_body: _, ...data }) => data, 'missing iam_request_body which is required for POST requests'],
     ['another action', (data) => ({ ...data, iam_request_body: encode('Action=GetSessionToken&Version=2011-06-15') }), 'iam request body is invalid'],
     ['two actions', (data) => ({ ...data, iam_request_body: encode('Action=GetCallerIdentity&Action=GetCallerIdentity') }), 'iam request body is invalid'],
     ['no headers', (data) => ({ ...data, iam_request_headers: {} }), 'missing iam_request_headers'],

@@ -105,6 +105,15 @@ describe('skips and their propagation', () => {
     expect([result.passed, result.failed, result.skipped]).toEqual([0, 0, 1])
   })
 
+  it('a scenario labelled profile-<name> runs only on a target of that profile', async () => {
+    const text = scenarioText('vault only', ['labels: [login, profile-vault]', 'steps:', '  - request: { path: /v1/auth/aws/roles, query: { list: "true" } }', '    expect: { status: 404 }'])
+    const service = await run(await createTarget('emulator'), [text])
+    expect(service.scenarios[0]!.reason).toBe('target "emulator" runs the service profile; this scenario is for vault')
+    expect([service.passed, service.failed, service.skipped]).toEqual([0, 0, 1])
+    const vault = await run(await createTarget({ kind: 'emulator', profile: 'vault' }), [text])
+    expect([vault.passed, vault.failed, vault.skipped]).toEqual([1, 0, 0])
+  })
+
   it('fixtures need the fixtures capability', async () => {
     const { target } = await plainHttpTarget(['clock'])
     const result = await run(target, [scenarioText('fx', ['fixtures: { registry: { organizations: [acme] } }', 'steps:', '  - request: { path: /v1/x }'])])

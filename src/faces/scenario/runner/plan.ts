@@ -51,6 +51,9 @@ export function usesAuth(scenario: Scenario): boolean {
   return fixtures?.auth !== undefined || [...scenario.steps, ...scenario.finally].some((step) => stepCapabilities(step).includes('auth'))
 }
 
+/** A label naming the one profile a scenario's answers hold for, e.g. `profile-vault`. */
+const PROFILE_LABEL = 'profile-'
+
 export interface Plan {
   /** Why the whole scenario is skipped, if it is. */
   scenario?: string
@@ -59,9 +62,9 @@ export interface Plan {
 }
 
 /**
- * The skips known before anything runs: capabilities the target lacks (with `clock.advance` degrading to
- * a real wait within `maxRealWait`), steps whose captures come from a skipped step, and steps after a
- * skipped control step.
+ * The skips known before anything runs: a scenario for another profile (labelled `profile-<name>`),
+ * capabilities the target lacks (with `clock.advance` degrading to a real wait within `maxRealWait`), steps
+ * whose captures come from a skipped step, and steps after a skipped control step.
  */
 export function planSkips(scenario: Scenario, target: Target): Plan {
   const lacks = (capabilities: Capability[]) => capabilities.filter((c) => !target.capabilities.has(c))
@@ -71,11 +74,15 @@ export function planSkips(scenario: Scenario, target: Target): Plan {
   if (scenario.fixtures !== undefined) scenarioNeeds.push('fixtures')
   const scenarioMissing = lacks(scenarioNeeds)
   const steps = new Map<Step, string | undefined>()
-  if (scenarioMissing.length > 0) {
-    const reason = describe(scenarioMissing)
+  const skipAll = (reason: string): Plan => {
     for (const step of [...scenario.steps, ...scenario.finally]) steps.set(step, reason)
     return { scenario: reason, steps }
   }
+  const profiles = scenario.labels.filter((label) => label.startsWith(PROFILE_LABEL)).map((label) => label.slice(PROFILE_LABEL.length))
+  if (profiles.length > 0 && !profiles.includes(target.info.profile)) {
+    return skipAll(`target "${target.info.name}" runs the ${target.info.profile} profile; this scenario is for ${profiles.join(', ')}`)
+  }
+  if (scenarioMissing.length > 0) return skipAll(describe(scenarioMissing))
   const skipped = new Set<string>()
   let blocked: string | undefined
   for (const step of [...scenario.steps, ...scenario.finally]) {

@@ -44,7 +44,7 @@ function isEc2Login(input: LoginInput): boolean {
   return input.present.has('pkcs7') || (input.present.has('identity') && input.present.has('signature'))
 }
 
-/** All four `iam_*` fields present. */
+/** The method, URL and headers present; the body is optional, as a signed GET request has none. */
 function isIamLogin(input: LoginInput): boolean {
-  return ['iam_http_request_method', 'iam_request_url', 'iam_request_body', 'iam_request_headers'].every((name) => input.present.has(name))
+  return ['iam_http_request_method', 'iam_request_url', 'iam_request_headers'].every((name) => input.present.has(name))
 }

@@ -1,3 +1,4 @@
 /** How the auth service reaches the cloud provider: in process, or over real HTTP to a configured override. */
 export { providerCalls, type ProviderCalls } from './provider-calls.ts'
+export { IncompleteDescription } from './remote-provider.ts'
 export { sendUpstream, isRetryable, UpstreamError, type UpstreamAnswer } from './upstream-http.ts'

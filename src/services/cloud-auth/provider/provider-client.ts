@@ -8,6 +8,7 @@ import { getFakeCloud } from '../../fake-cloud/index.ts'
 import { CloudError, type AwsCredentials } from '../../fake-cloud/glossary.ts'
 import { goQuote } from '../../../core/go/go-format.ts'
 import { providerCalls } from './index.ts'
+import { UpstreamCloudError } from './remote-provider.ts'
 import type { AuthState } from '../state.ts'
 import { errorKind } from '../../../core/doppel-error.ts'
 
@@ -21,8 +22,9 @@ const HALF_CONFIGURED =
 const ASSUME_ROLE_SECONDS = 900
 
 /**
- * The base credentials: config/client's keys when both are set; the `<PREFIX>_ACCESS_KEY` and
- * `<PREFIX>_SECRET_KEY` environment variables; else the fake cloud's default service identity.
+ * The base credentials: config/client's keys when both are set; the profile's credential environment
+ * variables (`CLOUD_*`, or Vault's `AWS_*`) when both keys are set; else the fake cloud's default service
+ * identity.
  */
 export function serviceCredentials(context: RequestContext, state: AuthState): AwsCredentials {
   const config = state.clientConfig
@@ -31,11 +33,12 @@ export function serviceCredentials(context: RequestContext, state: AuthState): A
   if (accessKey !== '' && secretKey !== '') return { accessKeyId: accessKey, secretAccessKey: secretKey }
   if (accessKey !== '' || secretKey !== '') throw new ProviderClientError(HALF_CONFIGURED)
   const env = context.emulator.env
-  const prefix = context.profile.envPrefix
-  const envAccessKey = env[`${prefix}_ACCESS_KEY`]
-  const envSecretKey = env[`${prefix}_SECRET_KEY`]
+  const read = (names: readonly string[]) => names.map((name) => env[name]).find(Boolean)
+  const { accessKey: accessKeyNames, secretKey: secretKeyNames, sessionToken: tokenNames } = context.profile.credentialEnv
+  const envAccessKey = read(accessKeyNames)
+  const envSecretKey = read(secretKeyNames)
   if (envAccessKey && envSecretKey) {
-    const sessionToken = env[`${prefix}_SESSION_TOKEN`]
+    const sessionToken = read(tokenNames)
     return { accessKeyId: envAccessKey, secretAccessKey: envSecretKey, ...(sessionToken && { sessionToken }) }
   }
   return getFakeCloud(context.emulator).defaultServiceCredentials()
@@ -88,11 +91,13 @@ export async function credentialsForAccount(context: RequestContext, state: Auth
 
 /**
  * A provider error as the real service prints it (the Go SDK's form):
- * `<Code>: <Message>\n\tstatus code: <n>, request id: <uuid>`. Other errors print their message.
+ * `<Code>: <Message>\n\tstatus code: <n>, request id: <id>`, the id of the answer it came from (drawn for
+ * an in-process call). Other errors print their message.
  */
 export function cloudErrorText(emulator: Emulator, error: unknown): string {
   if (error instanceof CloudError) {
-    return `${error.code}: ${error.message}\n\tstatus code: ${error.status}, request id: ${emulator.random.uuid()}`
+    const requestId = error instanceof UpstreamCloudError && error.requestId !== undefined ? error.requestId : emulator.random.uuid()
+    return `${error.code}: ${error.message}\n\tstatus code: ${error.status}, request id: ${requestId}`
   }
   return error instanceof Error ? error.message : String(error)
 }

@@ -6,6 +6,27 @@
 import { CloudError, signedFormHeaders, type AssumedRoleCredentials, type AwsCredentials, type CallerIdentity, type DescribedInstance, type IamEntity } from '../../fake-cloud/index.ts'
 import { child, childText, children, parseXml, type XmlElement } from './xml-tree.ts'
 import { sendUpstream, UpstreamError } from './upstream-http.ts'
+import { errorKind } from '../../../core/doppel-error.ts'
+
+/** What a DescribeInstances answer lacked; the login words it as the real service does (reference §4 D.2). */
+export type MissingDescription = 'reservations' | 'instances' | 'state'
+
+export class IncompleteDescription extends errorKind('IncompleteDescription', 'DOPPEL_INSTANCE_CHECK_FAILED') {
+  readonly missing: MissingDescription
+  constructor(missing: MissingDescription) {
+    super(`DescribeInstances answer without ${missing}`)
+    this.missing = missing
+  }
+}
+
+/** An error answer of a provider over HTTP, with the request id it carried (EC2 `RequestID`, else `RequestId`). */
+export class UpstreamCloudError extends CloudError {
+  readonly requestId: string | undefined
+  constructor(code: string, message: string, status: number, requestId: string | undefined) {
+    super(code, message, status)
+    this.requestId = requestId
+  }
+}
 
 export interface RemoteTarget {
   endpoint: string
@@ -37,7 +58,8 @@ async function call(service: keyof typeof VERSIONS, action: string, params: Reco
     const failure = child(root, 'Error') ?? child(root, 'Errors', 'Error')
     const code = childText(failure, 'Code')
     if (code === undefined) throw new CloudError('SerializationError', `failed to decode query XML error response (status ${answer.status})`, answer.status)
-    throw new CloudError(code, childText(failure, 'Message') ?? '', answer.status)
+    const requestId = childText(root, 'RequestID') ?? childText(root, 'RequestId')
+    throw new UpstreamCloudError(code, childText(failure, 'Message') ?? '', answer.status, requestId)
   }
   if (root === undefined) throw new CloudError('SerializationError', 'failed to decode query XML response', answer.status)
   return root
@@ -69,11 +91,15 @@ export const remoteProvider = {
   async describeInstance(target: RemoteTarget, instanceId: string): Promise<DescribedInstance> {
     const root = await call('ec2', 'DescribeInstances', { 'InstanceId.1': instanceId }, target)
     const reservation = children(root, 'item', 'reservationSet')[0]
+    if (reservation === undefined) throw new IncompleteDescription('reservations')
     const instance = children(reservation, 'item', 'instancesSet')[0]
-    if (instance === undefined) throw new Error('instance not found in the DescribeInstances answer')
+    if (instance === undefined) throw new IncompleteDescription('instances')
+    const id = required(childText(instance, 'instanceId'))
+    // The real service compares the id before it looks at the state: a wrong id is refused as such.
+    if (id === instanceId && child(instance, 'instanceState') === undefined) throw new IncompleteDescription('state')
     const profile = child(instance, 'iamInstanceProfile')
     return {
-      instanceId: required(childText(instance, 'instanceId')),
+      instanceId: id,
       imageId: childText(instance, 'imageId'),
       subnetId: childText(instance, 'subnetId'),
       vpcId: childText(instance, 'vpcId'),

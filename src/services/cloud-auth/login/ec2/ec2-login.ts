@@ -116,7 +116,7 @@ function verifiedDocument(context: RequestContext, state: AuthState, input: Logi
   }
   if (input.pkcs7 === '' && identity.length === 0 && signature.length === 0) throw new LoginError(LOGIN_MESSAGES.neitherEc2Input)
   if (input.pkcs7 !== '' && identity.length > 0 && signature.length > 0) throw new LoginError(LOGIN_MESSAGES.bothEc2Inputs)
-  const { allowSha1 } = context.emulator
+  const allowSha1 = context.emulator.allowSha1 || context.profile.acceptsSha1Signatures
   if (input.pkcs7 !== '') return documentFromPkcs7(input.pkcs7, trustedCertificates(context, state, 'pkcs7'), allowSha1)
   return documentFromSignature(identity, signature, trustedCertificates(context, state, 'identity'), allowSha1)
 }

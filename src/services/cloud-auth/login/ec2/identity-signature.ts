@@ -8,8 +8,8 @@ import type { TrustedCertificate } from './trusted-certificate.ts'
  * bytes, against any one trusted certificate.
  *
  * @note SHA-1 rule (spec, Authentication 3): a signature that verifies only under a certificate that is
- * itself SHA-1-signed (as the provider's `signature` certificates are) is refused unless the emulator
- * runs with `allowSha1`. The refusal reads `instance identity verification using SHA256 RSA signature is
+ * itself SHA-1-signed (as the provider's `signature` certificates are) is refused unless SHA-1 is allowed
+ * (`allowSha1`, or the vault profile: Vault checks only the signature, never the certificate's own). The refusal reads `instance identity verification using SHA256 RSA signature is
  * unsuccessful: x509: cannot verify signature: insecure algorithm SHA1-RSA (temporarily override with
  * GODEBUG=x509sha1=1)`: the flow's own message, then the x509 error, so clients matching either still match.
  */

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../../../core/glossary.ts'
 import type { DescribedInstance } from '../../../fake-cloud/glossary.ts'
 import type { RoleEntry } from '../../glossary.ts'
 import { cloudErrorText, credentialsForAccount } from '../../provider/provider-client.ts'
-import { providerCalls } from '../../provider/index.ts'
+import { IncompleteDescription, providerCalls } from '../../provider/index.ts'
 import type { AuthState } from '../../state.ts'
 import { parseIamArn } from '../../iam-arn.ts'
 import { LoginError } from '../login-error.ts'
@@ -29,6 +29,7 @@ export async function describeRunningInstance(
     try {
       instance = await providerCalls(context, state).describeInstance(credentials, region, instanceId)
     } catch (error) {
+      if (error instanceof IncompleteDescription) throw new InstanceCheckError(LOGIN_MESSAGES.incompleteDescription[error.missing])
       throw new InstanceCheckError(LOGIN_MESSAGES.describeFailed(instanceId, cloudErrorText(context.emulator, error)))
     }
   } catch (error) {

@@ -144,7 +144,7 @@ function readSignerInfo(node: Asn1Node): SignerInfo {
 
 export interface Pkcs7VerifyOptions {
   trusted: readonly TrustedCertificate[]
-  /** Accept SHA-1-based signatures (the real service's GODEBUG=x509sha1=1 workaround). */
+  /** Accept SHA-1-based signatures (`allowSha1`, the GODEBUG=x509sha1=1 workaround, or the vault profile). */
   allowSha1: boolean
 }
 

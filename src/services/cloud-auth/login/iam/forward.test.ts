@@ -135,15 +135,23 @@ describe('iam request validation', () => {
     expect(request).toMatchObject({ endpoint: 'https://sts.amazonaws.com', maxRetries: 3, url: { host: 'sts.amazonaws.com', requestUri: '/' } })
   })
 
-  it('refuses GET requests whose query is not exactly one GetCallerIdentity action', () => {
-    for (const query of ['', 'Version=2011-06-15', 'Action=GetCallerIdentity;GetSessionToken', 'Action=GetSessionToken', 'Action=GetCallerIdentity&Action=GetCallerIdentity']) {
+  it('refuses GET requests whose query is not exactly one GetCallerIdentity action, with Vault 1.15+\'s texts', () => {
+    const cases: [string, string][] = [
+      ['', 'no action found in request'],
+      ['Version=2011-06-15', 'no action found in request'],
+      ['Action=GetCallerIdentity&Action=GetCallerIdentity', 'found multiple actions'],
+      ['Action=GetSessionToken', 'unexpected action parameter, GetSessionToken'],
+      ['Action=GetCallerIdentity;GetSessionToken', 'iam request query is invalid'],
+      ['Action=GetCallerIdentity&Foo=bar', 'iam request query is invalid'],
+    ]
+    for (const [query, message] of cases) {
       expect(() =>
         validateIamRequest(
           { method: 'GET', url: Buffer.from(`https://sts.amazonaws.com/?${query}`).toString('base64'), body: '', headers: { Host: ['x'] } },
           undefined,
           'X-Service-Cloud-IAM-Server-ID',
         ),
-      ).toThrow('iam request query is invalid')
+      ).toThrow(new LoginError(message))
     }
   })
 

@@ -115,11 +115,17 @@ function validatePostBody(body: string): void {
   }
 }
 
-/** A GET request must name `Action=GetCallerIdentity` exactly once; other keys are Version and X-Amz-*. */
+/**
+ * A GET request must name `Action=GetCallerIdentity` exactly once (Vault 1.15+'s texts for a missing, repeated
+ * or other action); its other keys are Version and X-Amz-*.
+ */
 function validateGetQuery(rawQuery: string): void {
   const { values, error } = parseGoQuery(rawQuery)
+  if (error) throw new LoginError(LOGIN_MESSAGES.queryInvalid)
   const action = values.get('Action')
-  if (error || !action || action.length !== 1 || action[0] !== 'GetCallerIdentity') throw new LoginError(LOGIN_MESSAGES.queryInvalid)
+  if (!action) throw new LoginError(LOGIN_MESSAGES.queryNoAction)
+  if (action.length > 1) throw new LoginError(LOGIN_MESSAGES.queryActions)
+  if (action[0] !== 'GetCallerIdentity') throw new LoginError(LOGIN_MESSAGES.queryAction(action[0]!))
   for (const key of values.keys()) {
     if (key !== 'Action' && key !== 'Version' && !key.startsWith('X-Amz-')) throw new LoginError(LOGIN_MESSAGES.queryInvalid)
   }
