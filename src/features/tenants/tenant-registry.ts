@@ -147,6 +147,7 @@ export class TenantRegistry implements TenantDirectory {
   #retire(id: string, tenant: Tenant): void {
     this.#tenants.delete(id)
     tenant.doppel.endPendingDelays()
+    tenant.doppel.faults.clear()
     void tenant.doppel.cloud.close()
   }
 }
@@ -159,6 +160,8 @@ function tenantOptions(root: Doppel, id: string): DoppelOptions {
     ...(clock !== undefined && { clock: clock instanceof Clock ? { start: clock.now(), frozen: clock.frozen } : clock }),
     ...(root.fixtureSources.length > 0 && { fixtures: [...root.fixtureSources] }),
     basePath: `${root.basePath}/t/${id}`,
+    // One server, one set of caps: a tenant's IMDS listeners and faults count against its root's.
+    sharedLimits: root.sharedLimits,
   }
 }
 
