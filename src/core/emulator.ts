@@ -1,5 +1,6 @@
 import { Clock, type ClockOptions } from './clock.ts'
 import { Faults } from './faults.ts'
+import { DEFAULT_FAULT_LIMIT, DEFAULT_IMDS_LISTENER_LIMIT, SharedPool, type SharedLimits } from './shared-pool.ts'
 import { Journal } from './journal.ts'
 import { getProfile, type Profile } from './profile.ts'
 import { Random } from './random.ts'
@@ -32,6 +33,13 @@ export interface EmulatorOptions {
   basePath?: string
   /** How many per-instance IMDS listeners (sockets) may be open at once. Default 64. */
   imdsListenerLimit?: number
+  /** How many faults may be set at once. Default 1000. */
+  faultLimit?: number
+  /**
+   * Caps shared with other instances (a server's tenants draw from their root's); when given, it wins over
+   * `imdsListenerLimit` and `faultLimit`.
+   */
+  sharedLimits?: SharedLimits
 }
 
 /**
@@ -49,7 +57,7 @@ export class Emulator {
   readonly allowSha1: boolean
   readonly env: Record<string, string | undefined>
   readonly basePath: string
-  readonly imdsListenerLimit: number
+  readonly sharedLimits: SharedLimits
   #domains = new Map<string, unknown>()
   #resetHooks: (() => void)[] = []
 
@@ -57,13 +65,16 @@ export class Emulator {
     this.clock = options.clock instanceof Clock ? options.clock : new Clock(options.clock)
     this.random = new Random(options.seed)
     this.journal = new Journal(options.journalLimit)
-    this.faults = new Faults(this.random)
+    this.sharedLimits = options.sharedLimits ?? {
+      imdsListeners: new SharedPool(options.imdsListenerLimit ?? DEFAULT_IMDS_LISTENER_LIMIT),
+      faults: new SharedPool(options.faultLimit ?? DEFAULT_FAULT_LIMIT),
+    }
+    this.faults = new Faults(this.random, this.sharedLimits.faults)
     this.profile = getProfile(options.profile)
     this.rootTokens = new Set(options.rootTokens ?? ['root'])
     this.allowSha1 = options.allowSha1 ?? false
     this.env = options.env ?? process.env
     this.basePath = options.basePath ?? ''
-    this.imdsListenerLimit = options.imdsListenerLimit ?? 64
     this.clock.onMove(() => this.sweepExpired())
   }
 

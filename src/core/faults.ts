@@ -1,3 +1,4 @@
+import type { SharedPool } from './shared-pool.ts'
 import { compilePathPattern, PATTERN_LIMIT, type PathPattern } from './path-pattern.ts'
 import type { Random } from './random.ts'
 import { errorKind } from './doppel-error.ts'
@@ -24,30 +25,41 @@ export class FaultError extends errorKind('FaultError', 'DOPPEL_INVALID_FAULT') 
 export class Faults {
   #faults = new Map<string, { fault: Fault; pattern: PathPattern }>()
   #random: Random
+  #pool: SharedPool
   /** Counts changes (adds, removals, hits), for cheap "did anything change" checks. */
   #changes = 0
 
-  constructor(random: Random) {
+  constructor(random: Random, pool: SharedPool) {
     this.#random = random
+    this.#pool = pool
   }
 
   add(input: unknown): Fault {
     const fault = validateFault(input)
     const id = `fault-${this.#random.hex(12)}`
-    const stored: Fault = { ...fault, id, hits: 0, remaining: fault.times }
-    this.#faults.set(id, { fault: stored, pattern: compilePathPattern(fault.path) })
+    const entry = { fault: { ...fault, id, hits: 0, remaining: fault.times }, pattern: compilePathPattern(fault.path) }
+    if (!this.#pool.hold(entry)) throw new FaultError(limitMessage(this.#pool.limit))
+    this.#faults.set(id, entry)
     this.#changes++
-    return stored
+    return { ...entry.fault }
   }
 
   get changes(): number {
     return this.#changes
   }
 
-  /** Replaces every fault with saved ones (from `list()`, checked by `checkSavedFault`), in order. */
+  /**
+   * Replaces every fault with saved ones (from `list()`, checked by `checkSavedFault`), in order. A restore
+   * cannot fail halfway, so saved faults count against the shared limit even past it; new ones are then
+   * refused until enough are gone.
+   */
   restore(faults: readonly Fault[]): void {
-    this.#faults.clear()
-    for (const fault of faults) this.#faults.set(fault.id, { fault: { ...fault }, pattern: compilePathPattern(fault.path) })
+    this.#releaseAll()
+    for (const fault of faults) {
+      const entry = { fault: { ...fault }, pattern: compilePathPattern(fault.path) }
+      this.#pool.holdAnyway(entry)
+      this.#faults.set(fault.id, entry)
+    }
     this.#changes++
   }
 
@@ -57,31 +69,46 @@ export class Faults {
 
   remove(id: string): boolean {
     this.#changes++
+    const entry = this.#faults.get(id)
+    if (entry === undefined) return false
+    this.#pool.release(entry)
     return this.#faults.delete(id)
   }
 
   clear(): void {
-    this.#faults.clear()
+    this.#releaseAll()
     this.#changes++
+  }
+
+  #releaseAll(): void {
+    for (const entry of this.#faults.values()) this.#pool.release(entry)
+    this.#faults.clear()
   }
 
   /** The first fault matching the request, consumed by one use. */
   take(method: string, url: URL): Fault | undefined {
     if (this.#faults.size === 0) return undefined
-    for (const [id, { fault, pattern }] of this.#faults) {
+    for (const [id, entry] of this.#faults) {
+      const { fault, pattern } = entry
       if (fault.method && fault.method.toUpperCase() !== method.toUpperCase()) continue
       if (!pattern.testUrl(url)) continue
       fault.hits++
       this.#changes++
       if (fault.remaining !== undefined) {
         fault.remaining--
-        if (fault.remaining <= 0) this.#faults.delete(id)
+        if (fault.remaining <= 0) {
+          this.#faults.delete(id)
+          this.#pool.release(entry)
+        }
       }
       return { ...fault }
     }
     return undefined
   }
 }
+
+const limitMessage = (limit: number) =>
+  `Failed to add a fault: ${limit} faults are set, the limit (faultLimit, --fault-limit; shared by a server's tenants); remove one or reset`
 
 /** A fault as `list()` gives it, checked as `add` checks its input; throws FaultError. */
 export function checkSavedFault(input: unknown): Fault {

@@ -52,7 +52,7 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
     },
     (req, res) => {
       list.markMethod(req)
-      void answer(req, res)
+      answerInOrder(req, res)
     },
   )
   const list = listVerb(server)
@@ -70,6 +70,20 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
   async function respond(request: Request, remoteAddress: string | undefined): Promise<Response> {
     const address = remoteAddress ?? '127.0.0.1'
     return router.handle(request, { remoteAddress: address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address, surface })
+  }
+
+  // Node parses pipelined requests as they arrive and would run them side by side: a GET behind a POST could
+  // be answered before the POST's body was read and its write made. Each request on a connection starts once
+  // the one before it is answered, so requests take effect in the order they were sent.
+  const previous = new WeakMap<Socket, Promise<void>>()
+  function answerInOrder(req: IncomingMessage, res: ServerResponse): void {
+    const connection = list.connectionOf(req)
+    const before = previous.get(connection)
+    const done = before === undefined ? answer(req, res) : before.then(() => answer(req, res))
+    previous.set(connection, done)
+    void done.then(() => {
+      if (previous.get(connection) === done) previous.delete(connection)
+    })
   }
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -248,6 +248,9 @@ export function listVerb(server: Server) {
       }
     },
 
+    /** The client's own connection a request came on, the same before and after a takeover. */
+    connectionOf: (req: IncomingMessage): Socket => (req.socket instanceof ListConnection ? req.socket.root : req.socket),
+
     /** Destroys every taken-over socket (Node's `closeAllConnections` no longer sees them). */
     closeAll(): void {
       for (const socket of takenOver) socket.destroy()

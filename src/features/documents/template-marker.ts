@@ -1,9 +1,28 @@
+import type { ValuePath } from './glossary.ts'
+
 /** What opens a `${{ … }}` template: scenarios resolve them; fixtures loaded on their own refuse them. */
 export const TEMPLATE_OPEN = '${{'
 
 /** Whether text holds a template. */
 export function hasTemplate(text: string): boolean {
   return text.includes(TEMPLATE_OPEN)
+}
+
+/** The path of the first string in `value` that holds a template, or undefined. */
+export function findTemplate(value: unknown, path: ValuePath = []): ValuePath | undefined {
+  if (typeof value === 'string') return hasTemplate(value) ? path : undefined
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = findTemplate(item, [...path, i])
+      if (found) return found
+    }
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      const found = findTemplate(item, [...path, key])
+      if (found) return found
+    }
+  }
+  return undefined
 }
 
 /**

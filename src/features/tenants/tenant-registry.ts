@@ -14,6 +14,8 @@ interface Tenant {
   createdAt: number
   lastUsedAt: number
   requests: number
+  /** Requests of this tenant not yet answered: a tenant is idle only when there are none. */
+  running: number
 }
 
 /**
@@ -63,7 +65,12 @@ export class TenantRegistry implements TenantDirectory {
       })
     }
     url.pathname = split.path
-    return tenant.doppel.handle(withUrl(request, url), options)
+    tenant.running++
+    try {
+      return await tenant.doppel.handle(withUrl(request, url), options)
+    } finally {
+      this.#finished(split.tenant, tenant)
+    }
   }
 
   list(): TenantSummary[] {
@@ -107,7 +114,7 @@ export class TenantRegistry implements TenantDirectory {
     } else {
       if (this.#tenants.size >= this.maxTenants) this.#sweep(now)
       if (this.#tenants.size >= this.maxTenants) return undefined
-      tenant = { doppel: createDoppel(tenantOptions(this.#root, id)), createdAt: now, lastUsedAt: now, requests: 0 }
+      tenant = { doppel: createDoppel(tenantOptions(this.#root, id)), createdAt: now, lastUsedAt: now, requests: 0, running: 0 }
     }
     tenant.lastUsedAt = now
     tenant.requests++
@@ -115,17 +122,32 @@ export class TenantRegistry implements TenantDirectory {
     return tenant
   }
 
+  /** A tenant's request is answered: its idle time counts from now (unless it was dropped meanwhile). */
+  #finished(id: string, tenant: Tenant): void {
+    tenant.running--
+    if (this.#tenants.get(id) !== tenant) return
+    this.#tenants.delete(id)
+    tenant.lastUsedAt = this.#now()
+    this.#tenants.set(id, tenant)
+  }
+
   #sweep(now: number): void {
     this.#nextSweepAt = now + Math.min(SWEEP_INTERVAL_MS, this.idleTimeoutMs)
     for (const [id, tenant] of this.#tenants) {
       if (now - tenant.lastUsedAt < this.idleTimeoutMs) break
-      this.#retire(id, tenant)
+      if (tenant.running === 0) this.#retire(id, tenant)
     }
   }
 
-  /** Forgets a tenant; the sockets its fake cloud opened (per-instance IMDS listeners) close with it. */
+  /**
+   * Forgets a tenant; the sockets its fake cloud opened (per-instance IMDS listeners) close with it. A request
+   * of its still waiting on a latency fault is refused as a dropped connection, so that no write answered
+   * after the drop is lost with it.
+   */
   #retire(id: string, tenant: Tenant): void {
     this.#tenants.delete(id)
+    tenant.doppel.endPendingDelays()
+    tenant.doppel.faults.clear()
     void tenant.doppel.cloud.close()
   }
 }
@@ -138,6 +160,8 @@ function tenantOptions(root: Doppel, id: string): DoppelOptions {
     ...(clock !== undefined && { clock: clock instanceof Clock ? { start: clock.now(), frozen: clock.frozen } : clock }),
     ...(root.fixtureSources.length > 0 && { fixtures: [...root.fixtureSources] }),
     basePath: `${root.basePath}/t/${id}`,
+    // One server, one set of caps: a tenant's IMDS listeners and faults count against its root's.
+    sharedLimits: root.sharedLimits,
   }
 }
 

@@ -10,16 +10,15 @@ import { serveImds } from './imds-service.ts'
 /**
  * A real socket for one instance's metadata service, for clients that cannot be pointed at a path prefix
  * (`AWS_EC2_METADATA_SERVICE_ENDPOINT=http://127.0.0.1:PORT`). Started once per instance, at most
- * `imdsListenerLimit` at once (each holds a file descriptor); closed by `closeListener`,
- * `closeListeners`, the instance's termination and the emulator's `reset()`.
+ * `imdsListenerLimit` at once across a server and its tenants (each holds a file descriptor); closed by
+ * `closeListener`, `closeListeners`, the instance's termination and the emulator's `reset()`.
  */
 export async function startImdsListener(state: CloudState, instanceId: string): Promise<{ endpoint: string }> {
   if (!state.instances.has(instanceId)) throw cloudErrors.instanceNotFound([instanceId])
   let listener = state.listeners.get(instanceId)
   if (listener === undefined) {
-    const limit = state.emulator.imdsListenerLimit
-    if (state.listeners.size >= limit) throw cloudErrors.listenerLimit(limit)
     const { emulator } = state
+    const pool = emulator.sharedLimits.imdsListeners
     const server = createServer((req, res) => {
       // A page that rebinds its name to 127.0.0.1 must not read an instance's credentials.
       const host = req.headers.host
@@ -28,6 +27,8 @@ export async function startImdsListener(state: CloudState, instanceId: string): 
         .then((request) => writeFetchResponse(res, serveImds(cloudState(emulator), instanceId, request, new URL(request.url).pathname)))
         .catch(() => res.destroy())
     })
+    if (!pool.hold(server)) throw cloudErrors.listenerLimit(pool.limit)
+    server.once('close', () => pool.release(server))
     const endpoint = new Promise<string>((resolve, reject) => {
       server.once('error', reject)
       server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))
@@ -41,7 +42,10 @@ export async function startImdsListener(state: CloudState, instanceId: string): 
       const { listeners } = state
       emulator.onReset(() => void closeAll(listeners))
     }
-    endpoint.catch(() => state.listeners.delete(instanceId))
+    endpoint.catch(() => {
+      state.listeners.delete(instanceId)
+      pool.release(server)
+    })
   }
   return { endpoint: await listener.endpoint }
 }

@@ -1,0 +1,92 @@
+import { extname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { ValuePath } from './glossary.ts'
+import type { ScenarioIssue } from './document-error.ts'
+import type { SchemaIssue } from './schema-validator.ts'
+import { unpackLargeValue } from './large-values.ts'
+import { loopYielder } from './yield-to-loop.ts'
+
+/** Documents up to this size are parsed on the calling thread: a worker's start costs more than they do. */
+export const OFF_THREAD_SIZE = 64 * 1024
+
+/** The heap a parse may use: the YAML parser keeps every node with its position, about 90 bytes per byte of text. */
+export const PARSE_HEAP_LIMIT_MB = 1536
+
+export interface ParseJob {
+  text: string
+  file: string
+  /** The shipped schema (`fixture.schema.json`) to check the document against, if any. */
+  schema?: string
+  /** Whether to look for a `${{ }}` template (which only scenarios resolve). */
+  findTemplate?: boolean
+}
+
+export interface ParseResult {
+  value: unknown
+  /** YAML syntax errors, with lines. */
+  issues: ScenarioIssue[]
+  schemaIssues: (SchemaIssue & { line: number })[]
+  /** The first string holding a template, when asked; null for none. */
+  templatePath?: ValuePath | null
+}
+
+export interface OffThreadSource extends ParseResult {
+  /** The line of a path into the document (asked of the worker, which keeps the parsed nodes). */
+  locate(path: ValuePath, at?: 'key' | 'value'): Promise<number>
+  /** Ends the worker: call once the lines are no longer needed. */
+  close(): void
+}
+
+/**
+ * Parses a large document on a worker thread, so that the event loop keeps answering requests while it
+ * runs; the value comes back in slices, rebuilt between turns of the loop. A document that needs more than
+ * the heap budget is refused as an issue, not a crash.
+ */
+export function parseOffThread(job: ParseJob): Promise<OffThreadSource> {
+  const here = fileURLToPath(import.meta.url)
+  const worker = new Worker(new URL(`./parse-worker${extname(here)}`, import.meta.url), {
+    workerData: job,
+    resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_LIMIT_MB },
+  })
+  const pending = new Map<number, (line: number) => void>()
+  let nextId = 0
+  let ended = false
+  return new Promise((resolve, reject) => {
+    const overBudget = (error: Error) =>
+      (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? { file: job.file, line: 0, message: `the document is too large to parse: it needs more than ${PARSE_HEAP_LIMIT_MB} MiB` }
+        : undefined
+    worker.once('error', (error) => {
+      ended = true
+      for (const settle of pending.values()) settle(0)
+      const issue = overBudget(error)
+      if (issue) resolve({ value: undefined, issues: [issue], schemaIssues: [], templatePath: null, locate: async () => 0, close: () => undefined })
+      else reject(error)
+    })
+    worker.once('exit', () => {
+      ended = true
+      for (const settle of pending.values()) settle(0)
+    })
+    worker.once('message', async (result: ParseResult) => {
+      worker.on('message', ({ id, line }: { id: number; line: number }) => {
+        pending.get(id)?.(line)
+        pending.delete(id)
+      })
+      const value = await unpackLargeValue(result.value, loopYielder())
+      resolve({
+        ...result,
+        value,
+        locate: (path, at = 'value') =>
+          ended
+            ? Promise.resolve(0)
+            : new Promise((settle) => {
+                const id = nextId++
+                pending.set(id, settle)
+                worker.postMessage({ id, path, at })
+              }),
+        close: () => void worker.terminate(),
+      })
+    })
+  })
+}

@@ -1,0 +1,29 @@
+/**
+ * The worker side of `parseOffThread`: parses a YAML (or JSON) document, checks it against a shipped
+ * schema, and answers line look-ups for paths into it until it is told to stop.
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import type { ValuePath } from './glossary.ts'
+import { packLargeValue } from './large-values.ts'
+import { findTemplate } from './template-marker.ts'
+import { SCHEMAS } from './schemas.ts'
+import { validateAgainstSchema } from './schema-validator.ts'
+import { parseYamlSource } from './yaml-source.ts'
+import type { ParseJob, ParseResult } from './parse-off-thread.ts'
+
+const job = workerData as ParseJob
+const { text, file, schema } = job
+const source = parseYamlSource(text, file)
+const result: ParseResult = {
+  value: packLargeValue(source.value),
+  issues: source.issues,
+  schemaIssues:
+    source.issues.length > 0 || schema === undefined
+      ? []
+      : validateAgainstSchema(source.value, SCHEMAS, schema).map((issue) => ({ ...issue, line: source.locate(issue.path, issue.at) })),
+  ...(job.findTemplate && { templatePath: findTemplate(source.value) ?? null }),
+}
+parentPort!.postMessage(result)
+parentPort!.on('message', ({ id, path, at }: { id: number; path: ValuePath; at: 'key' | 'value' }) => {
+  parentPort!.postMessage({ id, line: source.locate(path, at) })
+})
