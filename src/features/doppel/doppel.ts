@@ -9,6 +9,8 @@ import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from '../snapshot/
 import type { TenantDirectory } from '../tenants/glossary.ts'
 import { LightResponse, realResponse } from '../../core/light-response.ts'
 import { errorKind } from '../../core/doppel-error.ts'
+import { explainResponse, responseExplanation, type Explanation } from '../../core/explanation.ts'
+import { journalRequest, journalResponse, requestBodySource, type BodySource } from './journal-exchange.ts'
 
 /** Which listener a request arrived on: the main one, or the fake cloud's own (`--cloud-port`). */
 export type Surface = 'main' | 'cloud'
@@ -154,7 +156,8 @@ export class Doppel extends Emulator {
   async fetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init)
     try {
-      return realResponse(await this.handle(request))
+      const response = await this.handle(request)
+      return explainResponse(realResponse(response), responseExplanation(response))
     } catch (error) {
       if (error instanceof DroppedConnection) throw new TypeError('fetch failed', { cause: error })
       throw error
@@ -170,6 +173,7 @@ export class Doppel extends Emulator {
     const started = performance.now()
     const url = new URL(request.url)
     const name = serviceFor(url, options.surface ?? 'main')
+    const body = requestBodySource(request)
     let response: Response
     if (name === undefined) {
       response = new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
@@ -178,7 +182,7 @@ export class Doppel extends Emulator {
       // Faults never touch the control API, whichever service answers under /_doppel/.
       const fault = url.pathname.startsWith('/_doppel/') ? undefined : this.faults.take(request.method, url)
       if (fault?.drop) {
-        this.#record(name, request, 0, started)
+        await this.#record(name, request, url, body, undefined, started)
         throw new DroppedConnection(`Connection dropped by fault ${fault.id}`)
       }
       if (fault?.latency_ms) await this.#delays.wait(fault.latency_ms)
@@ -195,18 +199,38 @@ export class Doppel extends Emulator {
         response = await service.serve(request, context)
       }
     }
-    this.#record(name ?? 'none', request, response.status, started)
+    await this.#record(name ?? 'none', request, url, body, response, started)
     return response
   }
 
-  #record(service: string, request: Request, status: number, started: number): void {
+  /**
+   * Why `response` was refused, in doppel's words (`{ rule, seen, expected?, hint?, details? }`), for a
+   * failing assertion's message; undefined for an answer that was not a refusal. The client's answer
+   * never carries it.
+   *
+   * @example
+   * const response = await doppel.fetch(loginRequest)
+   * expect(response.status, JSON.stringify(doppel.explain(response))).toBe(200)
+   */
+  explain(response: Response): Explanation | undefined {
+    return responseExplanation(response)
+  }
+
+  /** The exchange, bounded and redacted, and the refusal's explanation, as one journal entry. */
+  async #record(service: string, request: Request, url: URL, body: BodySource, response: Response | undefined, started: number): Promise<void> {
+    const path = url.pathname + url.search
+    const limit = this.journal.bodyLimit
+    const explanation = response && responseExplanation(response)
     this.journal.record({
       timeMs: this.clock.nowMs(),
       service,
       method: request.method,
       url: request.url,
-      status,
+      status: response?.status ?? 0,
       duration: performance.now() - started,
+      request: await journalRequest(request, path, body, limit),
+      ...(response && { response: await journalResponse(response, path, limit) }),
+      ...(explanation && { explanation }),
     })
   }
 }

@@ -1,0 +1,83 @@
+/**
+ * What the journal keeps of an exchange: the request and the answer, headers and bodies redacted as they
+ * are recorded (`services/control/redact.ts`) and each body cut at the journal's body limit, so no secret
+ * and no large body is held.
+ */
+import type { JournalRequest, JournalResponse } from '../../core/journal.ts'
+import { LightRequest } from '../../core/light-request.ts'
+import { LightResponse } from '../../core/light-response.ts'
+import { redactBodyText, redactHeaderValue, redactPath } from '../../services/control/redact.ts'
+
+/** Where the request's body will be read from once the service has answered (it may read the body first). */
+export type BodySource = Uint8Array | Request | Response | undefined
+
+/** Taken before the service runs: the light request's bytes as received, or a clone of a real request's body. */
+export function requestBodySource(request: Request): BodySource {
+  if (request instanceof LightRequest) return request.receivedBody()
+  return request.body !== null && !request.bodyUsed ? request.clone() : undefined
+}
+
+export async function journalRequest(request: Request, path: string, source: BodySource, limit: number): Promise<JournalRequest> {
+  const headers = keptHeaders(request.headers)
+  const { body, truncated } = await boundedBody(source, headers['content-type'], limit)
+  return { method: request.method, path: redactPath(path), headers, body: redactBodyText(body, path), truncated }
+}
+
+export async function journalResponse(response: Response, path: string, limit: number): Promise<JournalResponse> {
+  const parts = response instanceof LightResponse ? response.parts() : undefined
+  const headers = parts ? keptHeaders(Object.entries(parts.headers)) : keptHeaders(response.headers)
+  const source = parts ? (typeof parts.body === 'string' ? parts.body : (parts.body ?? undefined)) : response.bodyUsed ? undefined : response.clone()
+  const { body, truncated } = await boundedBody(source, headers['content-type'], limit)
+  return { status: response.status, headers, body: redactBodyText(body, path), truncated }
+}
+
+/** Header names lower-cased, repeated names joined with ", " (as `Headers.get` reads them), values redacted. */
+function keptHeaders(headers: Iterable<[string, string]>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of headers) {
+    const lower = name.toLowerCase()
+    const kept = redactHeaderValue(lower, value)
+    out[lower] = Object.hasOwn(out, lower) ? `${out[lower]}, ${kept}` : kept
+  }
+  return out
+}
+
+/** Media types whose bodies are kept as text; any other body is kept as its size. */
+const TEXT_TYPE = /^(text\/|application\/([\w.+-]*\+)?(json|xml|x-www-form-urlencoded|yaml|x-yaml|problem\+json))|^$/i
+
+async function boundedBody(source: BodySource | string, type: string | undefined, limit: number): Promise<{ body: string; truncated: boolean }> {
+  if (source === undefined) return { body: '', truncated: false }
+  if (typeof source === 'string') {
+    if (source.length <= limit / 4 || Buffer.byteLength(source) <= limit) return { body: source, truncated: false }
+    return { body: cutText(Buffer.from(source), limit), truncated: true }
+  }
+  const { bytes, size } = source instanceof Uint8Array ? { bytes: source.subarray(0, limit + 1), size: source.byteLength } : await readStart(source, limit)
+  if (bytes.byteLength === 0) return { body: '', truncated: false }
+  if (!TEXT_TYPE.test((type ?? '').split(';')[0]!.trim())) return { body: `<${size} bytes of ${type}>`, truncated: false }
+  const truncated = bytes.byteLength > limit
+  return { body: truncated ? cutText(bytes, limit) : Buffer.from(bytes).toString('utf8'), truncated }
+}
+
+/** The first `limit` bytes as text (a split character dropped), copied so that the whole body is not kept alive. */
+function cutText(bytes: Uint8Array, limit: number): string {
+  return Buffer.from(bytes.subarray(0, limit)).toString('utf8').replace(/\uFFFD$/, '')
+}
+
+/** Up to `limit + 1` bytes of a body, the stream cancelled there; `size` what was read. */
+async function readStart(body: Request | Response, limit: number): Promise<{ bytes: Uint8Array; size: number }> {
+  const reader = body.body?.getReader()
+  if (reader === undefined) return { bytes: new Uint8Array(0), size: 0 }
+  const chunks: Uint8Array[] = []
+  let size = 0
+  try {
+    while (size <= limit) {
+      const { done, value } = await reader.read()
+      if (done) break
+      chunks.push(value)
+      size += value.byteLength
+    }
+  } finally {
+    void reader.cancel().catch(() => undefined)
+  }
+  return { bytes: Buffer.concat(chunks).subarray(0, limit + 1), size }
+}
