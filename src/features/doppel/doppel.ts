@@ -11,6 +11,7 @@ import { LightResponse, realResponse } from '../../core/light-response.ts'
 import { errorKind } from '../../core/doppel-error.ts'
 import { explainResponse, responseExplanation, type Explanation } from '../../core/explanation.ts'
 import { journalRequest, journalResponse, requestBodySource, type BodySource } from './journal-exchange.ts'
+import { redactExplanation } from '../../services/control/redact.ts'
 
 /** Which listener a request arrived on: the main one, or the fake cloud's own (`--cloud-port`). */
 export type Surface = 'main' | 'cloud'
@@ -230,7 +231,7 @@ export class Doppel extends Emulator {
       duration: performance.now() - started,
       request: await journalRequest(request, path, body, limit),
       ...(response && { response: await journalResponse(response, path, limit) }),
-      ...(explanation && { explanation }),
+      ...(explanation && { explanation: redactExplanation(explanation) }),
     })
   }
 }

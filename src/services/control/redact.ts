@@ -4,6 +4,7 @@
  * redacted as they are recorded, so no secret is held there at all). Data-driven: the lists below are the
  * whole rule.
  */
+import type { Explanation } from '../../core/explanation.ts'
 import { PROFILES } from '../../core/profile.ts'
 
 export const REDACTED = '<redacted>'
@@ -131,8 +132,8 @@ export function redactPath(pathAndQuery: string): string {
 }
 
 /**
- * A body's text with every secret replaced: JSON members and XML elements named in the secret list,
- * form fields, issued tokens and archivist capabilities wherever they appear; `iam_request_headers`
+ * A body's text with every secret replaced: JSON members, XML elements, `name: value` lines (YAML, a
+ * canonical request's headers) and form fields named in the secret list, issued tokens and archivist capabilities wherever they appear; `iam_request_headers`
  * (base64 JSON of the signed request's headers) is decoded, redacted and encoded again. Works on a body
  * cut short, too: nothing is parsed whole.
  */
@@ -149,6 +150,9 @@ export function redactBodyText(text: string, path: string): string {
       const lower = name.toLowerCase()
       return SECRET_FIELDS.has(lower) || SECRET_QUERY_PARAMETERS.includes(lower) ? `${start}${name}=${REDACTED}` : whole
     })
+    .replace(/^([ \t]*)([A-Za-z0-9_-]{1,64}):([ \t]*)(\S.*)$/gm, (whole, indent: string, name: string, space: string) =>
+      SECRET_FIELDS.has(name.toLowerCase()) ? `${indent}${name}:${space}${REDACTED}` : whole,
+    )
     .replace(ISSUED_TOKEN, REDACTED)
     .replace(/\/_archivist\/[^"\s<&]+/g, `/_archivist/${REDACTED}`)
 }
@@ -168,4 +172,13 @@ function redactEncodedHeaders(encoded: string): string {
     out[name] = Array.isArray(value) ? value.map(redact) : redact(value)
   }
   return Buffer.from(JSON.stringify(out)).toString('base64')
+}
+
+/** An explanation with every secret its texts could hold replaced (a canonical request's signed token). */
+export function redactExplanation(explanation: Explanation): Explanation {
+  const text = (value: string) => redactBodyText(value, '')
+  const out: Explanation = { ...explanation, seen: text(explanation.seen) }
+  if (explanation.expected !== undefined) out.expected = text(explanation.expected)
+  if (explanation.details) out.details = Object.fromEntries(Object.entries(explanation.details).map(([name, value]) => [name, text(value)]))
+  return out
 }

@@ -1,5 +1,6 @@
 import { BodyTooLargeError, readBodyBytes } from '../../core/http.ts'
 import { asEc2Error, cloudErrors } from './cloud-errors.ts'
+import { explainResponse, explanationOf } from '../../core/explanation.ts'
 import type { CloudState } from './cloud-state.ts'
 import { describeInstances } from './ec2/describe-instances.ts'
 import { describeInstancesXml } from './ec2/ec2-xml.ts'
@@ -103,6 +104,7 @@ export async function serveQueryApi(state: CloudState, service: QueryService, re
     return service === 'ec2' ? ec2Result(action, result ?? '', meta) : queryResult(service, action, result, meta, typeof output === 'object' ? output.value : undefined)
   } catch (error) {
     if (!(error instanceof CloudError)) throw error
-    return service === 'ec2' ? ec2Error(asEc2Error(error), meta) : queryError(service, error, meta)
+    const answer = service === 'ec2' ? ec2Error(asEc2Error(error), meta) : queryError(service, error, meta)
+    return explainResponse(answer, explanationOf(error, error.code))
   }
 }

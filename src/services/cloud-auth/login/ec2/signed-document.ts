@@ -1,3 +1,4 @@
+import { explanationOf } from '../../../../core/explanation.ts'
 import { decodeStdBase64 } from '../../../../core/go/go-base64.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
@@ -25,7 +26,7 @@ export function documentFromPkcs7(value: string, trusted: readonly TrustedCertif
   try {
     verifyPkcs7(signed, { trusted, allowSha1 })
   } catch (error) {
-    if (error instanceof Pkcs7Error) throw new LoginError(LOGIN_MESSAGES.pkcs7Verify(error.message))
+    if (error instanceof Pkcs7Error) throw new LoginError(LOGIN_MESSAGES.pkcs7Verify(error.message)).explain(explanationOf(error, 'pkcs7 signature'))
     throw error
   }
   if (signed.content.length === 0) throw new LoginError(LOGIN_MESSAGES.pkcs7NoContent)
