@@ -17,8 +17,10 @@ const SECRET_FIELDS = new Set([
   'session_token',
   // roles: the key role tags are signed with
   'hmac_key',
-  // tokens of the auth service
+  // tokens of the auth service, and the ec2 login's client nonce (it proves an instance at reauthentication)
   'client_token',
+  'nonce',
+  'client_nonce',
   'accessor',
   // the fake cloud's answers (STS and IAM XML, the metadata service's credentials JSON)
   'secretaccesskey',
