@@ -3,6 +3,8 @@ import { DurationError } from '../../core/duration.ts'
 import { FaultError } from '../../core/faults.ts'
 import { jsonResponse, requestUrl } from '../../core/http.ts'
 import { LightResponse } from '../../core/light-response.ts'
+import { explainResponse, explanationOf, listText, type Explanation } from '../../core/explanation.ts'
+import { requestToken } from '../cloud-auth/routing/request-token.ts'
 import { SnapshotError } from '../../core/snapshot/shape.ts'
 import { controlStatus } from '../fake-cloud/cloud-control.ts'
 import { CloudError } from '../fake-cloud/glossary.ts'
@@ -53,15 +55,26 @@ export async function control(request: Request, context: RequestContext, options
   const url = requestUrl(request, context)
   const path = url.pathname.replace(/\/+$/, '')
   const route = findRoute(request.method, path)
-  if (route === 404) return answer(refused(404, `unsupported path: ${request.method} ${path}`))
-  if (route === 405) return answer(refused(405, 'unsupported operation'))
+  if (route === 404) {
+    return answer(refused(404, `unsupported path: ${request.method} ${path}`), { rule: 'control route', seen: path, hint: 'the README lists the control API' })
+  }
+  if (route === 405) {
+    const methods = CONTROL_ROUTES.filter((candidate) => candidate.matcher.test(path)).map((candidate) => candidate.method)
+    return answer(refused(405, 'unsupported operation'), { rule: 'control route method', seen: request.method, expected: listText(methods) })
+  }
   // Hashing the offered token costs a little: only routes that ask pay for it, and only once.
   let held = options.management
   const management = () => (held ??= hasManagementToken(request, context))
-  if (route.access === 'management' && !management()) return answer(refused(403, 'permission denied'))
+  if (route.access === 'management' && !management()) {
+    return answer(refused(403, 'permission denied'), {
+      rule: 'management token',
+      seen: requestToken(request, context.profile) === undefined ? 'no token' : 'a token that is not a root or control token',
+      hint: `${request.method} ${path} reads or replaces secrets: send a root token (or --control-token) in ${context.profile.tokenHeaders.join(' or ')} or Authorization: Bearer`,
+    })
+  }
   try {
     const read = route.body ? await readControlBody(request, route.body) : { value: undefined }
-    if (read.refusal) return answer(refused(read.refusal.status, read.refusal.message))
+    if (read.refusal) return answer(refused(read.refusal.status, read.refusal.message), { rule: 'control request body', seen: read.refusal.message })
     const body = read.value
     const params = route.matcher.match(path) ?? {}
     const rest = route.prefix === undefined ? '' : path.slice(route.prefix.length)
@@ -78,10 +91,10 @@ export async function control(request: Request, context: RequestContext, options
     }
     return answer(await route.run(call))
   } catch (error) {
-    if (error instanceof URIError) return answer(refused(400, 'invalid path: malformed percent-encoding'))
+    if (error instanceof URIError) return answer(refused(400, 'invalid path: malformed percent-encoding'), { rule: 'path encoding', seen: path })
     const status = refusalStatus(error)
     if (status === undefined) throw error
-    return answer(refused(status, (error as Error).message))
+    return answer(refused(status, (error as Error).message), explanationOf(error, `${request.method} ${path}`))
   }
 }
 
@@ -94,7 +107,11 @@ function refusalStatus(error: unknown): number | undefined {
   return BAD_INPUT.some((type) => error instanceof type) ? 400 : undefined
 }
 
-function answer(result: ControlAnswer): Response {
+/** The answer; a refusal's explanation beside it (a route's own `refused` names the route and its message). */
+function answer(result: ControlAnswer, why?: Explanation): Response {
   if ('headers' in result) return result
-  return result.body === undefined ? new LightResponse(null, { status: result.status }) : jsonResponse(result.status, result.body)
+  const response = result.body === undefined ? new LightResponse(null, { status: result.status }) : jsonResponse(result.status, result.body)
+  if (result.status < 400) return response
+  const errors = (result.body as { errors?: unknown } | undefined)?.errors
+  return explainResponse(response, why ?? { rule: 'control route', seen: Array.isArray(errors) ? errors.join('; ') : `status ${result.status}` })
 }
