@@ -174,7 +174,7 @@ export class Doppel extends Emulator {
     const started = performance.now()
     const url = new URL(request.url)
     const name = serviceFor(url, options.surface ?? 'main')
-    const body = requestBodySource(request)
+    const body = requestBodySource(request, this.journal.bodyLimit)
     let response: Response
     if (name === undefined) {
       response = new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })

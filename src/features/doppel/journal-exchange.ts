@@ -8,13 +8,24 @@ import { LightRequest } from '../../core/light-request.ts'
 import { LightResponse } from '../../core/light-response.ts'
 import { redactBodyText, redactHeaderValue, redactPath } from '../../services/control/redact.ts'
 
-/** Where the request's body will be read from once the service has answered (it may read the body first). */
-export type BodySource = Uint8Array | Request | Response | undefined
+/** The start of a body: at most `limit + 1` bytes, and how many were read. */
+interface BodyStart {
+  bytes: Uint8Array
+  size: number
+}
 
-/** Taken before the service runs: the light request's bytes as received, or a clone of a real request's body. */
-export function requestBodySource(request: Request): BodySource {
+/** Where the journal reads a request's body from: the bytes as received, or the start of a real body being read. */
+export type BodySource = Uint8Array | Promise<BodyStart> | undefined
+
+/**
+ * Taken before the service runs: the light request's bytes as received; for a real request, its clone's
+ * start, read at once and that branch cancelled. Read later, it would hold the service up: a teed body's
+ * cancel waits for both branches.
+ */
+export function requestBodySource(request: Request, limit: number): BodySource {
   if (request instanceof LightRequest) return request.receivedBody()
-  return request.body !== null && !request.bodyUsed ? request.clone() : undefined
+  if (request.body === null || request.bodyUsed) return undefined
+  return readStart(request.clone(), limit).catch(() => ({ bytes: new Uint8Array(0), size: 0 }))
 }
 
 export async function journalRequest(request: Request, path: string, source: BodySource, limit: number): Promise<JournalRequest> {
@@ -26,7 +37,7 @@ export async function journalRequest(request: Request, path: string, source: Bod
 export async function journalResponse(response: Response, path: string, limit: number): Promise<JournalResponse> {
   const parts = response instanceof LightResponse ? response.parts() : undefined
   const headers = parts ? keptHeaders(Object.entries(parts.headers)) : keptHeaders(response.headers)
-  const source = parts ? (typeof parts.body === 'string' ? parts.body : (parts.body ?? undefined)) : response.bodyUsed ? undefined : response.clone()
+  const source = parts ? (typeof parts.body === 'string' ? parts.body : (parts.body ?? undefined)) : response.bodyUsed ? undefined : readStart(response.clone(), limit)
   const { body, truncated } = await boundedBody(source, headers['content-type'], limit)
   return { status: response.status, headers, body: redactBodyText(body, path), truncated }
 }
@@ -51,7 +62,7 @@ async function boundedBody(source: BodySource | string, type: string | undefined
     if (source.length <= limit / 4 || Buffer.byteLength(source) <= limit) return { body: source, truncated: false }
     return { body: cutText(Buffer.from(source), limit), truncated: true }
   }
-  const { bytes, size } = source instanceof Uint8Array ? { bytes: source.subarray(0, limit + 1), size: source.byteLength } : await readStart(source, limit)
+  const { bytes, size } = source instanceof Uint8Array ? { bytes: source.subarray(0, limit + 1), size: source.byteLength } : await source
   if (bytes.byteLength === 0) return { body: '', truncated: false }
   if (!TEXT_TYPE.test((type ?? '').split(';')[0]!.trim())) return { body: `<${size} bytes of ${type}>`, truncated: false }
   const truncated = bytes.byteLength > limit
@@ -64,7 +75,7 @@ function cutText(bytes: Uint8Array, limit: number): string {
 }
 
 /** Up to `limit + 1` bytes of a body, the stream cancelled there; `size` what was read. */
-async function readStart(body: Request | Response, limit: number): Promise<{ bytes: Uint8Array; size: number }> {
+async function readStart(body: Request | Response, limit: number): Promise<BodyStart> {
   const reader = body.body?.getReader()
   if (reader === undefined) return { bytes: new Uint8Array(0), size: 0 }
   const chunks: Uint8Array[] = []

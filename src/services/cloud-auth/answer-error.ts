@@ -10,7 +10,7 @@ export type RefusedOn = 'login' | 'authenticated'
 /**
  * The auth service's one error-to-answer mapper, called at its edge (`cloudAuth`): a refusal (login,
  * renewal, request data, …) answers its own status and message, a field that does not convert answers 400
- * `Field validation failed: …` (reference §1.6), anything else a 500 with its message. A refusal's
+ * `Field validation failed: …` (docs/reference/cloud-auth.md §1.6), anything else a 500 with its message. A refusal's
  * explanation goes beside the answer, for the journal; one thrown without names its code and message.
  */
 export function answerError(error: unknown, on: RefusedOn): Response {
