@@ -101,13 +101,13 @@ describe('GET /v1/sys/internal/specs/openapi', () => {
 })
 
 describe('doppel openapi', () => {
-  test('prints the same document; a bad flag is one line and exit 1', async () => {
+  test('prints the same document; a bad flag is one line and the pointer to --help, exit 1', async () => {
     let out = ''
     let err = ''
     const io = { stdout: (s: string) => (out += s), stderr: (s: string) => (err += s), cwd: process.cwd() }
     expect(await main(['openapi'], io)).toBe(0)
     expect(JSON.parse(out)).toEqual(await fetchDocument())
     expect(await main(['openapi', '--profile', 'nope'], io)).toBe(1)
-    expect(err.trim().split('\n')).toHaveLength(1)
+    expect(err.trim().split('\n')).toEqual([expect.stringContaining('--profile'), 'Run "doppel openapi --help" for usage.'])
   })
 })
