@@ -21,7 +21,7 @@ export async function runEndpoint(
 ): Promise<Response> {
   const match = matchRoute(path)
   if (!match) return authError(404, multiError(MESSAGES.unsupportedPath))
-  const { endpoint, params } = match
+  const { row: endpoint, params } = match
   if (!endpoint.operations[requested]) return unsupportedOperation(false)
 
   const raw: Record<string, unknown> = { ...data }
