@@ -10,7 +10,7 @@ import { MESSAGES } from './auth-messages.ts'
 export const VAULT_OPENAPI_PATH = 'sys/internal/specs/openapi'
 
 export async function vaultOpenApi(request: Request, url: URL, context: RequestContext): Promise<Response | undefined> {
-  if (!context.profile.vaultOpenApi) return undefined
+  if (!context.profile.vaultOpenApi || !context.vaultOpenApi) return undefined
   if (request.method !== 'GET') return authError(405, multiError(MESSAGES.unsupportedOperation))
   let generic: boolean
   try {
@@ -19,8 +19,7 @@ export async function vaultOpenApi(request: Request, url: URL, context: RequestC
     if (error instanceof FieldError) return authError(400, MESSAGES.fieldValidation(error.message))
     throw error
   }
-  const { vaultOpenApiDocument } = await import('../../features/openapi/index.ts')
-  return new Response(JSON.stringify(vaultOpenApiDocument({ genericMountPaths: generic })) + '\n', {
+  return new Response(JSON.stringify(await context.vaultOpenApi({ genericMountPaths: generic })) + '\n', {
     status: 200,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
   })
