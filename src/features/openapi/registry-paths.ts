@@ -6,6 +6,7 @@ import { ROUTES as ARCHIVIST_ROUTES } from '../../services/registry/api/archivis
 import { ROUTES as MANAGEMENT_ROUTES } from '../../services/registry/api/management-api.ts'
 import { ROUTES as READ_ROUTES } from '../../services/registry/api/read-api.ts'
 import { routeTemplate, type RouteRow, type RouteTable } from '../../core/routing/index.ts'
+import { DISCOVERY_PATH } from '../../services/registry/urls.ts'
 import { jsonContent, ref, type Schema } from './schemas.ts'
 
 type Operation<T> = T extends RouteTable<infer Row extends RegistryRow> ? Row['operation'] : never
@@ -166,7 +167,7 @@ const V1_ERRORS: Record<string, Schema> = {
 /** Every path of the registry: `/api/v2`, `/api/registry/v1`, the archivist and discovery. */
 export function registryPaths(): Record<string, Schema> {
   const paths: Record<string, Schema> = {
-    '/.well-known/terraform.json': {
+    [DISCOVERY_PATH]: {
       get: { operationId: 'discovery', summary: 'Service discovery', security: [], responses: { '200': { description: 'Service URLs', ...jsonContent({ type: 'object' }) } } },
     },
   }

@@ -18,6 +18,7 @@ import { authState } from './state.ts'
 import { runPeriodicTidy } from './tidy/remove-expired.ts'
 import { SELF_ROUTES, tokenStore } from './tokens/index.ts'
 import { VAULT_OPENAPI_PATH, vaultOpenApi } from './vault-openapi.ts'
+import { API_PREFIX } from './urls.ts'
 
 const TOKEN_PREFIX = `auth/${TOKEN_MOUNT}/`
 
@@ -43,7 +44,7 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
       return authError(400, MESSAGES.invalidUrlEscape)
     }
   }
-  if (path.startsWith('/v1/')) path = path.slice('/v1/'.length)
+  if (path.startsWith(API_PREFIX)) path = path.slice(API_PREFIX.length)
   if (path === VAULT_OPENAPI_PATH) {
     const answer = await vaultOpenApi(request, url, context)
     if (answer) return answer
