@@ -5,9 +5,9 @@ import { jsonResponse } from '../http.ts'
  * the server's guard, the journal and the MSW handlers ask these, and nothing else lists a service's
  * paths or hosts.
  */
-export interface ServiceUrls {
+export interface ServiceUrls<Name extends string = string> {
   /** The service's name, as the journal keeps it for every request the service owns. */
-  readonly name: string
+  readonly name: Name
   /** Whether a path on doppel's own origins is the service's: its API and the control routes that set it up. */
   ownsPath(path: string): boolean
   /** Whether one of its paths is a set-up route (answered by the control API, journaled under the service). */

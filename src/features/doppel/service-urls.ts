@@ -8,12 +8,13 @@ import { REGISTRY_URLS } from '../../services/registry/urls.ts'
 export type Surface = 'main' | 'cloud'
 
 /** The services' URLs, asked in this order: the control API's `/_doppel/` last, after the services' own paths under it. */
-export const SERVICE_URLS: readonly ServiceUrls[] = [FAKE_CLOUD_URLS, CLOUD_AUTH_URLS, REGISTRY_URLS, CONTROL_URLS]
+export const SERVICE_URLS = [FAKE_CLOUD_URLS, CLOUD_AUTH_URLS, REGISTRY_URLS, CONTROL_URLS] as const
 
-export type ServiceName = 'cloud-auth' | 'registry' | 'fake-cloud' | 'control'
+/** A service's name, as the journal keeps it. */
+export type ServiceName = (typeof SERVICE_URLS)[number]['name']
 
 /** The service whose URLs hold a path on doppel's own origins, if any. */
-export function ownerOfPath(path: string): ServiceUrls | undefined {
+export function ownerOfPath(path: string): ServiceUrls<ServiceName> | undefined {
   return SERVICE_URLS.find((urls) => urls.ownsPath(path))
 }
 
@@ -26,6 +27,5 @@ export function routeRequest(url: URL, surface: Surface): { journal: ServiceName
   if (surface === 'cloud' || isFakeCloudHost(url.host)) return { journal: 'fake-cloud', answer: 'fake-cloud' }
   const owner = ownerOfPath(url.pathname)
   if (owner === undefined) return undefined
-  const name = owner.name as ServiceName
-  return { journal: name, answer: owner.isSetupPath?.(url.pathname) ? 'control' : name }
+  return { journal: owner.name, answer: owner.isSetupPath?.(url.pathname) ? 'control' : owner.name }
 }

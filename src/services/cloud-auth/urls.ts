@@ -4,7 +4,7 @@ import { errorsEnvelope, type ServiceUrls } from '../../core/routing/index.ts'
 export const API_PREFIX = '/v1/'
 
 /** The auth method's URLs: everything under `/v1/`, on doppel's own origins. */
-export const CLOUD_AUTH_URLS: ServiceUrls = {
+export const CLOUD_AUTH_URLS: ServiceUrls<'cloud-auth'> = {
   name: 'cloud-auth',
   ownsPath: (path) => path.startsWith(API_PREFIX),
   refusal: (_path, status, message) => errorsEnvelope(status, message),

@@ -6,7 +6,7 @@ export const CONTROL_PREFIX = '/_doppel/'
  * The control API's URLs: everything under `/_doppel/` that no service owns as its own set-up routes or
  * AWS faces (the router asks the services first).
  */
-export const CONTROL_URLS: ServiceUrls = {
+export const CONTROL_URLS: ServiceUrls<'control'> = {
   name: 'control',
   ownsPath: (path) => path.startsWith(CONTROL_PREFIX),
   refusal: (_path, status, message) => errorsEnvelope(status, message),

@@ -36,7 +36,7 @@ export function awsFaceOf(path: string): AwsFace | undefined {
 }
 
 /** The fake cloud's URLs on doppel's own origins (its AWS host names: `isFakeCloudHost`). */
-export const FAKE_CLOUD_URLS: ServiceUrls = {
+export const FAKE_CLOUD_URLS: ServiceUrls<'fake-cloud'> = {
   name: 'fake-cloud',
   ownsPath: (path) => path.startsWith(CLOUD_MOUNT),
   isSetupPath: (path) => awsFaceOf(path) === undefined,

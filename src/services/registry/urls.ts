@@ -17,7 +17,7 @@ const SETUP_PREFIX = '/_doppel/registry/'
 const REFUSAL_TITLES: Record<number, string> = { 400: 'bad request', 401: 'unauthorized', 403: 'forbidden', 415: 'unsupported media type' }
 
 /** The registry's URLs: `/api/`, the archivist, discovery, and its set-up routes under `/_doppel/registry/`. */
-export const REGISTRY_URLS: ServiceUrls = {
+export const REGISTRY_URLS: ServiceUrls<'registry'> = {
   name: 'registry',
   ownsPath: (path) => path.startsWith(API_PREFIX) || path.startsWith(ARCHIVIST_PREFIX) || path === DISCOVERY_PATH || path.startsWith(SETUP_PREFIX),
   isSetupPath: (path) => path.startsWith(SETUP_PREFIX),
