@@ -1,6 +1,6 @@
 /**
  * The one matcher for glob-like input: msw-style path patterns (`/api/v2/organizations/:org/*`, used by
- * fault injection and the registry's route tables) and EC2 filter wildcards (`web-*`, `i-0?`).
+ * fault injection and every route table, `core/routing`) and EC2 filter wildcards (`web-*`, `i-0?`).
  *
  * A pattern compiles to a non-deterministic automaton that is run bit-parallel over the subject (the
  * shift-and method): every character updates all states at once, so a match costs
