@@ -43,8 +43,8 @@ describe('GET /_doppel/openapi.json', () => {
       expect(vault.paths[`/v1/auth/${mount}/login`]?.post).toBeDefined()
       expect(vault.paths[`/v1/auth/${mount}/identity-whitelist/{instance_id}`]?.get).toMatchObject({ deprecated: true })
     }
-    for (const [name, route] of Object.entries(SELF_ROUTES)) {
-      for (const method of route.methods.filter((m) => m !== 'PUT')) expect(vault.paths[`/v1/auth/token/${name}`]?.[method.toLowerCase()]).toBeDefined()
+    for (const route of SELF_ROUTES.rows) {
+      for (const method of route.methods.filter((m) => m !== 'PUT')) expect(vault.paths[`/v1/auth/token/${route.path}`]?.[method.toLowerCase()]).toBeDefined()
     }
   })
 

@@ -135,7 +135,8 @@ export function authPaths(options: AuthPathOptions): Record<string, Schema> {
       },
     }
   }
-  for (const [name, route] of Object.entries(SELF_ROUTES)) {
+  for (const route of SELF_ROUTES.rows) {
+    const name = route.path
     const item: Schema = {}
     for (const method of route.methods) {
       if (method === 'PUT') continue

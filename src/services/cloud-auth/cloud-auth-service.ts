@@ -16,7 +16,7 @@ import { runEndpoint } from './routing/run-endpoint.ts'
 import { AuthRefusal } from './auth-refusal.ts'
 import { authState } from './state.ts'
 import { runPeriodicTidy } from './tidy/remove-expired.ts'
-import { SELF_ROUTES, tokenStore } from './tokens/index.ts'
+import { selfRoute, tokenStore } from './tokens/index.ts'
 import { VAULT_OPENAPI_PATH, vaultOpenApi } from './vault-openapi.ts'
 import { API_PREFIX } from './urls.ts'
 
@@ -49,8 +49,7 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
     const answer = await vaultOpenApi(request, url, context)
     if (answer) return answer
   }
-  const selfName = path.startsWith(TOKEN_PREFIX) ? path.slice(TOKEN_PREFIX.length) : ''
-  const self = Object.hasOwn(SELF_ROUTES, selfName) ? SELF_ROUTES[selfName] : undefined
+  const self = path.startsWith(TOKEN_PREFIX) ? selfRoute(path.slice(TOKEN_PREFIX.length)) : undefined
   if (self) {
     if (self.methods.includes(request.method)) return self.handle(request, context)
     return ['GET', 'LIST', 'DELETE'].includes(request.method) ? unsupportedOperation(false) : authError(405)
