@@ -1,6 +1,6 @@
 import { NestingTooDeepError, parseJsonBounded } from '../../core/bounded-parse.ts'
 import { BodyTooLargeError, readBodyText } from '../../core/http.ts'
-import { CONTROL_BODY_LIMITS, type BodySpec } from '../../core/routing/control-route.ts'
+import { CONTROL_BODY_LIMITS, type BodySpec } from '../../core/routing/index.ts'
 
 export const JSON_TYPES = ['application/json'] as const
 
