@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { didYouMean } from './did-you-mean.ts'
 import { serve } from './serve-command.ts'
+import { untilStopped } from './stop-on-signal.ts'
 import { StartupError, UsageError, type CliIo } from './usage-error.ts'
 
 const COMMANDS = ['serve', 'run', 'conformance', 'conformance-vault', 'record', 'compare', 'openapi', 'help', '--help', '--version'] as const
@@ -46,11 +47,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       case 'serve': {
         const handle = await serve(rest, io)
         if (!handle) return 0
-        await new Promise<void>((resolve) => {
-          const stop = () => void handle.close().then(resolve)
-          process.once('SIGINT', stop)
-          process.once('SIGTERM', stop)
-        })
+        await untilStopped()
+        await handle.close()
         return 0
       }
       case 'run': {

@@ -10,6 +10,7 @@ import type { Exchange } from '../faces/record/exchange.ts'
 import { forwardingProxy } from '../faces/record/forwarding-proxy.ts'
 import { SPLIT_RULES, writeScenarios, type SplitRule } from '../faces/record/write-scenarios.ts'
 import { DoppelError } from '../core/doppel-error.ts'
+import { untilStopped, writePidFile } from './stop-on-signal.ts'
 
 export const RECORD_USAGE = `Usage: doppel record --upstream <url> --out <dir> [options]
 
@@ -24,6 +25,7 @@ Options:
   --host <addr>         Address to bind (default 127.0.0.1)
   --split-by <rule>     session (default: one scenario) or service (auth and registry apart)
   --name <name>         Scenario and file name (default recording-<time>)
+  --pid-file <path>     Write doppel's process id here while it runs (to signal it behind npx)
   --quiet               Do not log requests to stderr
   -h, --help            Show this help
 
@@ -44,6 +46,7 @@ Options:
   --profile <name>      The emulator's profile: service (default) or vault
   --root-token <t>      Management token the emulator accepts (default "root"; repeatable)
   --allow-sha1          Let the emulator accept SHA-1-based identity signatures
+  --pid-file <path>     Write doppel's process id here while it runs (to signal it behind npx)
   --quiet               Do not log requests to stderr
   -h, --help            Show this help
 
@@ -74,11 +77,7 @@ export async function proxyCommand(command: 'record' | 'compare', argv: string[]
     return 1
   }
   if (!session) return 0
-  const signalled = new Promise<void>((done) => {
-    process.once('SIGINT', done)
-    process.once('SIGTERM', done)
-  })
-  await Promise.race([signalled, session.stopRequested])
+  await untilStopped(session.stopRequested)
   return session.stop()
 }
 
@@ -97,6 +96,7 @@ export async function startProxyCommand(command: 'record' | 'compare', argv: str
       profile: { type: 'string', default: 'service' },
       'root-token': { type: 'string', multiple: true },
       'allow-sha1': { type: 'boolean', default: false },
+      'pid-file': { type: 'string' },
       quiet: { type: 'boolean', default: false },
     },
     command === 'record' ? RECORD_USAGE : COMPARE_USAGE,
@@ -166,6 +166,15 @@ export async function startProxyCommand(command: 'record' | 'compare', argv: str
   } catch (error) {
     throw new ProxyUsageError(`cannot listen on ${values.host}:${port}: ${(error as Error).message}`)
   }
+  let removePidFile: (() => void) | undefined
+  if (values['pid-file'] !== undefined) {
+    try {
+      removePidFile = writePidFile(resolve(io.cwd, values['pid-file']))
+    } catch (error) {
+      await server.close()
+      throw new ProxyUsageError(`cannot write --pid-file: ${(error as Error).message}`)
+    }
+  }
   io.stdout(`doppel ${command === 'record' ? 'recording' : 'comparing'} on ${server.url}\n`)
   let stopping: Promise<number> | undefined
   return {
@@ -174,7 +183,11 @@ export async function startProxyCommand(command: 'record' | 'compare', argv: str
     stop: () =>
       (stopping ??= (async () => {
         await server.close()
-        return finish()
+        try {
+          return await finish()
+        } finally {
+          removePidFile?.()
+        }
       })()),
   }
 }

@@ -8,6 +8,8 @@ import { TenantRegistry } from '../features/tenants/index.ts'
 import { parseOptions } from './parse-options.ts'
 import { tenantFlags } from './tenant-flags.ts'
 import { StartupError, UsageError, type CliIo } from './usage-error.ts'
+import { writePidFile } from './stop-on-signal.ts'
+import { resolve } from 'node:path'
 
 export const SERVE_USAGE = `Usage: doppel serve [options]
 
@@ -32,11 +34,13 @@ Options:
   --snapshot-interval <d>  How often a changed state is written to --data-dir (default 5s)
   --max-tenants <n>     Tenants under /t/<name>/ at most (default 100; 0 serves none)
   --tenant-idle-timeout <d>  Drop a tenant unused this long on the wall clock (default 30m)
+  --pid-file <path>     Write doppel's process id here while it runs (to signal it behind npx)
   --quiet               Do not log requests to stderr
   -h, --help            Show this help
 
 Prints exactly one line "doppel listening on http://HOST:PORT" when ready. SIGINT/SIGTERM stop it
-(within a second: listeners and connections closed, pending latency faults ended).`
+(within a second: listeners and connections closed, pending latency faults and provider calls ended),
+and so does the end of npx or the npm script that started it.`
 
 export interface ServeHandle {
   main: RunningServer
@@ -66,6 +70,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
       'snapshot-interval': { type: 'string' },
       'max-tenants': { type: 'string', default: '100' },
       'tenant-idle-timeout': { type: 'string', default: '30m' },
+      'pid-file': { type: 'string' },
       quiet: { type: 'boolean', default: false },
     },
     SERVE_USAGE,
@@ -129,17 +134,24 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     registerCloudListener(doppel, cloud.url)
     io.stderr(`doppel fake cloud on ${cloud.url}\n`)
   }
-  io.stdout(`doppel listening on ${main.url}\n`)
-  return {
-    main,
-    ...(cloud && { cloud }),
-    close: async () => {
-      // Pending latency faults would otherwise hold their requests (and the process) open.
-      doppel.endPendingDelays()
-      await Promise.all([main.close(), cloud?.close(), doppel.cloud.close()])
-      await dataDir?.close()
-    },
+  const close = async () => {
+    // Pending latency faults would otherwise hold their requests (and the process) open.
+    doppel.endPendingDelays()
+    await Promise.all([main.close(), cloud?.close(), doppel.cloud.close()])
+    await dataDir?.close()
+    removePidFile?.()
   }
+  let removePidFile: (() => void) | undefined
+  if (values['pid-file'] !== undefined) {
+    try {
+      removePidFile = writePidFile(resolve(io.cwd, values['pid-file']))
+    } catch (error) {
+      await close()
+      throw new StartupError(`doppel serve: cannot write --pid-file: ${(error as Error).message}`)
+    }
+  }
+  io.stdout(`doppel listening on ${main.url}\n`)
+  return { main, ...(cloud && { cloud }), close }
 }
 
 /** Listens, turning the usual start-up failures into one-line usage errors. */

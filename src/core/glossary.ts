@@ -11,6 +11,8 @@ export interface RequestContext {
   tenants?: TenantDirectory
   /** `request.url` parsed, when the caller already has it (see `requestUrl`). */
   url?: URL
+  /** Aborted when the server stops: outgoing calls made for the request (provider calls) end with it. */
+  signal?: AbortSignal
 }
 
 /** One emulated service: a plain fetch function over an emulator instance. */
