@@ -1,11 +1,11 @@
 // The CLI as a new user first meets it: version, one-line errors with exit code 1, quiet closed pipes.
 import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { tempDir } from '../support/temp-dir.ts'
 
 const BIN = new URL('../../bin/doppel.js', import.meta.url).pathname
 const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -50,7 +50,7 @@ describe('doppel CLI first contact', () => {
   })
 
   it('names the --seed file and the reason it cannot be read, exit 1', async () => {
-    const missing = join(mkdtempSync(join(tmpdir(), 'doppel-cli-')), 'nope.yaml')
+    const missing = join(tempDir('cli'), 'nope.yaml')
     const { code, stderr } = await run(['serve', '--port', '0', '--seed', missing])
     expect(code).toBe(1)
     expectOneLine(stderr, `doppel serve: cannot load --seed fixtures: ${missing}: cannot read the file: ENOENT: no such file or directory, open '${missing}'`)
@@ -58,7 +58,7 @@ describe('doppel CLI first contact', () => {
   })
 
   it('names a bad --seed file line, exit 1', async () => {
-    const bad = join(mkdtempSync(join(tmpdir(), 'doppel-cli-')), 'bad.yaml')
+    const bad = join(tempDir('cli'), 'bad.yaml')
     writeFileSync(bad, 'version: 1\nauth:\n  roles:\n    web: { auth_type: nope }\n')
     const { code, stderr } = await run(['serve', '--port', '0', '--seed', bad])
     expect(code).toBe(1)
@@ -102,7 +102,7 @@ describe('doppel CLI first contact', () => {
     expect((await run(['--help'])).code).toBe(0)
     expect((await run([])).code).toBe(1)
     expect((await run(['conformance', '--target', 'http://127.0.0.1:1', '--label', 'registry'])).code).toBe(3)
-    const dir = mkdtempSync(join(tmpdir(), 'doppel-cli-'))
+    const dir = tempDir('cli')
     writeFileSync(join(dir, 'broken.yaml'), 'version: 1\nname: x\nsteps: 3\n')
     expect((await run(['run', 'broken.yaml'], dir)).code).toBe(2)
     writeFileSync(

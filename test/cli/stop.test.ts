@@ -3,11 +3,12 @@
 // process or pid file behind. Also: through `sh -c` as npm runs the bin, the end of that shell stops it.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { tempDir } from '../support/temp-dir.ts'
+import { isRunning } from '../support/process-state.ts'
 
 const BIN = new URL('../../bin/doppel.js', import.meta.url).pathname
 const cleanup: (() => void)[] = []
@@ -31,12 +32,6 @@ async function silentUpstream(): Promise<{ url: string; connections: () => numbe
     server.close()
   })
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: () => seen }
-}
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'doppel-stop-'))
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
 }
 
 /** Starts a command and resolves with the URL of its ready line. */
@@ -90,7 +85,7 @@ async function providerCallPending(url: string, upstream: { url: string; connect
 describe('stopping within a second', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('serve: %s while a provider call waits on a silent endpoint', async (signal) => {
     const upstream = await silentUpstream()
-    const pidFile = join(tempDir(), 'doppel.pid')
+    const pidFile = join(tempDir('stop'), 'doppel.pid')
     const { child, url } = await start(process.execPath, [BIN, 'serve', '--port', '0', '--quiet', '--pid-file', pidFile])
     expect(readFileSync(pidFile, 'utf8')).toBe(`${child.pid}\n`)
     const pending = await providerCallPending(url, upstream)
@@ -105,7 +100,7 @@ describe('stopping within a second', () => {
 
   it('record: SIGTERM while a request waits on a silent upstream; the scenario is written without it', async () => {
     const upstream = await silentUpstream()
-    const out = tempDir()
+    const out = tempDir('stop')
     const { child, url } = await start(process.execPath, [BIN, 'record', '--upstream', upstream.url, '--port', '0', '--out', out, '--quiet'])
     const pending = fetch(`${url}/v1/sys/health`).catch((error: Error) => error)
     await until(() => upstream.connections() > 0)
@@ -117,7 +112,7 @@ describe('stopping within a second', () => {
   })
 
   it('through sh -c as npm runs the bin: when the shell is killed, the orphaned server stops', async () => {
-    const pidFile = join(tempDir(), 'doppel.pid')
+    const pidFile = join(tempDir('stop'), 'doppel.pid')
     // npm_lifecycle_event is how doppel knows npm started it; `; :` keeps dash from exec-ing node in place.
     const { child: shell, url } = await start('sh', ['-c', `"${process.execPath}" "${BIN}" serve --port 0 --quiet --pid-file "${pidFile}"; :`], {
       ...process.env,
@@ -125,28 +120,13 @@ describe('stopping within a second', () => {
     })
     const pid = Number(readFileSync(pidFile, 'utf8'))
     expect(pid).not.toBe(shell.pid)
-    cleanup.push(() => alive(pid) && process.kill(pid, 'SIGKILL'))
+    cleanup.push(() => isRunning(pid) && process.kill(pid, 'SIGKILL'))
     expect((await fetch(`${url}/_doppel/health`)).status).toBe(200)
     const started = performance.now()
     await stopWith(shell, 'SIGTERM')
-    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(alive(pid)).toBe(false)
+    for (let i = 0; i < 100 && isRunning(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(isRunning(pid)).toBe(false)
     expect(performance.now() - started).toBeLessThan(1000)
     expect(existsSync(pidFile)).toBe(false)
   })
 })
-
-/** Whether `pid` runs: an exited process that nobody reaped yet (a zombie, state Z) does not. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return false
-  }
-  if (!existsSync('/proc')) return true
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] !== 'Z'
-  } catch {
-    return false
-  }
-}

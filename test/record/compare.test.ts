@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { serve, type ServeHandle } from '../../src/cli/serve-command.ts'
 import { main } from '../../src/cli/main.ts'
 import { startProxyCommand } from '../../src/cli/record-command.ts'
 import { runClientSession, type SessionOptions } from './session.ts'
+import { tempDir } from '../support/temp-dir.ts'
 
 const capture = () => {
   let out = ''
@@ -16,7 +16,7 @@ const capture = () => {
 }
 
 async function compareSession(upstreamUrl: string, session: SessionOptions) {
-  const json = join(mkdtempSync(join(tmpdir(), 'doppel-compare-')), 'diff.json')
+  const json = join(tempDir('compare'), 'diff.json')
   const console = capture()
   const proxy = (await startProxyCommand('compare', ['--upstream', upstreamUrl, '--port', '0', '--json', json, '--quiet'], console.io))!
   expect(console.out()).toBe(`doppel comparing on ${proxy.url}\n`)

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { isRunning } from './process-state.ts'
 
 const MARKER = 'DOPPEL_TEST_RUN'
 /** How long processes killed by the last tests get to finish exiting. */
@@ -50,7 +51,7 @@ export default function setup(): () => Promise<void> {
   }
 }
 
-/** Running processes (not this one, not exited ones awaiting their parent) whose environment carries the run's marker. */
+/** Running processes other than this one whose environment carries the run's marker. */
 function markedProcesses(run: string): { pid: number; command: string }[] {
   if (!existsSync('/proc/self/environ')) return []
   const wanted = `${MARKER}=${run}`
@@ -59,10 +60,7 @@ function markedProcesses(run: string): { pid: number; command: string }[] {
     const pid = Number(entry)
     if (!Number.isInteger(pid) || pid === process.pid) continue
     try {
-      if (!readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(wanted)) continue
-      // The state follows the command name, which is in parentheses and may hold any character.
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-      if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') continue
+      if (!readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(wanted) || !isRunning(pid)) continue
       found.push({ pid, command: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim() })
     } catch {
       // Another user's process, or one that ended while being read.
