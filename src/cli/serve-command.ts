@@ -134,6 +134,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     registerCloudListener(doppel, cloud.url)
     io.stderr(`doppel fake cloud on ${cloud.url}\n`)
   }
+  let removePidFile: (() => void) | undefined
   const close = async () => {
     // Pending latency faults would otherwise hold their requests (and the process) open.
     doppel.endPendingDelays()
@@ -141,7 +142,6 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     await dataDir?.close()
     removePidFile?.()
   }
-  let removePidFile: (() => void) | undefined
   if (values['pid-file'] !== undefined) {
     try {
       removePidFile = writePidFile(resolve(io.cwd, values['pid-file']))

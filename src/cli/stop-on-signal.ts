@@ -6,33 +6,28 @@
  */
 import { rmSync, readFileSync, writeFileSync } from 'node:fs'
 
-export type StopReason = 'SIGINT' | 'SIGTERM' | 'orphaned' | 'requested'
-
 /** How often the parent is checked: well inside the second in which doppel promises to stop. */
 const PARENT_CHECK_MS = 200
 
 /**
- * Resolves with the reason once the command should stop, or once `requested` resolves (a stop asked for
- * over HTTP). Its listeners go with it, so a second signal while stopping ends the process at once
- * (Node's default).
+ * Resolves once the command should stop, or once `requested` resolves (a stop asked for over HTTP). Its
+ * listeners go with it, so a second signal while stopping ends the process at once (Node's default).
+ * npm sets `npm_lifecycle_event` for what it runs; a doppel started otherwise may outlive its parent.
  */
-export function untilStopped(requested?: Promise<unknown>, env: NodeJS.ProcessEnv = process.env): Promise<StopReason> {
+export function untilStopped(requested?: Promise<unknown>, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   return new Promise((resolve) => {
     const parent = process.ppid
-    const underNpm = env.npm_lifecycle_event !== undefined
-    const stop = (reason: StopReason) => {
-      process.off('SIGINT', onInt)
-      process.off('SIGTERM', onTerm)
+    const stop = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
       clearInterval(watch)
-      resolve(reason)
+      resolve()
     }
-    const onInt = () => stop('SIGINT')
-    const onTerm = () => stop('SIGTERM')
-    process.on('SIGINT', onInt)
-    process.on('SIGTERM', onTerm)
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
     // The check alone never keeps the process alive; the server's listener does.
-    const watch = underNpm ? setInterval(() => process.ppid !== parent && stop('orphaned'), PARENT_CHECK_MS).unref() : undefined
-    void requested?.then(() => stop('requested'))
+    const watch = env.npm_lifecycle_event === undefined ? undefined : setInterval(() => process.ppid !== parent && stop(), PARENT_CHECK_MS).unref()
+    void requested?.then(stop)
   })
 }
 

@@ -111,6 +111,18 @@ describe('stopping within a second', () => {
     if (!(answer instanceof Error)) expect(answer.status).toBe(502)
   })
 
+  it.each(['serve', 'record'])('%s: a --pid-file that cannot be written is one line and exit 1, nothing left listening', async (command) => {
+    const pidFile = join(tempDir('stop'), 'missing', 'doppel.pid')
+    const args = command === 'serve' ? [] : ['--upstream', 'http://127.0.0.1:1', '--out', tempDir('stop')]
+    const child = spawn(process.execPath, [BIN, command, ...args, '--port', '0', '--pid-file', pidFile], { stdio: ['ignore', 'pipe', 'pipe'] })
+    cleanup.push(() => child.exitCode === null && child.kill('SIGKILL'))
+    let stderr = ''
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const [code] = (await Promise.race([once(child, 'exit'), new Promise((resolve) => setTimeout(() => resolve(['still running']), 5000))])) as [unknown]
+    expect(code).toBe(1)
+    expect(stderr).toMatch(new RegExp(`^doppel ${command}: cannot write --pid-file: ENOENT[^\n]*\n$`))
+  })
+
   it('through sh -c as npm runs the bin: when the shell is killed, the orphaned server stops', async () => {
     const pidFile = join(tempDir('stop'), 'doppel.pid')
     // npm_lifecycle_event is how doppel knows npm started it; `; :` keeps dash from exec-ing node in place.
