@@ -4,6 +4,7 @@ import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createDoppel, createDoppelServer, listen } from '../../src/index.ts'
 import { forwardingProxy } from '../../src/faces/record/forwarding-proxy.ts'
+import { aws4LoginData, loginWorld } from '../cloud-auth/login-setup.ts'
 
 // createDoppelServer binds loopback unless told otherwise, and its close() ends the outgoing calls that
 // requests wait on: their clients are answered at once, never held by an upstream that does not answer.
@@ -95,6 +96,26 @@ describe('close() ends the outgoing calls requests wait on', () => {
     // Nothing changed: the stored keys are the old ones.
     const stored = await doppel.fetch('http://doppel.test/v1/auth/cloud/config/client', { headers })
     expect((await stored.json()).data.access_key).toBe('AKIAEXAMPLEEXAMPLE12')
+  })
+
+  it("an iam login's STS replay to a silent sts_endpoint with 1000 retries: answered as a failed call within a second", async () => {
+    const upstream = await silentUpstream()
+    const world = loginWorld()
+    const alice = world.cloud.createPrincipal({ type: 'user', name: 'alice' })
+    expect((await world.api('POST', 'role/web', { auth_type: 'iam', resolve_aws_unique_ids: false, bound_iam_principal_arn: alice.arn })).status).toBe(204)
+    expect((await world.api('POST', 'config/client', { sts_endpoint: upstream.url, max_retries: 1000 })).status).toBe(204)
+    const server = track(createDoppelServer(world.doppel))
+    const running = await listen(server, 0)
+    const login = fetch(`${running.url}/v1/auth/cloud/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ role: 'web', ...aws4LoginData(world, alice) }),
+    })
+    await upstream.connected
+    const { answer, ms } = await closeWhileWaiting(server, login)
+    expect(ms).toBeLessThan(1000)
+    expect(answer.status).toBe(400)
+    expect(await answer.json()).toEqual({ errors: [`error making upstream request: error making request: POST ${upstream.url}// giving up after 1 attempt(s)`] })
   })
 
   it("the recorder's call to a silent upstream: answered 502 within a second", async () => {
