@@ -46,12 +46,19 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       case 'serve': {
         const handle = await serve(rest, io)
         if (!handle) return 0
-        await new Promise<void>((resolve) => {
-          const stop = () => void handle.close().then(resolve)
+        // A failed stop (the last --data-dir write) is one line and exit code 1.
+        return await new Promise<number>((resolve) => {
+          const stop = () =>
+            void handle.close().then(
+              () => resolve(0),
+              (error: Error) => {
+                io.stderr(`${error.message}\n`)
+                resolve(1)
+              },
+            )
           process.once('SIGINT', stop)
           process.once('SIGTERM', stop)
         })
-        return 0
       }
       case 'run': {
         const { runCommand } = await import('./run-command.ts')

@@ -52,6 +52,7 @@ export class Emulator {
   readonly imdsListenerLimit: number
   #domains = new Map<string, unknown>()
   #resetHooks: (() => void)[] = []
+  #otherChanges = 0
 
   constructor(options: EmulatorOptions = {}) {
     this.clock = options.clock instanceof Clock ? options.clock : new Clock(options.clock)
@@ -115,7 +116,11 @@ export class Emulator {
    * cheap enough to poll, for writing snapshots only when something changed.
    */
   get changes(): number {
-    return this.store.writes + this.random.draws + this.clock.moves + this.faults.changes
+    return this.store.writes + this.random.draws + this.clock.moves + this.faults.changes + this.#otherChanges
+  }
+  /** Counts a change to state a snapshot keeps outside the store (a key drawn on first use, a cache of signed values). */
+  noteChange(): void {
+    this.#otherChanges++
   }
 
   isRootToken(token: string | null | undefined): boolean {
