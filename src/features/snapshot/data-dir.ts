@@ -127,9 +127,11 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
     close: async () => {
       clearInterval(timer)
       await writing
-      await flush().catch((error: unknown) => {
+      try {
+        await saveAll()
+      } catch (error) {
         throw new DataDirError(`doppel serve: the state at stop was not written to ${options.dir}: ${(error as Error).message}`)
-      })
+      }
     },
   }
 }
