@@ -122,7 +122,8 @@ describe('doppel serve --data-dir refuses a directory it cannot use, at once', (
 describe('doppel serve --data-dir keeps what a restart needs', () => {
   it('a dropped tenant used again under its name is written anew, so the old one does not come back', async () => {
     const dir = await dataDir()
-    let server = await start(dir, FAST)
+    // Slow enough that no periodic write falls between the drop and the next write.
+    let server = await start(dir, ['--snapshot-interval', '1s'])
     expect((await send(server, 'POST', '/t/a/v1/auth/cloud/role/old', role('ami-1'))).status).toBe(204)
     const file = join(dir, 'tenants', 'a.snapshot.json')
     await until(async () => (await readFile(file, 'utf8').catch(() => '')).includes('ami-1'), 'the tenant write')
