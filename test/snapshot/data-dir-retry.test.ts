@@ -40,6 +40,13 @@ const role = (doppel: ReturnType<typeof createDoppel>, name: string) =>
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 60))
 
+/** Polls until `check` holds; fails after two seconds. */
+async function until(check: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 2000; !check(); await new Promise((resolve) => setTimeout(resolve, 5))) {
+    if (Date.now() > deadline) throw new Error('timed out')
+  }
+}
+
 describe('--data-dir on a full disk', () => {
   it('reports ENOSPC once, backs off on the wall clock, recovers when space returns, and a restart has every write', async () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'doppel-retry-')), 'state')
@@ -51,13 +58,14 @@ describe('--data-dir on a full disk', () => {
     const data = await openDataDir(doppel, { dir, interval: '10ms', fs, wallClock: () => now, onError: (line) => lines.push(line) })
     disk.full = true
     expect((await role(doppel, 'one')).status).toBe(204)
-    await settle()
+    await until(() => lines.length > 0)
     expect(lines).toEqual([expect.stringMatching(new RegExp(`^doppel: cannot write the snapshot in ${dir}: ENOSPC: no space left on device, write; retrying until it works$`))])
     // Waiting out the first delay (1s) on the wall clock, not the interval: no attempt before it.
     const attempts = disk.attempts
     await settle()
     expect(disk.attempts).toBe(attempts)
     now += 1000
+    await until(() => disk.attempts > attempts)
     await settle()
     expect(disk.attempts).toBe(attempts + 1)
     // The next delay is twice as long.
@@ -65,6 +73,7 @@ describe('--data-dir on a full disk', () => {
     await settle()
     expect(disk.attempts).toBe(attempts + 1)
     now += 1000
+    await until(() => disk.attempts > attempts + 1)
     await settle()
     expect(disk.attempts).toBe(attempts + 2)
     expect(lines).toHaveLength(1)
@@ -72,7 +81,7 @@ describe('--data-dir on a full disk', () => {
     disk.full = false
     expect((await role(doppel, 'two')).status).toBe(204)
     now += 4000
-    await settle()
+    await until(() => lines.length > 1)
     expect(lines).toEqual([lines[0], `doppel: writing snapshots to ${dir} works again`])
     await data.close()
 
