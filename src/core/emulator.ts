@@ -32,6 +32,8 @@ export interface EmulatorOptions {
   basePath?: string
   /** How many per-instance IMDS listeners (sockets) may be open at once. Default 64. */
   imdsListenerLimit?: number
+  /** The JSON size of all records together; a write past it is refused (413). Default 64 MiB. */
+  maxStateBytes?: number
 }
 
 /**
@@ -41,7 +43,7 @@ export interface EmulatorOptions {
 export class Emulator {
   readonly clock: Clock
   readonly random: Random
-  readonly store = new Store()
+  readonly store: Store
   readonly journal: Journal
   readonly faults: Faults
   readonly profile: Profile
@@ -57,6 +59,7 @@ export class Emulator {
   constructor(options: EmulatorOptions = {}) {
     this.clock = options.clock instanceof Clock ? options.clock : new Clock(options.clock)
     this.random = new Random(options.seed)
+    this.store = new Store(options.maxStateBytes)
     this.journal = new Journal(options.journalLimit)
     this.faults = new Faults(this.random)
     this.profile = getProfile(options.profile)

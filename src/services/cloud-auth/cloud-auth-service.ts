@@ -2,6 +2,7 @@
  * The cloud auth service: every path under `/v1/auth/<mount>/` of each mount, `sys/auth` for mounts,
  * and the token store's `lookup-self`, `renew-self` and `revoke-self`. Request → operation and data → token check → route → handler → shape.
  */
+import { StateTooLargeError } from '../../core/store.ts'
 import type { RequestContext } from '../../core/glossary.ts'
 import { requestUrl } from '../../core/http.ts'
 import { authError, multiError } from './envelope.ts'
@@ -27,6 +28,7 @@ export async function cloudAuth(request: Request, context: RequestContext): Prom
     return await serve(request, context)
   } catch (error) {
     if (error instanceof AuthRefusal) return authError(error.status, error.message)
+    if (error instanceof StateTooLargeError) return authError(413, error.message)
     return authError(500, multiError(error instanceof Error ? error.message : String(error)))
   }
 }

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../core/glossary.ts'
+import { StateTooLargeError } from '../../core/store.ts'
 import { DurationError } from '../../core/duration.ts'
 import { FaultError } from '../../core/faults.ts'
 import { jsonResponse, requestUrl } from '../../core/http.ts'
@@ -91,6 +92,7 @@ const BAD_INPUT = [FaultError, DurationError, RangeError, TenantNameError, Snaps
 /** The status of an error a route refuses with; undefined for one that is a bug. */
 function refusalStatus(error: unknown): number | undefined {
   if (error instanceof CloudError) return controlStatus(error)
+  if (error instanceof StateTooLargeError) return 413
   return BAD_INPUT.some((type) => error instanceof type) ? 400 : undefined
 }
 
