@@ -24,7 +24,7 @@ describe('doppel serve --data-dir when writes fail', () => {
     await new Promise((resolve) => setTimeout(resolve, 200))
     const failures = server.stderr().trimEnd().split('\n')
     expect(failures).toHaveLength(1)
-    expect(failures[0]).toContain(dir)
+    expect(failures[0]).toContain(`cannot write the snapshot ${file}: `)
     expect(failures[0]).toMatch(/EISDIR|EEXIST|ENOTEMPTY/)
     await rm(file, { recursive: true })
     expect((await send(server, 'POST', '/v1/auth/cloud/role/after', role('ami-3'))).status).toBe(204)
@@ -44,7 +44,7 @@ describe('doppel serve --data-dir when writes fail', () => {
     expect((await send(server, 'POST', '/v1/auth/cloud/role/web', role('ami-1'))).status).toBe(204)
     await mkdir(join(dir, 'root.snapshot.json', 'stray'), { recursive: true })
     expect(await stop(server)).toBe(1)
-    expect(server.stderr().trimEnd().split('\n')).toEqual([expect.stringContaining(`the state at stop was not written to ${dir}`)])
+    expect(server.stderr().trimEnd().split('\n')).toEqual([expect.stringContaining(`the state at stop was not written to ${join(dir, 'root.snapshot.json')}: `)])
   })
 
   it('never writes through a link planted at the temporary or the snapshot path', async () => {

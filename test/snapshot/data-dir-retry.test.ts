@@ -59,7 +59,7 @@ describe('--data-dir on a full disk', () => {
     disk.full = true
     expect((await role(doppel, 'one')).status).toBe(204)
     await until(() => lines.length > 0)
-    expect(lines).toEqual([expect.stringMatching(new RegExp(`^doppel: cannot write the snapshot in ${dir}: ENOSPC: no space left on device, write; retrying until it works$`))])
+    expect(lines).toEqual([expect.stringMatching(new RegExp(`^doppel: cannot write the snapshot ${dir}/root.snapshot.json: ENOSPC: no space left on device, write; retrying until it works$`))])
     // Waiting out the first delay (1s) on the wall clock, not the interval: no attempt before it.
     const attempts = disk.attempts
     await settle()
@@ -100,6 +100,6 @@ describe('--data-dir on a full disk', () => {
     const data = await openDataDir(doppel, { dir, interval: '1h', fs })
     expect((await role(doppel, 'one')).status).toBe(204)
     disk.full = true
-    await expect(data.close()).rejects.toThrow(`doppel serve: the state at stop was not written to ${dir}: ENOSPC`)
+    await expect(data.close()).rejects.toThrow(`doppel serve: the state at stop was not written to ${dir}/root.snapshot.json: ENOSPC`)
   })
 })

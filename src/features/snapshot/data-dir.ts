@@ -73,7 +73,10 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
     const last = written.get(key)
     return last?.instance !== instance || last.changes !== instance.changes
   }
+  /** The file being written or removed, named when that fails. */
+  let current = file
   const save = async (key: string, instance: Doppel, path: string) => {
+    current = path
     const changes = instance.changes
     // Taken at once (synchronously), then written while requests go on.
     await writeAtomically(fs, path, JSON.stringify(instance.snapshot()))
@@ -88,12 +91,14 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
       if (!tenant) continue
       live.add(id)
       if (!stale(id, tenant)) continue
+      current = tenantsDir
       await makeDirectory(fs, tenantsDir)
       await save(id, tenant, tenantFile(id))
     }
     for (const id of written.keys()) {
       if (id === '' || live.has(id)) continue
-      await fs.rm(tenantFile(id), { force: true })
+      current = tenantFile(id)
+      await fs.rm(current, { force: true })
       written.delete(id)
     }
   }
@@ -108,7 +113,7 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
         failing = undefined
       },
       (error: unknown) => {
-        if (!failing) options.onError?.(`doppel: cannot write the snapshot in ${options.dir}: ${(error as Error).message}; retrying until it works`)
+        if (!failing) options.onError?.(`doppel: cannot write the snapshot ${current}: ${(error as Error).message}; retrying until it works`)
         const delayMs = failing ? Math.min(failing.delayMs * 2, RETRY_MOST_MS) : RETRY_FIRST_MS
         failing = { delayMs, retryAt: now() + delayMs }
         throw error
@@ -130,7 +135,7 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
       try {
         await saveAll()
       } catch (error) {
-        throw new DataDirError(`doppel serve: the state at stop was not written to ${options.dir}: ${(error as Error).message}`)
+        throw new DataDirError(`doppel serve: the state at stop was not written to ${current}: ${(error as Error).message}`)
       }
     },
   }
