@@ -1,7 +1,10 @@
 /** `doppel serve --data-dir` when the disk or the directory misbehaves (issue 29): nothing written is lost. */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { chmod, chown, lstat, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { dataDir, refused, send, start, stop, until } from './data-dir-process.ts'
 
 const role = (ami: string) => ({ auth_type: 'ec2', bound_ami_id: ami })
@@ -156,6 +159,54 @@ describe('doppel serve --data-dir keeps what a restart needs', () => {
 
     server = await start(dir)
     expect(await pkcs7(server)).toEqual(before)
+    expect(await stop(server)).toBe(0)
+  })
+})
+
+/** A tmpfs of `size` at a fresh folder (root only), unmounted after the test; undefined where it cannot be mounted. */
+function smallDisk(size: string): string | undefined {
+  if (process.getuid?.() !== 0) return undefined
+  const dir = mkdtempSync(join(tmpdir(), 'doppel-tmpfs-'))
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0700`, 'tmpfs', dir], { stdio: 'ignore' })
+  } catch {
+    rmSync(dir, { recursive: true })
+    return undefined
+  }
+  mounts.push(dir)
+  return dir
+}
+const mounts: string[] = []
+afterEach(() => {
+  for (const dir of mounts.splice(0)) {
+    execFileSync('umount', [dir])
+    rmSync(dir, { recursive: true })
+  }
+})
+
+describe('doppel serve --data-dir on a disk that fills up (a real tmpfs, where it can be mounted)', () => {
+  it('ENOSPC is reported once, writes resume when the state fits again, and a restart has the state', async (context) => {
+    const disk = smallDisk('128k')
+    if (disk === undefined) return context.skip()
+    const dir = join(disk, 'state')
+    let server = await start(dir, FAST)
+    const ami = (i: number) => Array.from({ length: 40 }, (_, k) => `ami-${String(i * 100 + k).padStart(8, '0')}`)
+    let i = 0
+    while (!server.stderr().includes('ENOSPC')) {
+      expect((await send(server, 'POST', `/v1/auth/cloud/role/r${i}`, { auth_type: 'ec2', bound_ami_id: ami(i) })).status).toBe(204)
+      i++
+      if (i > 1000) throw new Error('the disk never filled')
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    expect(server.stderr().trimEnd().split('\n')).toEqual([expect.stringMatching(/^doppel: cannot write the snapshot .*root\.snapshot\.json: ENOSPC/)])
+    // Back under what the disk holds beside the last snapshot.
+    for (let k = 3; k < i; k++) expect((await send(server, 'DELETE', `/v1/auth/cloud/role/r${k}`)).status).toBe(204)
+    await until(() => server.stderr().includes('works again'), 'the recovery line')
+    expect(await stop(server)).toBe(0)
+
+    server = await start(dir)
+    const keys = (await send(server, 'GET', '/v1/auth/cloud/roles?list=true')).body.data.keys
+    expect(keys).toEqual(['r0', 'r1', 'r2'])
     expect(await stop(server)).toBe(0)
   })
 })
