@@ -4,13 +4,22 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDataDir, type DataDirFs } from '../../src/features/snapshot/data-dir.ts'
+import { openDataDir as open, type DataDir, type DataDirFs } from '../../src/features/snapshot/data-dir.ts'
 import { createDoppel } from '../../src/index.ts'
 
 const dirs: string[] = []
+const opened: DataDir[] = []
 afterEach(async () => {
+  // Stopped first: a failed test must not leave periodic writes going into a folder being removed.
+  for (const data of opened.splice(0)) await data.close().catch(() => undefined)
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
 })
+
+async function openDataDir(...args: Parameters<typeof open>): Promise<DataDir> {
+  const data = await open(...args)
+  opened.push(data)
+  return data
+}
 
 /** node:fs/promises, except that writing file contents fails with ENOSPC while `full` is set; counts the attempts. */
 function fillableDisk() {
