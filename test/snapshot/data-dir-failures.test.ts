@@ -41,6 +41,21 @@ describe('doppel serve --data-dir when writes fail', () => {
     expect(await stop(server)).toBe(0)
   })
 
+  it('a stray file where the tenants folder goes: reported, retried, and the tenant written once it is gone', async () => {
+    const dir = await dataDir()
+    let server = await start(dir, FAST)
+    await writeFile(join(dir, 'tenants'), 'stray')
+    expect((await send(server, 'POST', '/t/a/v1/auth/cloud/role/web', role('ami-1'))).status).toBe(204)
+    await until(() => server.stderr().includes('cannot write'), 'the failure line')
+    expect(server.stderr()).toContain(join(dir, 'tenants'))
+    await rm(join(dir, 'tenants'))
+    await until(() => server.stderr().includes('works again'), 'the recovery line')
+    expect(await stop(server)).toBe(0)
+    server = await start(dir)
+    expect((await send(server, 'GET', '/t/a/v1/auth/cloud/role/web')).status).toBe(200)
+    expect(await stop(server)).toBe(0)
+  })
+
   it('a last write that fails at stop exits 1 with one line', async () => {
     const dir = await dataDir()
     const server = await start(dir, ['--snapshot-interval', '1h'])
