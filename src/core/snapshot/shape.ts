@@ -37,13 +37,6 @@ export const epochMs: Shape<number> = (value, path) => {
 /** A duration in seconds no longer than the clock's whole range. */
 export const seconds: Shape<number> = integerIn(0, Math.floor(LATEST_MS / 1000))
 
-/** An RFC 3339 time within the clock's range (records keep times as text and format them again). */
-export const timestamp: Shape<string> = (value, path) => {
-  const text = string(value, path)
-  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(text) ? Date.parse(text) : NaN
-  return ms >= EARLIEST_MS && ms <= LATEST_MS ? text : fail(path, 'an RFC 3339 time from 1970 to 9999')
-}
-
 export const number: Shape<number> = (value, path) =>
   typeof value === 'number' && Number.isFinite(value) ? value : fail(path, 'a finite number')
 
