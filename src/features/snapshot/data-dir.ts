@@ -106,8 +106,11 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
   /** Set while writes fail: reported once, tried again at `retryAt`. */
   let failing: { delayMs: number; retryAt: number } | undefined
   let writing = Promise.resolve()
+  /** Flushes asked for and not yet settled: the timer adds none while one is under way (a slow disk). */
+  let queued = 0
   const flush = (): Promise<void> => {
-    const attempt = writing.then(saveAll).then(
+    queued++
+    const attempt = writing.then(saveAll).finally(() => queued--).then(
       () => {
         if (failing) options.onError?.(`doppel: writing snapshots to ${options.dir} works again`)
         failing = undefined
@@ -123,7 +126,7 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
     return attempt
   }
   const timer = setInterval(() => {
-    if (failing === undefined || now() >= failing.retryAt) void flush().catch(() => undefined)
+    if (queued === 0 && (failing === undefined || now() >= failing.retryAt)) void flush().catch(() => undefined)
   }, intervalMs)
   timer.unref()
   return {
