@@ -1,4 +1,5 @@
 import { explainResponse } from '../../core/explanation.ts'
+import { StateTooLargeError } from '../../core/store.ts'
 import { authError, multiError } from './envelope.ts'
 import { FieldError } from './fields/index.ts'
 import { MESSAGES } from './auth-messages.ts'
@@ -10,8 +11,8 @@ export type RefusedOn = 'login' | 'authenticated'
 /**
  * The auth service's one error-to-answer mapper, called at its edge (`cloudAuth`): a refusal (login,
  * renewal, request data, …) answers its own status and message, a field that does not convert answers 400
- * `Field validation failed: …` (docs/reference/cloud-auth.md §1.6), anything else a 500 with its message. A refusal's
- * explanation goes beside the answer, for the journal; one thrown without names its code and message.
+ * `Field validation failed: …` (docs/reference/cloud-auth.md §1.6), state past `maxStateBytes` 413, anything else a 500 with its
+ * message. A refusal's explanation goes beside the answer, for the journal; one thrown without names its code and message.
  */
 export function answerError(error: unknown, on: RefusedOn): Response {
   if (error instanceof AuthRefusal) {
@@ -20,6 +21,7 @@ export function answerError(error: unknown, on: RefusedOn): Response {
   if (error instanceof FieldError) {
     return explainResponse(authError(400, MESSAGES.fieldValidation(error.message)), error.explanation ?? { rule: 'field type', seen: error.message })
   }
+  if (error instanceof StateTooLargeError) return explainResponse(authError(413, error.message), { rule: 'maxStateBytes', seen: error.message })
   const message = error instanceof Error ? error.message : String(error)
   return authError(500, on === 'login' ? message : multiError(message))
 }

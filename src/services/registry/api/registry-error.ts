@@ -72,6 +72,7 @@ export const registryErrors = {
   },
   forbidden: (detail: string) => new RegistryError('DOPPEL_REGISTRY_FORBIDDEN', 403, 'forbidden', detail),
   conflict: (detail: string) => new RegistryError('DOPPEL_REGISTRY_CONFLICT', 409, 'conflict', detail),
+  stateTooLarge: (message: string) => new RegistryError('DOPPEL_STATE_TOO_LARGE', 413, 'request entity too large', message),
   tooLarge: (limit: number) => new RegistryError('DOPPEL_REGISTRY_BODY_TOO_LARGE', 413, 'request entity too large', `request body exceeds ${limit} bytes`),
   invalidContentType: () => new RegistryError('DOPPEL_REGISTRY_CONTENT_TYPE', 415, 'invalid content type', 'content-type must be application/vnd.api+json'),
   invalidArchive: (detail: string) =>
