@@ -47,7 +47,8 @@ export function startComparison(options: ComparisonOptions): Comparison {
       // Control calls (a doppel serve upstream) set the scene; only the services' answers are compared.
       const found: Difference[] = exchange.target.startsWith('/_doppel/') ? [] : differences(upstream, mine, (a, b) => translation.text(a) === b)
       translation.learn(upstream.body, mine.body)
-      const entry: ComparedExchange = { index: compared.length + 1, method: exchange.method, path: exchange.target, differences: found }
+      const explanation = found.length > 0 ? doppel.explain(response) : undefined
+      const entry: ComparedExchange = { index: compared.length + 1, method: exchange.method, path: exchange.target, differences: found, ...(explanation && { explanation }) }
       compared.push(entry)
       if (found.length > 0) options.onDifference(formatReport.line(entry))
     },
