@@ -159,7 +159,7 @@ const HANDLERS: Record<Exclude<Operation, 'ping'>, (call: Call) => Response> = {
     const organization = organizationOf(call)
     const input = parseCreateModule(parseJsonDocument(call.body))
     if (findModule(call.state, organization, input.name, input.provider)) {
-      throw registryErrors.invalidAttribute('/data/attributes/name', 'taken')
+      throw registryErrors.invalidAttribute('/data/attributes/name', 'taken', input.name)
     }
     const at = now(call.state)
     const module: RegistryModule = {
@@ -193,7 +193,7 @@ const HANDLERS: Record<Exclude<Operation, 'ping'>, (call: Call) => Response> = {
     const module = moduleOf(call)
     const input = parseCreateVersion(parseJsonDocument(call.body))
     if (findVersion(call.state, module.organization, module.name, module.provider, input.version)) {
-      throw registryErrors.invalidAttribute('/data/attributes/version', 'taken')
+      throw registryErrors.invalidAttribute('/data/attributes/version', 'taken', input.version)
     }
     const at = now(call.state)
     const version: ModuleVersion = {
