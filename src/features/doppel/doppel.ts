@@ -11,9 +11,9 @@ import type { TenantDirectory } from '../tenants/glossary.ts'
 import { LightResponse, realResponse } from '../../core/light-response.ts'
 import { errorKind } from '../../core/doppel-error.ts'
 import { CONTROL_TABLE } from './control-table.ts'
-import { routeRequest, type ServiceName, type Surface } from './service-urls.ts'
+import { routeRequest, type ServiceName, type Surface } from './route-request.ts'
 
-export type { Surface } from './service-urls.ts'
+export type { Surface } from './route-request.ts'
 
 export interface HandleOptions {
   remoteAddress?: string
