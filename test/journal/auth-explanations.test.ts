@@ -188,6 +188,14 @@ describe('tokens', () => {
     expect(lastExplanation(w, 403)).toMatchObject({ rule: 'token', seen: expect.stringContaining('was revoked') })
   })
 
+  it('a management path with a login token or none', async () => {
+    const { w, token } = await loggedIn()
+    await w.doppel.fetch(`${BASE}/v1/auth/cloud/roles?list=true`, { headers: { 'X-Service-Token': token } })
+    expect(lastExplanation(w, 403)).toMatchObject({ rule: 'root token', seen: expect.stringContaining("a login's token") })
+    await w.doppel.fetch(`${BASE}/v1/auth/cloud/roles?list=true`)
+    expect(lastExplanation(w, 403)).toMatchObject({ rule: 'token', seen: 'no token' })
+  })
+
   it('never issued, and none sent', async () => {
     const { w } = world()
     await w.lookupSelf('hvs.never-issued')

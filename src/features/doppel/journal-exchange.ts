@@ -4,7 +4,7 @@
  * and no large body is held.
  */
 import type { JournalRequest, JournalResponse } from '../../core/journal.ts'
-import { LightRequest } from '../../core/light-request.ts'
+import { LightHeaders, LightRequest } from '../../core/light-request.ts'
 import { LightResponse } from '../../core/light-response.ts'
 import { redactBodyText, redactHeaderValue, redactPath } from '../../services/control/redact.ts'
 
@@ -29,7 +29,9 @@ export function requestBodySource(request: Request, limit: number): BodySource {
 }
 
 export async function journalRequest(request: Request, path: string, source: BodySource, limit: number): Promise<JournalRequest> {
-  const headers = keptHeaders(request.headers)
+  // The server's light headers are read from their raw list, without building a Headers.
+  const raw = request.headers instanceof LightHeaders ? request.headers.rawList() : undefined
+  const headers = keptHeaders(raw ? pairs(raw) : request.headers)
   const { body, truncated } = await boundedBody(source, headers['content-type'], limit)
   return { method: request.method, path: redactPath(path), headers, body: redactBodyText(body, path), truncated }
 }
@@ -40,6 +42,10 @@ export async function journalResponse(response: Response, path: string, limit: n
   const source = parts ? (typeof parts.body === 'string' ? parts.body : (parts.body ?? undefined)) : response.bodyUsed ? undefined : readStart(response.clone(), limit)
   const { body, truncated } = await boundedBody(source, headers['content-type'], limit)
   return { status: response.status, headers, body: redactBodyText(body, path), truncated }
+}
+
+function* pairs(raw: string[]): Generator<[string, string]> {
+  for (let i = 0; i < raw.length; i += 2) yield [raw[i]!, raw[i + 1]!]
 }
 
 /** Header names lower-cased, repeated names joined with ", " (as `Headers.get` reads them), values redacted. */
