@@ -75,8 +75,8 @@ async function serve(request: Request, context: RequestContext, route: { on: Ref
   if (!context.emulator.isRootToken(token)) {
     // A live login token is known, but its policies grant no management path: an ACL refusal, which the
     // real service reports as a multierror (docs/reference/cloud-auth.md §1.2).
-    const store = tokenStore(context.emulator)
-    const known = isIssuedTokenForm(token) && store.lookup(token) !== undefined
+    const store = isIssuedTokenForm(token) ? tokenStore(context.emulator) : undefined
+    const known = store !== undefined && store.lookup(token!) !== undefined
     const why = known
       ? { rule: 'root token', seen: "a login's token: its policies grant no management path", hint: 'manage with a root token' }
       : tokenExplanation(context, store, token)
