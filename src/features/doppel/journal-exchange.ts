@@ -70,14 +70,23 @@ async function boundedBody(source: BodySource | string, type: string | undefined
   }
   const { bytes, size } = source instanceof Uint8Array ? { bytes: source.subarray(0, limit + 1), size: source.byteLength } : await source
   if (bytes.byteLength === 0) return { body: '', truncated: false }
-  if (!TEXT_TYPE.test((type ?? '').split(';')[0]!.trim())) return { body: `<${size} bytes of ${type}>`, truncated: false }
-  const truncated = bytes.byteLength > limit
-  return { body: truncated ? cutText(bytes, limit) : Buffer.from(bytes).toString('utf8'), truncated }
+  const text = TEXT_TYPE.test((type ?? '').split(';')[0]!.trim()) ? utf8(bytes.subarray(0, limit)) : undefined
+  if (text === undefined) return { body: `<${size} bytes of ${type || 'binary data'}>`, truncated: false }
+  return { body: text, truncated: bytes.byteLength > limit }
 }
 
-/** The first `limit` bytes as text (a split character dropped), copied so that the whole body is not kept alive. */
+/** The first `limit` bytes as text (a split character dropped); a new string, so the body is not kept alive. */
 function cutText(bytes: Uint8Array, limit: number): string {
-  return Buffer.from(bytes.subarray(0, limit)).toString('utf8').replace(/\uFFFD$/, '')
+  return utf8(bytes.subarray(0, limit)) ?? ''
+}
+
+/** UTF-8 text, a character split at the end dropped; undefined for bytes that are not UTF-8 (kept as their size). */
+function utf8(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true })
+  } catch {
+    return undefined
+  }
 }
 
 /** Up to `limit + 1` bytes of a body, the stream cancelled there; `size` what was read. */
