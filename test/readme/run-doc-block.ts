@@ -1,0 +1,139 @@
+// Runs one fenced block of the documentation as a reader would paste it, in a folder shared by the blocks of
+// its Markdown file (a YAML block whose first line is `# <path>` is written there first, for later blocks):
+// - sh: bash with `set -euo pipefail`, `npx doppel` running this repository's CLI, and curl failing on a
+//   4xx/5xx (--fail-with-body). Unless the block starts its own `doppel serve`, one is started for it. The
+//   documented ports (8200, 8201, 8300, 9200) are replaced by free ones, so blocks keep the ports a reader uses.
+// - ts: a block importing vitest runs under vitest; any other runs under Node. `doppel` and `doppel/*`
+//   imports resolve to this repository's sources.
+// - yaml: a scenario (it has `steps`) is parsed and run on the emulator; anything else is a fixture, loaded
+//   into an emulator (the schema and every service's own validation).
+// - json: parsed.
+import { execFile, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { promisify } from 'node:util'
+import { parse } from 'yaml'
+import { createDoppel } from '../../src/index.ts'
+import { createEmulatorTarget, loadFixtures, parseScenario, runScenario } from '../../src/faces/scenario/index.ts'
+import { closedPort } from '../support/closed-port.ts'
+import type { DocBlock } from '../support/readme-blocks.ts'
+
+const ROOT = new URL('../../', import.meta.url).pathname
+const DOPPEL = join(ROOT, 'bin/doppel.js')
+export const RUNNABLE = ['sh', 'ts', 'yaml', 'json'] as const
+
+const ENTRY_POINTS: Record<string, string> = {
+  doppel: 'src/index.ts',
+  'doppel/msw': 'src/faces/msw/index.ts',
+  'doppel/scenario': 'src/faces/scenario/index.ts',
+  'doppel/vitest': 'src/faces/scenario/vitest.ts',
+}
+
+/** The folder a Markdown file's blocks share, emptied by the caller once per file. */
+export function blockFolder(file: string): string {
+  return join(ROOT, '.tmp/doc-blocks', file.replaceAll('/', '_'))
+}
+
+export async function runBlock(block: DocBlock, dir: string): Promise<void> {
+  const path = /^# ([\w./-]+\.ya?ml)\s*$/m.exec(block.body.split('\n')[0] ?? '')?.[1]
+  if (path !== undefined) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true })
+    writeFileSync(join(dir, path), block.body)
+  }
+  if (block.language === 'sh') return runShell(block, dir)
+  if (block.language === 'ts') return runTypeScript(block, dir)
+  if (block.language === 'yaml') return checkYaml(block)
+  if (block.language === 'json') return void JSON.parse(block.body)
+  throw new Error(`${block.file}:${block.line}: a \`${block.language}\` block cannot be run: use one of ${RUNNABLE.join(', ')}, or mark it \`no-run: <why>\``)
+}
+
+const PRELUDE = `set -euo pipefail
+trap 'status=$?; echo "line $LINENO: \\\`$BASH_COMMAND\\\` exited $status" >&2' ERR
+npx() { if [ "\${1-}" = doppel ]; then shift; node "$DOPPEL_BIN" "$@"; else command npx "$@"; fi; }
+curl() { command curl --silent --show-error --fail-with-body "$@"; }
+`
+
+async function runShell(block: DocBlock, dir: string): Promise<void> {
+  const ports = new Map<string, number>()
+  for (const documented of ['8200', '8201', '8300', '9200']) ports.set(documented, await closedPort())
+  const script = block.body.replace(/\b(8200|8201|8300|9200)\b/g, (port) => String(ports.get(port)))
+  const server = /\bdoppel serve\b/.test(block.body) ? undefined : await startServer(ports.get('8200')!)
+  writeFileSync(join(dir, '.prelude.sh'), PRELUDE)
+  writeFileSync(join(dir, '.block.sh'), script)
+  const child = spawn('bash', ['.block.sh'], {
+    cwd: dir,
+    detached: true,
+    env: {
+      ...process.env,
+      BASH_ENV: join(dir, '.prelude.sh'),
+      DOPPEL_BIN: DOPPEL,
+      PATH: `${dirname(process.execPath)}:${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk) => (output += chunk))
+  child.stderr.on('data', (chunk) => (output += chunk))
+  const timer = setTimeout(() => killGroup(child.pid!), 90_000)
+  const [code] = (await once(child, 'exit')) as [number | null]
+  clearTimeout(timer)
+  killGroup(child.pid!) // what the block left running in the background
+  server?.kill()
+  if (code !== 0) {
+    const line = /^line (\d+): /m.exec(output)?.[1]
+    const where = line === undefined ? `${block.file}:${block.line}` : `${block.file}:${block.line + Number(line)}`
+    throw new Error(`${where}: the sh block failed (exit ${code})\n${output}`)
+  }
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGTERM')
+  } catch {
+    // the group has ended
+  }
+}
+
+async function startServer(port: number) {
+  const server = spawn(process.execPath, [DOPPEL, 'serve', '--port', String(port), '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  server.stdout.on('data', (chunk) => (out += chunk))
+  for (let waited = 0; !out.includes('doppel listening on'); waited += 50) {
+    if (waited > 30_000 || server.exitCode !== null) throw new Error(`doppel serve did not start: ${out}`)
+    await sleep(50)
+  }
+  return server
+}
+
+async function runTypeScript(block: DocBlock, dir: string): Promise<void> {
+  const source = block.body.replace(/from '(doppel(?:\/\w+)?)'/g, (whole, name: string) =>
+    ENTRY_POINTS[name] ? `from ${JSON.stringify(join(ROOT, ENTRY_POINTS[name]))}` : whole,
+  )
+  const file = `block-${block.line}${/from 'vitest'/.test(source) ? '.test' : ''}.ts`
+  writeFileSync(join(dir, file), source)
+  const run = promisify(execFile)
+  const args = file.endsWith('.test.ts')
+    ? [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--config', join(dir, 'vitest.config.ts'), file]
+    : [join(dir, file)]
+  writeFileSync(join(dir, 'vitest.config.ts'), 'export default { test: { testTimeout: 30_000 } }\n')
+  try {
+    await run(process.execPath, args, { cwd: dir, timeout: 90_000 })
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string }
+    throw new Error(`${block.file}:${block.line}: the ts block failed\n${stdout ?? ''}${stderr ?? ''}`, { cause: error })
+  }
+}
+
+async function checkYaml(block: DocBlock): Promise<void> {
+  const name = `${block.file}:${block.line}`
+  const document = parse(block.body) as Record<string, unknown> | null
+  if (document !== null && typeof document === 'object' && 'steps' in document) {
+    const scenario = parseScenario(block.body, name)
+    const result = await runScenario(scenario, { target: createEmulatorTarget({ seed: 1 }), runId: 'doc' })
+    if (result.verdict !== 'passed') throw new Error(`${name}: the scenario ${result.verdict}\n${JSON.stringify(result, null, 2)}`)
+    return
+  }
+  await loadFixtures(createDoppel({ seed: 1 }), block.body, name)
+}
