@@ -8,9 +8,9 @@
 // - yaml: a scenario (it has `steps`) is parsed and run on the emulator; anything else is a fixture, loaded
 //   into an emulator (the schema and every service's own validation).
 // - json: parsed.
-import { execFile, spawn } from 'node:child_process'
+import { execFile, execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { promisify } from 'node:util'
@@ -51,9 +51,16 @@ export async function runBlock(block: DocBlock, dir: string): Promise<void> {
 
 const PRELUDE = `set -euo pipefail
 trap 'status=$?; echo "line $LINENO: \\\`$BASH_COMMAND\\\` exited $status" >&2' ERR
-npx() { if [ "\${1-}" = doppel ]; then shift; node "$DOPPEL_BIN" "$@"; else command npx "$@"; fi; }
-curl() { command curl --silent --show-error --fail-with-body "$@"; }
 `
+/** Commands first on the block's PATH: `npx doppel` runs this repository's CLI, curl fails on a 4xx or 5xx. */
+const SHIMS = {
+  npx: `#!/bin/sh\nif [ "$1" = doppel ]; then shift; exec node "${DOPPEL}" "$@"; fi\nexec "${which('npx')}" "$@"\n`,
+  curl: `#!/bin/sh\nexec "${which('curl')}" --silent --show-error --fail-with-body "$@"\n`,
+}
+
+function which(command: string): string {
+  return execFileSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).trim()
+}
 
 async function runShell(block: DocBlock, dir: string): Promise<void> {
   const ports = new Map<string, number>()
@@ -61,6 +68,11 @@ async function runShell(block: DocBlock, dir: string): Promise<void> {
   const script = block.body.replace(/\b(8200|8201|8300|9200)\b/g, (port) => String(ports.get(port)))
   const server = /\bdoppel serve\b/.test(block.body) ? undefined : await startServer(ports.get('8200')!)
   writeFileSync(join(dir, '.prelude.sh'), PRELUDE)
+  mkdirSync(join(dir, '.bin'), { recursive: true })
+  for (const [name, text] of Object.entries(SHIMS)) {
+    writeFileSync(join(dir, '.bin', name), text)
+    chmodSync(join(dir, '.bin', name), 0o755)
+  }
   writeFileSync(join(dir, '.block.sh'), script)
   const child = spawn('bash', ['.block.sh'], {
     cwd: dir,
@@ -68,8 +80,7 @@ async function runShell(block: DocBlock, dir: string): Promise<void> {
     env: {
       ...process.env,
       BASH_ENV: join(dir, '.prelude.sh'),
-      DOPPEL_BIN: DOPPEL,
-      PATH: `${dirname(process.execPath)}:${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`,
+      PATH: `${join(dir, '.bin')}:${dirname(process.execPath)}:${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
