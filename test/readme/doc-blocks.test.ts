@@ -1,6 +1,5 @@
 // Every fenced block of README.md, CONTRIBUTING.md and docs/ runs as written (run-doc-block.ts says how),
 // or says in its fence why it cannot run here (`no-run: <why>`): those are listed as skipped tests.
-import { rmSync, mkdirSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { docBlocks, documentedFiles } from '../support/readme-blocks.ts'
 import { blockFolder, runBlock } from './run-doc-block.ts'
@@ -9,10 +8,9 @@ for (const file of documentedFiles()) {
   const blocks = docBlocks(file)
   if (blocks.length === 0) continue
   describe(file, () => {
-    const dir = blockFolder(file)
+    let dir = ''
     beforeAll(() => {
-      rmSync(dir, { recursive: true, force: true })
-      mkdirSync(dir, { recursive: true })
+      dir = blockFolder(file)
     })
     for (const block of blocks) {
       const name = `${file}:${block.line} ${block.language}`

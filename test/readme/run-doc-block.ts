@@ -4,13 +4,13 @@
 //   4xx/5xx (--fail-with-body). Unless the block starts its own `doppel serve`, one is started for it. The
 //   documented ports (8200, 8201, 8300, 9200) are replaced by free ones, so blocks keep the ports a reader uses.
 // - ts: a block importing vitest runs under vitest; any other runs under Node. `doppel` and `doppel/*`
-//   imports resolve to this repository's sources.
+//   imports resolve to this repository's sources; a block importing doppel/vitest runs under vitest too.
 // - yaml: a scenario (it has `steps`) is parsed and run on the emulator; anything else is a fixture, loaded
 //   into an emulator (the schema and every service's own validation).
 // - json: parsed.
 import { execFile, execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { promisify } from 'node:util'
@@ -31,9 +31,13 @@ const ENTRY_POINTS: Record<string, string> = {
   'doppel/vitest': 'src/faces/scenario/vitest.ts',
 }
 
-/** The folder a Markdown file's blocks share, emptied by the caller once per file. */
+/** An empty folder for a Markdown file's blocks, where `node_modules/doppel` is this repository, as installed. */
 export function blockFolder(file: string): string {
-  return join(ROOT, '.tmp/doc-blocks', file.replaceAll('/', '_'))
+  const dir = join(ROOT, '.tmp/doc-blocks', file.replaceAll('/', '_'))
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(join(dir, 'node_modules'), { recursive: true })
+  symlinkSync(ROOT, join(dir, 'node_modules/doppel'))
+  return dir
 }
 
 export async function runBlock(block: DocBlock, dir: string): Promise<void> {
@@ -122,7 +126,7 @@ async function runTypeScript(block: DocBlock, dir: string): Promise<void> {
   const source = block.body.replace(/from '(doppel(?:\/\w+)?)'/g, (whole, name: string) =>
     ENTRY_POINTS[name] ? `from ${JSON.stringify(join(ROOT, ENTRY_POINTS[name]))}` : whole,
   )
-  const file = `block-${block.line}${/from 'vitest'/.test(source) ? '.test' : ''}.ts`
+  const file = `block-${block.line}${/from '(vitest|doppel\/vitest)'/.test(block.body) ? '.test' : ''}.ts`
   writeFileSync(join(dir, file), source)
   const run = promisify(execFile)
   const args = file.endsWith('.test.ts')
