@@ -3,6 +3,7 @@
 // - sh: bash with `set -euo pipefail`, `npx doppel` running this repository's CLI, and curl failing on a
 //   4xx/5xx (--fail-with-body). Unless the block starts its own `doppel serve`, one is started for it. The
 //   documented ports (8200, 8201, 8300, 9200) are replaced by free ones, so blocks keep the ports a reader uses.
+//   CONTRIBUTING.md's blocks run in the repository.
 // - ts: a block importing vitest runs under vitest; any other runs under Node. `doppel` and `doppel/*`
 //   imports resolve to this repository's sources; a block importing doppel/vitest runs under vitest too.
 // - yaml: a scenario (it has `steps`) is parsed and run on the emulator; anything else is a fixture, loaded
@@ -78,8 +79,9 @@ async function runShell(block: DocBlock, dir: string): Promise<void> {
     chmodSync(join(dir, '.bin', name), 0o755)
   }
   writeFileSync(join(dir, '.block.sh'), script)
-  const child = spawn('bash', ['.block.sh'], {
-    cwd: dir,
+  // CONTRIBUTING.md's blocks are about the repository itself, so they run in it.
+  const child = spawn('bash', [join(dir, '.block.sh')], {
+    cwd: block.file === 'CONTRIBUTING.md' ? ROOT : dir,
     detached: true,
     env: {
       ...process.env,
