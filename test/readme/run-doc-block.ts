@@ -4,7 +4,8 @@
 //   4xx/5xx (--fail-with-body). Unless the block starts its own `doppel serve`, one is started for it. The
 //   documented ports (8200, 8201, 8300, 9200) are replaced by free ones, so blocks keep the ports a reader uses.
 //   CONTRIBUTING.md's blocks run in the repository.
-// - ts: a block importing vitest runs under vitest; any other runs under Node. `doppel` and `doppel/*`
+// - ts: a block importing vitest runs under vitest; any other runs under Node, and prints what its
+//   `console.log(…) // → text` comments say. `doppel` and `doppel/*`
 //   imports resolve to this repository's sources; a block importing doppel/vitest runs under vitest too.
 // - yaml: a scenario (it has `steps`) is parsed and run on the emulator; anything else is a fixture, loaded
 //   into an emulator (the schema and every service's own validation).
@@ -135,11 +136,21 @@ async function runTypeScript(block: DocBlock, dir: string): Promise<void> {
     ? [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--config', join(dir, 'vitest.config.ts'), file]
     : [join(dir, file)]
   writeFileSync(join(dir, 'vitest.config.ts'), 'export default { test: { testTimeout: 30_000 } }\n')
+  let printed: string
   try {
-    await run(process.execPath, args, { cwd: dir, timeout: 90_000 })
+    const { stdout, stderr } = await run(process.execPath, args, { cwd: dir, timeout: 90_000 })
+    printed = stdout + stderr
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string }
     throw new Error(`${block.file}:${block.line}: the ts block failed\n${stdout ?? ''}${stderr ?? ''}`, { cause: error })
+  }
+  // `console.log(…) // → text` says what the line prints: each such text must be printed, in order.
+  const lines = printed.split('\n').map((line) => line.trim())
+  let from = 0
+  for (const [, expected] of block.body.matchAll(/console\.(?:log|error)\(.*\/\/ → (.*)$/gm)) {
+    const at = lines.indexOf(expected!.trim(), from)
+    if (at === -1) throw new Error(`${block.file}:${block.line}: the ts block did not print "${expected}" (in order)\n${printed}`)
+    from = at + 1
   }
 }
 
