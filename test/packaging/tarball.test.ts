@@ -182,7 +182,7 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
       const openapi = (await (await fetch(`${server.url}/_doppel/openapi.json`)).json()) as { openapi: string }
       expect(openapi.openapi).toMatch(/^3\.1\./)
       const conformance = await run([join(project, 'node_modules', '.bin', 'doppel'), 'conformance', '--target', server.url, '--label', 'registry and deprecation'], { timeout: 120_000 })
-      expect(conformance.stdout.trim().split('\n').at(-1)).toMatch(allPassedOn('service'))
+      expect(conformance.stdout.trim().split('\n').at(-1)).toMatch(/^[1-9]\d* passed, 0 failed, 0 skipped$/)
     } finally {
       await server.stop()
     }
