@@ -31,3 +31,11 @@ it('every relative link in the documentation resolves, fragments included', () =
   })
   expect(broken).toEqual([])
 })
+
+it("the guides' Next links follow the README's reading order", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const guides = [...readme.matchAll(/^\d+\. \[[^\]]+\]\(docs\/([\w-]+\.md)\)/gm)].map((match) => match[1]!)
+  expect(guides.length).toBeGreaterThan(5)
+  const next = guides.map((guide) => /Next: \[[^\]]+\]\(([\w-]+\.md)\)/.exec(readFileSync(join(ROOT, 'docs', guide), 'utf8'))?.[1])
+  expect(next).toEqual([...guides.slice(1), undefined])
+})
