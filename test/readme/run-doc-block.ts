@@ -1,15 +1,6 @@
 // Runs one fenced block of the documentation as a reader would paste it, in a folder shared by the blocks of
-// its Markdown file (a YAML block whose first line is `# <path>` is written there first, for later blocks):
-// - sh: bash with `set -euo pipefail`, `npx doppel` running this repository's CLI, and curl failing on a
-//   4xx/5xx (--fail-with-body). Unless the block starts its own `doppel serve`, one is started for it. The
-//   documented ports (8200, 8201, 8300, 9200) are replaced by free ones, so blocks keep the ports a reader uses.
-//   CONTRIBUTING.md's blocks run in the repository.
-// - ts: a block importing vitest runs under vitest; any other runs under Node, and prints what its
-//   `console.log(…) // → text` comments say. `doppel` and `doppel/*`
-//   imports resolve to this repository's sources; a block importing doppel/vitest runs under vitest too.
-// - yaml: a scenario (it has `steps`) is parsed and run on the emulator; anything else is a fixture, loaded
-//   into an emulator (the schema and every service's own validation).
-// - json: parsed.
+// its Markdown file. What each language means (sh, ts, yaml, json) is written once, for authors, in
+// CONTRIBUTING.md, "Documentation".
 import { execFile, execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
