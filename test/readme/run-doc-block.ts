@@ -61,8 +61,8 @@ function which(command: string): string {
 
 async function runShell(block: DocBlock, dir: string): Promise<void> {
   const ports = new Map<string, number>()
-  for (const documented of ['8200', '8201', '8300', '9200']) ports.set(documented, await closedPort())
-  const script = block.body.replace(/\b(8200|8201|8300|9200)\b/g, (port) => String(ports.get(port)))
+  for (const documented of ['8200', '8300']) ports.set(documented, await closedPort())
+  const script = block.body.replace(/\b(8200|8300)\b/g, (port) => String(ports.get(port)))
   const server = /\bdoppel serve\b/.test(block.body) ? undefined : await startServer(ports.get('8200')!)
   writeFileSync(join(dir, '.prelude.sh'), PRELUDE)
   mkdirSync(join(dir, '.bin'), { recursive: true })
@@ -110,7 +110,10 @@ async function startServer(port: number) {
   let out = ''
   server.stdout.on('data', (chunk) => (out += chunk))
   for (let waited = 0; !out.includes('doppel listening on'); waited += 50) {
-    if (waited > 30_000 || server.exitCode !== null) throw new Error(`doppel serve did not start: ${out}`)
+    if (waited > 30_000 || server.exitCode !== null) {
+      server.kill()
+      throw new Error(`doppel serve did not start: ${out}`)
+    }
     await sleep(50)
   }
   return server
@@ -123,10 +126,11 @@ async function runTypeScript(block: DocBlock, dir: string): Promise<void> {
   const file = `block-${block.line}${/from '(vitest|doppel\/vitest)'/.test(block.body) ? '.test' : ''}.ts`
   writeFileSync(join(dir, file), source)
   const run = promisify(execFile)
-  const args = file.endsWith('.test.ts')
+  const underVitest = file.endsWith('.test.ts')
+  if (underVitest) writeFileSync(join(dir, 'vitest.config.ts'), 'export default { test: { testTimeout: 30_000 } }\n')
+  const args = underVitest
     ? [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--config', join(dir, 'vitest.config.ts'), file]
     : [join(dir, file)]
-  writeFileSync(join(dir, 'vitest.config.ts'), 'export default { test: { testTimeout: 30_000 } }\n')
   let printed: string
   try {
     const { stdout, stderr } = await run(process.execPath, args, { cwd: dir, timeout: 90_000 })
