@@ -20,6 +20,8 @@ export interface HandleOptions {
   surface?: Surface
   /** The server's tenants, given to the root instance so that its control API can list and drop them. */
   tenants?: TenantDirectory
+  /** Aborted when the server stops; becomes the request context's `signal`. */
+  signal?: AbortSignal
 }
 
 /** Thrown (and turned into a dropped connection or a network error) by a `drop` fault. */
@@ -181,6 +183,7 @@ export class Doppel extends Emulator {
           profile: this.profile,
           remoteAddress: options.remoteAddress ?? '127.0.0.1',
           ...(options.tenants && { tenants: options.tenants }),
+          ...(options.signal && { signal: options.signal }),
           url,
           vaultOpenApi,
         }
