@@ -52,7 +52,8 @@ trap 'status=$?; echo "line $LINENO: \\\`$BASH_COMMAND\\\` exited $status" >&2' 
 /** Commands first on the block's PATH: `npx doppel` runs this repository's CLI, curl fails on a 4xx or 5xx. */
 const SHIMS = {
   npx: `#!/bin/sh\nif [ "$1" = doppel ]; then shift; exec node "${DOPPEL}" "$@"; fi\nexec "${which('npx')}" "$@"\n`,
-  curl: `#!/bin/sh\nexec "${which('curl')}" --silent --show-error --fail-with-body "$@"\n`,
+  // curl refuses --fail-with-body beside a block's own --fail (-f, -sf…)
+  curl: `#!/bin/sh\nfail=--fail-with-body\nfor arg; do case "$arg" in --fail|-[!-]*f*) fail=;; esac; done\nexec "${which('curl')}" --silent --show-error $fail "$@"\n`,
 }
 
 function which(command: string): string {
