@@ -22,6 +22,12 @@ export interface Profile {
   acceptsSha1Signatures: boolean
   /** Whether Vault's own description path (`/v1/sys/internal/specs/openapi`) answers. */
   vaultOpenApi: boolean
+  /**
+   * The status of bad input the real service answers as an internal error (500): `400` (the spec: bad input
+   * never gives a 5xx) or `'real'`, the real service's status, for clients whose retry and alerting logic
+   * branches on 5xx (the README's "Deliberate differences").
+   */
+  badInputStatus: 'real' | 400
 }
 
 export interface CredentialEnv {
@@ -38,6 +44,7 @@ export const SERVICE_PROFILE: Profile = {
   credentialEnv: { accessKey: ['CLOUD_ACCESS_KEY'], secretKey: ['CLOUD_SECRET_KEY'], sessionToken: ['CLOUD_SESSION_TOKEN'] },
   acceptsSha1Signatures: false,
   vaultOpenApi: false,
+  badInputStatus: 400,
 }
 
 export const VAULT_PROFILE: Profile = {
@@ -53,6 +60,7 @@ export const VAULT_PROFILE: Profile = {
   },
   acceptsSha1Signatures: true,
   vaultOpenApi: true,
+  badInputStatus: 'real',
 }
 
 /** Every profile, for rules that hold whichever is active (redaction of every token header). */
