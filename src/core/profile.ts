@@ -1,6 +1,7 @@
 /**
  * A profile is data the services read, never a name they branch on: header names, mounts, the environment
- * variables of the service's own credentials, and the one spec rule Vault's code does not apply (SHA-1).
+ * variables of the service's own credentials, the one spec rule Vault's code does not apply (SHA-1), and
+ * whether bad input Vault answers with a 500 gets Vault's status.
  * `service` uses the spec's names; `vault` also accepts Vault's headers and reads Vault's environment, so
  * existing Vault clients and set-ups work against doppel unchanged.
  */
@@ -61,6 +62,11 @@ export const VAULT_PROFILE: Profile = {
   acceptsSha1Signatures: true,
   vaultOpenApi: true,
   badInputStatus: 'real',
+}
+
+/** The status a profile answers bad input with where the real service answers a 500 (scenarios read it). */
+export function badInputStatusCode(profile: Profile): number {
+  return profile.badInputStatus === 'real' ? 500 : profile.badInputStatus
 }
 
 /** Every profile, for rules that hold whichever is active (redaction of every token header). */
