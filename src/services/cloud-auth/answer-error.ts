@@ -11,7 +11,7 @@ export type RefusedOn = 'login' | 'authenticated'
  * The auth service's one error-to-answer mapper, called at its edge (`cloudAuth`): a refusal (login,
  * renewal, request data, …) answers its message with the status the profile asks for (doppel's own, or the
  * real service's, which is a 500 for some bad input), a field that does not convert answers 400
- * `Field validation failed: …` (reference §1.6), anything else a 500 with its message.
+ * `Field validation failed: …` (docs/reference/cloud-auth.md §1.6), anything else a 500 with its message.
  */
 export function answerError(error: unknown, on: RefusedOn, profile: Pick<Profile, 'badInputStatus'>): Response {
   if (error instanceof AuthRefusal) {
@@ -22,7 +22,7 @@ export function answerError(error: unknown, on: RefusedOn, profile: Pick<Profile
   return internalError(error instanceof Error ? error.message : String(error), on)
 }
 
-/** The real service's internal error: 500, the message bare on login and a multierror elsewhere (§1.6). */
+/** The real service's internal error: 500, the message bare on login and a multierror elsewhere (docs/reference/cloud-auth.md §1.6). */
 function internalError(message: string, on: RefusedOn): Response {
   return authError(500, on === 'login' ? message : multiError(message))
 }
