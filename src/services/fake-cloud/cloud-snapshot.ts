@@ -30,6 +30,9 @@ const nullableString = shape.nullable(shape.string)
 /** Fields added after version 1 was first written: absent in an older snapshot, read as null. */
 const laterString: shape.Shape<string | null> = (value, path) => (value === undefined ? null : nullableString(value, path))
 
+/** Tag access in IMDS, added after version 1: absent in an older snapshot, read as EC2's default. */
+const laterTagAccess: shape.Shape<'enabled' | 'disabled'> = (value, path) => (value === undefined ? 'disabled' : shape.literal('enabled', 'disabled')(value, path))
+
 /** A policy document (or list), checked by the same rules as at creation. */
 function policyShape<T>(problem: (value: unknown) => string | undefined): shape.Shape<T | null | undefined> {
   return (value, path) => {
@@ -58,6 +61,7 @@ const instanceShape = shape.object<InstanceRecord>({
   pending_time: shape.string,
   instance_profile_id: nullableString,
   http_tokens: shape.literal('optional', 'required'),
+  instance_metadata_tags: laterTagAccess,
   reservation_id: shape.string,
   security_group_id: shape.string,
   mac: shape.string,
