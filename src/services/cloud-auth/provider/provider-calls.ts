@@ -28,7 +28,7 @@ function route(context: RequestContext, state: AuthState, override: Override, re
   const endpoint = config?.[override] ?? ''
   if (isInProcessEndpoint(context.emulator, endpoint)) return { region: regionAtAwsHost(SERVICE_OF[override], endpoint, region) }
   const maxRetries = config !== undefined && config.max_retries >= 0 ? config.max_retries : SDK_DEFAULT_RETRIES
-  return { remote: { endpoint, region, credentials, maxRetries, nowMs: context.emulator.clock.nowMs() } }
+  return { remote: { endpoint, region, credentials, maxRetries, nowMs: context.emulator.clock.nowMs(), ...(context.signal && { signal: context.signal }) } }
 }
 
 const stsRegion = (state: AuthState) => state.clientConfig?.sts_region || STS_DEFAULT_REGION
