@@ -52,7 +52,7 @@ export interface InstanceFacts {
  * The role's instance bounds in the real service's order (docs/reference/cloud-auth.md §4 E.2). Returns the validation
  * failure (the caller adds `Error validating instance: ` or `error validating instance: `), or undefined
  * when every bound holds. Missing instance attributes are refused with their own message (a 500 in the
- * real service, 400 here).
+ * real service, 400 in the service profile: `BAD_INPUT_500`).
  */
 export async function instanceBoundFailure(
   context: RequestContext,

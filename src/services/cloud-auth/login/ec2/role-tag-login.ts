@@ -18,7 +18,7 @@ export interface RoleTagGrant {
 /**
  * The role tag on the instance, read and checked in the real service's order (docs/reference/cloud-auth.md §4 G.4): present,
  * parses and verifies, names the role exactly as sent, fits the instance, not deny-listed, policies a
- * subset of the role's. Failures are 500s in the real service; 400 here, same messages.
+ * subset of the role's. Failures are 500s in the real service; 400 in the service profile (`BAD_INPUT_500`), same messages.
  *
  * @note The spec says a tag created with explicitly empty policies grants only `default` (the tag route
  * writes `p=default`); `default` therefore always counts as part of the role's policies here.
