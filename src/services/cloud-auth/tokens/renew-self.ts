@@ -4,7 +4,7 @@ import { toDurationField } from '../fields/index.ts'
 import { readRequestData } from '../request-body.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import { explainResponse } from '../../../core/explanation.ts'
-import { AuthRefusal } from '../auth-refusal.ts'
+import { AuthRefusal, BAD_INPUT_500 } from '../auth-refusal.ts'
 import { requestToken } from '../../../core/request-token.ts'
 import { addressIsAllowed } from './bound-cidrs.ts'
 import { RenewError } from './renew-error.ts'
@@ -44,7 +44,7 @@ export async function handleRenewSelf(request: Request, context: RequestContext)
     check = await renewalCheck(context, token)
   } catch (error) {
     if (error instanceof RenewError) {
-      throw new AuthRefusal(TOKEN_MESSAGES.renewFailed(error.message)).explain(error.explanation ?? { rule: 'renewal re-check', seen: error.message })
+      throw new AuthRefusal(TOKEN_MESSAGES.renewFailed(error.message), BAD_INPUT_500).explain(error.explanation ?? { rule: 'renewal re-check', seen: error.message })
     }
     throw error
   }

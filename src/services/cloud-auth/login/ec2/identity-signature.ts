@@ -1,4 +1,5 @@
 import { verify as verifySignature } from 'node:crypto'
+import { BAD_INPUT_500 } from '../../auth-refusal.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
 import type { TrustedCertificate } from './trusted-certificate.ts'
@@ -20,8 +21,8 @@ export function verifyIdentitySignature(
   trusted: readonly TrustedCertificate[],
   allowSha1: boolean,
 ): void {
-  if (document.length === 0) throw new LoginError(LOGIN_MESSAGES.missingIdentity)
-  if (signature.length === 0) throw new LoginError(LOGIN_MESSAGES.missingSignature)
+  if (document.length === 0) throw new LoginError(LOGIN_MESSAGES.missingIdentity, BAD_INPUT_500)
+  if (signature.length === 0) throw new LoginError(LOGIN_MESSAGES.missingSignature, BAD_INPUT_500)
   let refusedAlgorithm: string | undefined
   for (const certificate of trusted) {
     if (certificate.publicKey.asymmetricKeyType !== 'rsa' || !safeVerify(document, certificate, signature)) continue
@@ -29,9 +30,9 @@ export function verifyIdentitySignature(
     refusedAlgorithm ??= certificate.sha1Algorithm
   }
   if (refusedAlgorithm !== undefined) {
-    throw new LoginError(`${LOGIN_MESSAGES.identityUnverified}: ${LOGIN_MESSAGES.insecureAlgorithm(refusedAlgorithm)}`).explain(sha1Refusal(refusedAlgorithm))
+    throw new LoginError(`${LOGIN_MESSAGES.identityUnverified}: ${LOGIN_MESSAGES.insecureAlgorithm(refusedAlgorithm)}`, BAD_INPUT_500).explain(sha1Refusal(refusedAlgorithm))
   }
-  throw new LoginError(LOGIN_MESSAGES.identityUnverified).explain(unknownSigner(trusted.length, 'identity'))
+  throw new LoginError(LOGIN_MESSAGES.identityUnverified, BAD_INPUT_500).explain(unknownSigner(trusted.length, 'identity'))
 }
 
 /** A signature that verifies only under a SHA-1-signed certificate, refused without `allowSha1`. */

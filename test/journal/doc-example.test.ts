@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { readmeBlocks } from '../support/readme-blocks.ts'
 
-it("README's doppel.explain example runs as pasted and prints what its comment says", () => {
-  const [block] = readmeBlocks('ts journal')
+it("docs/journal.md's doppel.explain example runs as pasted and prints what its comment says", () => {
+  const [block] = readmeBlocks('ts', 'docs/journal.md')
   expect(block).toBeDefined()
   const index = new URL('../../src/index.ts', import.meta.url).pathname
   const dir = mkdtempSync(join(tmpdir(), 'doppel-journal-'))
