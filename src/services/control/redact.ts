@@ -135,9 +135,9 @@ export function redactPath(pathAndQuery: string): string {
 
 /**
  * A body's text with every secret replaced: JSON members, XML elements, `name: value` lines (YAML, a
- * canonical request's headers) and form fields named in the secret list, issued tokens and archivist capabilities wherever they appear; `iam_request_headers`
- * (base64 JSON of the signed request's headers) is decoded, redacted and encoded again. Works on a body
- * cut short, too: nothing is parsed whole.
+ * canonical request's headers) and form fields named in the secret list, and issued tokens and archivist
+ * capabilities wherever they appear; `iam_request_headers` (base64 JSON of the signed request's headers)
+ * is decoded, redacted and encoded again. Works on a body cut short, too: nothing is parsed whole.
  */
 export function redactBodyText(text: string, path: string): string {
   if (SECRET_ANSWER_PATHS.some((pattern) => pattern.test(path)) && text !== '') return REDACTED
