@@ -1,16 +1,16 @@
 import { resolve } from 'node:path'
 import type { CliIo } from '../core/cli-io.ts'
-import type { Exchange } from '../faces/record/exchange.ts'
-import { SPLIT_RULES, writeScenarios, type SplitRule } from '../faces/record/write-scenarios.ts'
+import { RecordingFiles, RecordingOutError, SPLIT_RULES, type SplitRule } from '../faces/record/recording-files.ts'
 import { parseOptions } from './parse-options.ts'
 import { PROXY_OPTIONS, proxyFlags, startProxySession, type ProxySession } from './proxy-session.ts'
-import { UsageError } from './usage-error.ts'
+import { StartupError, UsageError } from './usage-error.ts'
 
 export const RECORD_USAGE = `Usage: doppel record --upstream <url> --out <dir> [options]
 
-Forwards every request to the upstream unchanged and, when stopped (SIGINT/SIGTERM or
-POST /_doppel/record/stop), writes the exchanges as YAML scenarios that replay on the emulator,
-on doppel serve and on the upstream.
+Forwards every request to the upstream unchanged and writes the exchanges, as they happen, as
+YAML scenarios that replay on the emulator, on doppel serve and on the upstream; stops on
+SIGINT/SIGTERM or POST /_doppel/record/stop. Secrets are never written. Bodies are held up to
+64 MiB: a larger answer is a 502 to the client and left out.
 
 Options:
   --upstream <url>      The server to record (required)
@@ -40,7 +40,14 @@ export async function startRecord(argv: string[], io: CliIo): Promise<ProxySessi
   const splitBy = values['split-by'] as SplitRule
   if (!SPLIT_RULES.includes(splitBy)) throw new UsageError(`doppel record: --split-by must be one of ${SPLIT_RULES.join(', ')}, not "${splitBy}"`)
   const out = resolve(io.cwd, values.out)
-  const exchanges: Exchange[] = []
+  let files: RecordingFiles
+  try {
+    files = await RecordingFiles.open({ out, splitBy, ...(values.name !== undefined && { name: values.name }) })
+  } catch (error) {
+    if (error instanceof RecordingOutError) throw new StartupError(error.message)
+    throw error
+  }
+  let failed: string | undefined
   return startProxySession(
     'record',
     {
@@ -48,11 +55,18 @@ export async function startRecord(argv: string[], io: CliIo): Promise<ProxySessi
       port,
       host: values.host,
       quiet: values.quiet,
-      onExchange: (exchange) => void exchanges.push(exchange),
+      onExchange: async (exchange) => {
+        try {
+          await files.add(exchange)
+        } catch (error) {
+          // The client still gets its answer; the session's end says the files are incomplete.
+          if (failed === undefined) io.stderr(`doppel record: cannot write the recording: ${(failed = (error as Error).message)}\n`)
+        }
+      },
       finish: async () => {
-        const files = await writeScenarios(exchanges, { out, splitBy, ...(values.name !== undefined && { name: values.name }) })
-        io.stderr(files.length === 0 ? 'doppel record: nothing recorded\n' : files.map((file) => `doppel record: wrote ${file}\n`).join(''))
-        return 0
+        const written = files.written
+        io.stderr(written.length === 0 ? 'doppel record: nothing recorded\n' : written.map((file) => `doppel record: wrote ${file}\n`).join(''))
+        return failed === undefined ? 0 : 1
       },
     },
     io,

@@ -9,11 +9,12 @@ import { literalText } from '../../features/documents/template-marker.ts'
 import { parse as parseYaml } from 'yaml'
 import { formatJsonPath } from '../scenario/expressions/json-path.ts'
 import { expectationOf } from './expectation.ts'
-import { isText, jsonBody, type Exchange } from './exchange.ts'
+import { header, isText, jsonBody, type Exchange } from './exchange.ts'
 import { IAM_FIELDS, iamSigning } from './iam-signing.ts'
 import { documentInPkcs7 } from './pkcs7-document.ts'
 import { Refs } from './refs.ts'
-import { SECRET_KEYS, TOKEN_HEADERS, TRANSPORT_HEADERS, volatility } from './volatile.ts'
+import { redactPairs, SECRET_HEADERS, SECRET_KEYS, secretEnvName, secretVarName, TOKEN_HEADERS } from './secrets.ts'
+import { TRANSPORT_HEADERS, volatility } from './volatile.ts'
 
 export interface ScenarioDocument {
   version: 1
@@ -35,15 +36,13 @@ type Json = Record<string, unknown>
 
 /** Turns recorded exchanges into a scenario that replays on the emulator, a `doppel serve` and the upstream. */
 export function buildScenario(exchanges: readonly Exchange[], options: BuildOptions): ScenarioDocument {
-  return new Builder(options).build(exchanges)
+  const builder = new ScenarioBuilder(options)
+  for (const exchange of exchanges) builder.add(exchange)
+  return builder.document()
 }
 
-/** The environment variable a secret var reads, so the secret is given at replay and never on disk. */
-export function secretEnvName(name: string): string {
-  return `DOPPEL_SECRET_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`
-}
-
-class Builder {
+/** Builds a scenario one exchange at a time, as a recording goes; `document()` is the scenario so far. */
+export class ScenarioBuilder {
   readonly refs = new Refs()
   readonly steps: Record<string, unknown>[] = []
   readonly vars: Record<string, string> = {}
@@ -51,6 +50,10 @@ class Builder {
   fixtures: Json | undefined
   usesCloud = false
   skipped = 0
+  refused = 0
+  exchanges = 0
+  /** Whether a service call (not only control calls) was added: a scenario worth writing. */
+  hasRequests = false
   #next = 1
   readonly options: BuildOptions
 
@@ -58,12 +61,12 @@ class Builder {
     this.options = options
   }
 
-  build(exchanges: readonly Exchange[]): ScenarioDocument {
-    for (const exchange of exchanges) this.add(exchange)
+  document(): ScenarioDocument {
+    const left = [this.skipped > 0 && `${this.skipped} control calls left out`, this.refused > 0 && `${this.refused} refused by the proxy left out`].filter(Boolean)
     return {
       version: 1,
       name: this.options.name,
-      desc: `Recorded by doppel record: ${exchanges.length} exchanges${this.skipped > 0 ? `, ${this.skipped} control calls left out` : ''}.`,
+      desc: `Recorded by doppel record: ${this.exchanges} exchanges${left.map((part) => `, ${part}`).join('')}.`,
       labels: this.options.labels ?? ['recorded'],
       ...(this.usesCloud && { requires: ['fake-cloud'] }),
       ...(Object.keys(this.vars).length > 0 && { vars: this.vars }),
@@ -77,8 +80,17 @@ class Builder {
   }
 
   add(exchange: Exchange): void {
+    this.exchanges++
+    // The upstream gave no answer (too large, broken off, unreachable): nothing to replay.
+    if (exchange.refused !== undefined) {
+      this.refused++
+      return
+    }
     const path = exchange.target.split('?')[0]!
-    if (!path.startsWith('/_doppel/')) return this.requestStep(exchange)
+    if (!path.startsWith('/_doppel/')) {
+      this.hasRequests = true
+      return this.requestStep(exchange)
+    }
     const body = (jsonBody(exchange.requestBody) ?? {}) as Json
     const ok = exchange.status < 300
     if (path === '/_doppel/cloud/instances' && exchange.method === 'POST' && ok) return this.cloudCreate('cloud.createInstance', exchange, body)
@@ -157,7 +169,7 @@ class Builder {
     }
     if (!fixture || typeof fixture !== 'object') return
     const renamed = this.renameOrganizations(fixture as Json)
-    this.fixtures = mergeFixtures(this.fixtures ?? {}, this.refs.templateJson(renamed) as Json)
+    this.fixtures = mergeFixtures(this.fixtures ?? {}, this.secrets(this.refs.templateJson(renamed)) as Json)
   }
 
   /** Registry organisations get a per-run name: modules in them would collide on a second replay. */
@@ -179,7 +191,7 @@ class Builder {
     if (mount !== undefined && mount !== 'token') this.refs.add(decodeOrKeep(mount), { template: '${{ target.mount }}' })
     const path = this.templatePath(rawPath)
     const request: Json = { method: exchange.method, path }
-    if (query !== undefined) request.path = `${path}?${this.refs.template(query)}`
+    if (query !== undefined) request.path = `${path}?${this.secretPairs(query)}`
     if (/^\/(api\/|\.well-known\/|_archivist\/)/.test(rawPath)) request.service = 'registry'
 
     const headers: Json = {}
@@ -196,6 +208,10 @@ class Builder {
         if (ref) headers[name] = bearer ? `Bearer ${ref.template}` : ref.template
         continue
       }
+      if (SECRET_HEADERS.has(lower)) {
+        headers[name] = this.refs.get(value)?.template ?? this.secretVar(lower, value)
+        continue
+      }
       if (lower === 'content-type' && json !== undefined && /^application\/json\b/.test(value)) continue
       headers[name] = this.refs.template(value)
     }
@@ -208,7 +224,9 @@ class Builder {
       const templated = this.refs.templateJson(json) as Json
       request.json = this.secrets(isLogin && 'iam_request_headers' in (json as Json) ? this.iamLogin(json as Json, templated) : templated)
     } else if (exchange.requestBody.length > 0) {
-      if (isText(exchange.requestBody)) request.body = this.refs.template(exchange.requestBody.toString('utf8'))
+      const text = exchange.requestBody.toString('utf8')
+      const form = /^application\/x-www-form-urlencoded\b/i.test(header(exchange.requestHeaders, 'content-type') ?? '')
+      if (isText(exchange.requestBody)) request.body = form ? this.secretPairs(text) : this.refs.template(text)
       else request.bodyBase64 = exchange.requestBody.toString('base64')
     }
     const { expect, capture } = expectationOf(exchange, id, this.refs)
@@ -264,20 +282,46 @@ class Builder {
     return '/v1/auth/${{ target.mount }}' + this.refs.template(rawPath.slice(mount[0].length))
   }
 
-  /** Secret request fields become vars read from the environment at replay; the value is never written. */
+  /** Secret request fields (at any depth) become vars read from the environment at replay; the value is never written. */
   secrets(value: unknown): unknown {
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return value
+    if (Array.isArray(value)) return value.map((item) => this.secrets(item))
+    if (!value || typeof value !== 'object') return value
     // Built from entries: a `__proto__` key of the recorded body stays an own key.
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => {
         if (!(SECRET_KEYS.test(key) && typeof item === 'string' && item !== '' && !item.startsWith('${{'))) return [key, this.secrets(item)]
-        this.vars[key] = `\${{ env.${secretEnvName(key)} || '' }}`
-        const template = `\${{ vars.${key} }}`
-        // An answer that echoes it (an access key read back) must not write it either.
-        this.refs.add(item, { template })
-        return [key, template]
+        return [key, this.secretVar(key, item)]
       }),
     )
+  }
+
+  /** A query string or form body with its secret parameters as vars (or the capture that produced them). */
+  secretPairs(pairs: string): string {
+    return redactPairs(
+      pairs,
+      (text) => this.refs.template(text),
+      (name, value) => {
+        const template = this.secretVar(name, value)
+        // Sent encoded, as recorded: the value is the expression's, piped through `urlencode`.
+        const expression = /^\$\{\{ (.+) \}\}$/.exec(template)?.[1]
+        return expression === undefined ? template : `\${{ ${expression} | urlencode }}`
+      },
+    )
+  }
+
+  /** `${{ vars.<name> }}` for a secret value, read from `DOPPEL_SECRET_<NAME>` at replay; one var per value. */
+  secretVar(name: string, value: string): string {
+    if (value === '') return ''
+    const known = this.refs.get(value)
+    if (known) return known.template
+    const base = secretVarName(name)
+    let key = base
+    for (let n = 2; Object.hasOwn(this.vars, key); n++) key = `${base}_${n}`
+    this.vars[key] = `\${{ env.${secretEnvName(key)} || '' }}`
+    const template = `\${{ vars.${key} }}`
+    // An answer that echoes it (an access key read back) must not write it either.
+    this.refs.add(value, { template })
+    return template
   }
 }
 
