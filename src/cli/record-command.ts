@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import type { CliIo } from '../core/cli-io.ts'
 import { RecordingFiles, RecordingOutError, SPLIT_RULES, type SplitRule } from '../faces/record/recording-files.ts'
+import { isDoppel, readStartingState, StartingStateError } from '../faces/record/starting-state.ts'
 import { parseOptions } from './parse-options.ts'
 import { PROXY_OPTIONS, proxyFlags, startProxySession, type ProxySession } from './proxy-session.ts'
 import { StartupError, UsageError } from './usage-error.ts'
@@ -19,6 +20,8 @@ Options:
   --host <addr>         Address to bind (default 127.0.0.1)
   --split-by <rule>     session (default: one scenario) or service (auth and registry apart)
   --name <name>         Scenario and file name (default recording-<time>)
+  --upstream-token <t>  Management token of a doppel upstream: its state at the start is
+                        restored by each scenario's first step, so replays start from it
   --quiet               Do not log requests to stderr
   -h, --help            Show this help
 
@@ -29,7 +32,7 @@ export async function startRecord(argv: string[], io: CliIo): Promise<ProxySessi
   const line = parseOptions(
     'record',
     argv,
-    { ...PROXY_OPTIONS, out: { type: 'string' }, 'split-by': { type: 'string', default: 'session' }, name: { type: 'string' } },
+    { ...PROXY_OPTIONS, out: { type: 'string' }, 'split-by': { type: 'string', default: 'session' }, name: { type: 'string' }, 'upstream-token': { type: 'string' } },
     RECORD_USAGE,
     io,
   )
@@ -40,12 +43,19 @@ export async function startRecord(argv: string[], io: CliIo): Promise<ProxySessi
   const splitBy = values['split-by'] as SplitRule
   if (!SPLIT_RULES.includes(splitBy)) throw new UsageError(`doppel record: --split-by must be one of ${SPLIT_RULES.join(', ')}, not "${splitBy}"`)
   const out = resolve(io.cwd, values.out)
+  const token = values['upstream-token']
   let files: RecordingFiles
   try {
-    files = await RecordingFiles.open({ out, splitBy, ...(values.name !== undefined && { name: values.name }) })
+    const startingState = token === undefined ? undefined : await readStartingState(upstream, token)
+    files = await RecordingFiles.open({ out, splitBy, ...(values.name !== undefined && { name: values.name }), ...(startingState !== undefined && { startingState }) })
   } catch (error) {
-    if (error instanceof RecordingOutError) throw new StartupError(error.message)
+    if (error instanceof RecordingOutError || error instanceof StartingStateError) throw new StartupError(error.message)
     throw error
+  }
+  if (token === undefined) {
+    void isDoppel(upstream).then((doppel) => {
+      if (doppel) io.stderr("doppel record: the upstream is a doppel; --upstream-token <t> would capture its state, so replays start from it\n")
+    })
   }
   let failed: string | undefined
   return startProxySession(

@@ -21,6 +21,8 @@ export interface RecordingOptions {
   /** File and scenario name; default `recording-<UTC time>`. */
   name?: string
   now?: Date
+  /** The upstream's snapshot at the start, restored first by every scenario (see `BuildOptions`). */
+  startingState?: unknown
 }
 
 /** `--out` cannot hold the recording: said at start, not after the session. */
@@ -59,7 +61,7 @@ export class RecordingFiles {
     } catch (error) {
       throw new RecordingOutError(`doppel record: cannot write to --out ${options.out}: ${(error as Error).message}`)
     }
-    const file = (name: string): ScenarioFile => ({ path: join(options.out, `${name}.yaml`), builder: new ScenarioBuilder({ name, labels: ['recorded'] }), steps: [], written: false })
+    const file = (name: string): ScenarioFile => ({ path: join(options.out, `${name}.yaml`), builder: new ScenarioBuilder({ name, labels: ['recorded'], ...(options.startingState !== undefined && { startingState: options.startingState }) }), steps: [], written: false })
     const files = new Map<Service | 'session', ScenarioFile>(
       options.splitBy === 'session' ? [['session', file(base)]] : [['auth', file(`${base}-auth`)], ['registry', file(`${base}-registry`)]],
     )
@@ -78,9 +80,8 @@ export class RecordingFiles {
   }
 
   async #write(file: ScenarioFile, exchange: Exchange): Promise<void> {
-    const before = file.builder.steps.length
     file.builder.add(exchange)
-    for (const step of file.builder.steps.slice(before)) file.steps.push(stringify([step], YAML_OPTIONS))
+    for (const step of file.builder.steps.slice(file.steps.length)) file.steps.push(stringify([step], YAML_OPTIONS))
     // A session of control calls only has nothing to replay.
     if (!file.builder.hasRequests) return
     const { steps: _, ...header } = file.builder.document()

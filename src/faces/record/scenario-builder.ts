@@ -5,7 +5,7 @@
  * `clock.advance`, `fixtures`), so signed login payloads are made afresh on every replay.
  */
 import { decodeOrKeep } from '../../core/decode-segment.ts'
-import { literalText } from '../../features/documents/template-marker.ts'
+import { literalJson, literalText } from '../../features/documents/template-marker.ts'
 import { parse as parseYaml } from 'yaml'
 import { formatJsonPath } from '../scenario/expressions/json-path.ts'
 import { expectationOf } from './expectation.ts'
@@ -30,6 +30,12 @@ export interface ScenarioDocument {
 export interface BuildOptions {
   name: string
   labels?: string[]
+  /**
+   * The upstream's state when the recording started (a doppel's `GET /_doppel/snapshot`): the scenario's
+   * first step restores it, so a replay starts where the recording did (fixtures, faker values, random
+   * position, fake-cloud instances), and paths keep the recorded mount, which the snapshot holds.
+   */
+  startingState?: unknown
 }
 
 type Json = Record<string, unknown>
@@ -59,16 +65,24 @@ export class ScenarioBuilder {
 
   constructor(options: BuildOptions) {
     this.options = options
+    if (options.startingState !== undefined) {
+      this.steps.push({
+        id: 'start',
+        request: { method: 'PUT', path: '/_doppel/snapshot', json: literalJson(options.startingState) },
+        expect: { status: 204 },
+      })
+    }
   }
 
   document(): ScenarioDocument {
+    const requires = [...(this.usesCloud ? ['fake-cloud'] : []), ...(this.options.startingState !== undefined ? ['reset'] : [])]
     const left = [this.skipped > 0 && `${this.skipped} control calls left out`, this.refused > 0 && `${this.refused} refused by the proxy left out`].filter(Boolean)
     return {
       version: 1,
       name: this.options.name,
       desc: `Recorded by doppel record: ${this.exchanges} exchanges${left.map((part) => `, ${part}`).join('')}.`,
       labels: this.options.labels ?? ['recorded'],
-      ...(this.usesCloud && { requires: ['fake-cloud'] }),
+      ...(requires.length > 0 && { requires }),
       ...(Object.keys(this.vars).length > 0 && { vars: this.vars }),
       ...(this.fixtures && { fixtures: this.fixtures }),
       steps: this.steps,
@@ -188,7 +202,7 @@ export class ScenarioBuilder {
     const json = jsonBody(exchange.requestBody)
     const mount = /^\/v1\/auth\/([^/]+)/.exec(rawPath)?.[1]
     // The mount's name shows in answers too (`display_name`, `path`); replays run on their own mount.
-    if (mount !== undefined && mount !== 'token') this.refs.add(decodeOrKeep(mount), { template: '${{ target.mount }}' })
+    if (mount !== undefined && this.templatesMount(mount)) this.refs.add(decodeOrKeep(mount), { template: '${{ target.mount }}' })
     const path = this.templatePath(rawPath)
     const request: Json = { method: exchange.method, path }
     if (query !== undefined) request.path = `${path}?${this.secretPairs(query)}`
@@ -273,12 +287,20 @@ export class ScenarioBuilder {
   }
 
   /**
+   * Whether a recorded mount becomes `${{ target.mount }}` (a fresh mount per run on a shared server): not
+   * the token store, and not when the scenario restores the upstream's state, which holds the mount itself.
+   */
+  templatesMount(mount: string): boolean {
+    return mount !== 'token' && this.options.startingState === undefined
+  }
+
+  /**
    * `/v1/auth/<mount>/…` → `/v1/auth/${{ target.mount }}/…` (the token store is not a mount of the
    * method); recorded values in the rest of the path become their templates.
    */
   templatePath(rawPath: string): string {
     const mount = MOUNT_PREFIX.exec(rawPath)
-    if (!mount || mount[1] === 'token') return this.refs.template(rawPath)
+    if (!mount || !this.templatesMount(mount[1]!)) return this.refs.template(rawPath)
     return '/v1/auth/${{ target.mount }}' + this.refs.template(rawPath.slice(mount[0].length))
   }
 
