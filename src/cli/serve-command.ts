@@ -28,7 +28,8 @@ Options:
   --profile <name>      service (default) or vault (X-Vault-Token, mount "aws" too)
   --allow-sha1          Accept SHA-1-based identity signatures at ec2 login
   --cloud-port <n>      Also serve STS/EC2/IAM/IMDS at the root of their own listener
-  --imds-listener-limit <n>  Per-instance IMDS sockets open at once (default 64)
+  --imds-listener-limit <n>  Per-instance IMDS sockets open at once, tenants included (default 64)
+  --fault-limit <n>     Faults set at once, tenants included (default 1000)
   --clock-start <time>  Start the emulator clock at this RFC 3339 time
   --frozen-clock        Move time only through the control API
   --data-dir <dir>      Keep the state in <dir>: loaded at start, written on stop and when it changed
@@ -63,6 +64,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
       'allow-sha1': { type: 'boolean', default: false },
       'cloud-port': { type: 'string' },
       'imds-listener-limit': { type: 'string' },
+      'fault-limit': { type: 'string' },
       'clock-start': { type: 'string' },
       'frozen-clock': { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
@@ -84,6 +86,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     allowSha1: values['allow-sha1'],
     rootTokens: values['root-token'] ?? ['root'],
     ...(values['imds-listener-limit'] !== undefined && { imdsListenerLimit: parseCount(values['imds-listener-limit'], '--imds-listener-limit') }),
+    ...(values['fault-limit'] !== undefined && { faultLimit: parseCount(values['fault-limit'], '--fault-limit') }),
     ...(seed !== undefined && { seed }),
     ...((values['clock-start'] !== undefined || values['frozen-clock']) && {
       clock: { ...(values['clock-start'] !== undefined && { start: values['clock-start'] }), frozen: values['frozen-clock'] },

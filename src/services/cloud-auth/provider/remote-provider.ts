@@ -8,7 +8,7 @@ import { child, childText, children, parseXml, type XmlElement } from './xml-tre
 import { sendUpstream, UpstreamError } from './upstream-http.ts'
 import { errorKind } from '../../../core/doppel-error.ts'
 
-/** What a DescribeInstances answer lacked; the login words it as the real service does (reference §4 D.2). */
+/** What a DescribeInstances answer lacked; the login words it as the real service does (docs/reference/cloud-auth.md §4 D.2). */
 export type MissingDescription = 'reservations' | 'instances' | 'state'
 
 export class IncompleteDescription extends errorKind('IncompleteDescription', 'DOPPEL_INSTANCE_CHECK_FAILED') {
