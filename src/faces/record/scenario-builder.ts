@@ -218,8 +218,10 @@ export class ScenarioBuilder {
         const bearer = /^Bearer\s+/i.exec(value)
         const token = bearer ? value.slice(bearer[0].length) : value
         const ref = this.refs.get(token)
-        // A token the session obtained is a capture; any other is the target's own token.
+        // A token the session obtained is a capture; any other is the target's own token, also where an
+        // answer echoes it (a short one such as `root` is also a word: policies, display names).
         if (ref) headers[name] = bearer ? `Bearer ${ref.template}` : ref.template
+        else if (token.length >= 8) this.refs.add(token, { template: '${{ target.token }}' })
         continue
       }
       if (SECRET_HEADERS.has(lower)) {
