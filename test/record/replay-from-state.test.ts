@@ -16,9 +16,9 @@ const fixtures = new URL('../../scenarios/fixtures/example.yaml', import.meta.ur
 const children: ChildProcess[] = []
 const temps: string[] = []
 
-/** A `doppel serve --fixtures example.yaml --seed 1` child process; its URL. */
-async function seededServer(): Promise<string> {
-  const child = spawn(process.execPath, [bin, 'serve', '--fixtures', fixtures, '--seed', '1', '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] })
+/** A `doppel serve --fixtures example.yaml --seed 1` child process (or a plain one); its URL. */
+async function seededServer(seeded = true): Promise<string> {
+  const child = spawn(process.execPath, [bin, 'serve', ...(seeded ? ['--fixtures', fixtures, '--seed', '1'] : []), '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] })
   children.push(child)
   const [line] = (await once(child.stdout!, 'data')) as [Buffer]
   return /listening on (\S+)/.exec(line.toString())![1]!
@@ -84,6 +84,38 @@ describe('recorded in front of a seeded server with fixtures', () => {
     for (let run = 0; run < 2; run++) {
       const { out, io } = fakeIo()
       expect(await main(['run', file, '--target', fresh], io), out.stdout).toBe(0)
+    }
+  }, 30_000)
+})
+
+describe('without the upstream\'s state (no --upstream-token)', () => {
+  test('a role the session read before writing it joins the fixture, and the session replays green', async () => {
+    const upstream = await seededServer(false)
+    // Made before the recording, straight on the upstream: as on a server set up by someone else.
+    const role = { auth_type: 'ec2', bound_ami_id: 'ami-0abc1234', token_policies: ['web'], token_ttl: '1h' }
+    expect((await fetch(`${upstream}/v1/auth/cloud/role/web`, { method: 'POST', headers: admin, body: JSON.stringify(role) })).status).toBe(204)
+    const out = mkdtempSync(join(tmpdir(), 'doppel-record-read-'))
+    temps.push(out)
+    const session = (await startRecord(['--upstream', upstream, '--port', '0', '--out', out, '--name', 'read', '--quiet'], fakeIo().io))!
+    const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = admin) => {
+      const response = await fetch(session.url + path, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) })
+      const text = await response.text()
+      expect(response.status, `${method} ${path}: ${text}`).toBeLessThan(300)
+      return text ? (JSON.parse(text) as Record<string, any>) : {}
+    }
+    try {
+      await call('GET', '/v1/auth/cloud/role/web')
+      const instance = await call('POST', '/_doppel/cloud/instances', { ami_id: 'ami-0abc1234' })
+      const document = await call('POST', '/_doppel/cloud/identity-document', { instance_id: instance.instance_id, format: 'rsa2048' })
+      await call('POST', '/v1/auth/cloud/login', { role: 'web', pkcs7: String(document.value).replace(/\n/g, '') }, { 'Content-Type': 'application/json' })
+    } finally {
+      await session.stop()
+    }
+    const file = join(out, 'read.yaml')
+    expect(readFileSync(file, 'utf8')).toMatch(/fixtures:\n {2}auth:\n {4}roles:\n {6}web:\n {8}allow_instance_migration: false/)
+    for (const target of ['emulator', await seededServer(false)]) {
+      const { out: output, io } = fakeIo()
+      expect(await main(['run', file, '--target', target], io), output.stdout).toBe(0)
     }
   }, 30_000)
 })

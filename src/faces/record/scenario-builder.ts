@@ -12,6 +12,7 @@ import { expectationOf } from './expectation.ts'
 import { header, isText, jsonBody, type Exchange } from './exchange.ts'
 import { IAM_FIELDS, iamSigning } from './iam-signing.ts'
 import { documentInPkcs7 } from './pkcs7-document.ts'
+import { ROLE_PATH, roleFixture } from './read-state.ts'
 import { Refs } from './refs.ts'
 import { redactPairs, SECRET_HEADERS, SECRET_KEYS, secretEnvName, secretVarName, TOKEN_HEADERS } from './secrets.ts'
 import { TRANSPORT_HEADERS, volatility } from './volatile.ts'
@@ -60,6 +61,8 @@ export class ScenarioBuilder {
   exchanges = 0
   /** Whether a service call (not only control calls) was added: a scenario worth writing. */
   hasRequests = false
+  /** Roles the session wrote, or already read: a later read shows the session's doing, not the starting state. */
+  readonly #rolesSeen = new Set<string>()
   #next = 1
   readonly options: BuildOptions
 
@@ -198,6 +201,8 @@ export class ScenarioBuilder {
 
   requestStep(exchange: Exchange): void {
     const [rawPath, query] = splitTarget(exchange.target)
+    const role = ROLE_PATH.exec(rawPath)?.[1]
+    if (role !== undefined) this.startingRole(exchange, decodeOrKeep(role))
     const id = this.stepId()
     const json = jsonBody(exchange.requestBody)
     const mount = /^\/v1\/auth\/([^/]+)/.exec(rawPath)?.[1]
@@ -247,6 +252,15 @@ export class ScenarioBuilder {
     }
     const { expect, capture } = expectationOf(exchange, id, this.refs)
     this.steps.push({ id, request, expect, ...(Object.keys(capture).length > 0 && { capture }) })
+  }
+
+  /** A role read before the session wrote it was there at the start: it joins the fixture (unless the scenario restores a snapshot). */
+  startingRole(exchange: Exchange, name: string): void {
+    const first = !this.#rolesSeen.has(name)
+    this.#rolesSeen.add(name)
+    const data = (jsonBody(exchange.responseBody) as { data?: unknown } | undefined)?.data
+    if (!first || exchange.method !== 'GET' || exchange.status !== 200 || this.options.startingState !== undefined || !isObject(data)) return
+    this.fixtures = mergeFixtures(this.fixtures ?? {}, { auth: { roles: { [literalText(name)]: this.refs.templateJson(roleFixture(data)) } } })
   }
 
   /**
