@@ -34,11 +34,14 @@ interface ScenarioFile {
   path: string
   builder: ScenarioBuilder
   /** Each step's YAML, made once: a step does not change after it is added. */
-  steps: string[]
+  steps: Buffer[]
   written: boolean
 }
 
 const YAML_OPTIONS = { lineWidth: 0, aliasDuplicateObjects: false } as const
+
+/** Buffers per gathered write (below the usual IOV_MAX of 1024). */
+const WRITE_BATCH = 1000
 
 export class RecordingFiles {
   readonly #out: string
@@ -81,7 +84,7 @@ export class RecordingFiles {
 
   async #write(file: ScenarioFile, exchange: Exchange): Promise<void> {
     file.builder.add(exchange)
-    for (const step of file.builder.steps.slice(file.steps.length)) file.steps.push(stringify([step], YAML_OPTIONS))
+    for (const step of file.builder.steps.slice(file.steps.length)) file.steps.push(Buffer.from(stringify([step], YAML_OPTIONS)))
     // A session of control calls only has nothing to replay.
     if (!file.builder.hasRequests) return
     const { steps: _, ...header } = file.builder.document()
@@ -89,8 +92,9 @@ export class RecordingFiles {
     await rm(temporary, { force: true })
     const handle = await open(temporary, 'wx', 0o600)
     try {
-      await handle.write(stringify(header, YAML_OPTIONS) + 'steps:\n')
-      for (const step of file.steps) await handle.write(step)
+      const parts = [Buffer.from(stringify(header, YAML_OPTIONS) + 'steps:\n'), ...file.steps]
+      // Gathered writes: one call per WRITE_BATCH steps, not one per step (a rewrite per exchange).
+      for (let at = 0; at < parts.length; at += WRITE_BATCH) await handle.writev(parts.slice(at, at + WRITE_BATCH))
     } finally {
       await handle.close()
     }
