@@ -22,6 +22,7 @@ Options:
   --name <name>         Scenario and file name (default recording-<time>)
   --upstream-token <t>  Management token of a doppel upstream: its state at the start is
                         restored by each scenario's first step, so replays start from it
+  --pid-file <path>     Write doppel's process id here while it runs (to signal it behind npx)
   --quiet               Do not log requests to stderr
   -h, --help            Show this help
 
@@ -65,6 +66,7 @@ export async function startRecord(argv: string[], io: CliIo): Promise<ProxySessi
       port,
       host: values.host,
       quiet: values.quiet,
+      ...(values['pid-file'] !== undefined && { pidFile: values['pid-file'] }),
       onExchange: async (exchange) => {
         try {
           await files.add(exchange)

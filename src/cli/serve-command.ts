@@ -7,7 +7,9 @@ import { DataDirError, openDataDir, type DataDir } from '../features/snapshot/da
 import { TenantRegistry } from '../features/tenants/index.ts'
 import type { CliIo } from '../core/cli-io.ts'
 import { SERVE_SEED_OPTIONS, serveSeedFlags } from './deprecated-flags.ts'
-import { FIXTURES_OPTION, listenOptions, portFlag, PROFILE_OPTION, profileFlag } from './flags.ts'
+import { FIXTURES_OPTION, listenOptions, PID_FILE_OPTION, portFlag, PROFILE_OPTION, profileFlag } from './flags.ts'
+import { writePidFile } from './stop-on-signal.ts'
+import { resolve } from 'node:path'
 import { parseOptions } from './parse-options.ts'
 import { tenantFlags } from './tenant-flags.ts'
 import { StartupError, UsageError } from './usage-error.ts'
@@ -36,11 +38,14 @@ Options:
   --snapshot-interval <d>  How often a changed state is written to --data-dir (default 5s)
   --max-tenants <n>     Tenants under /t/<name>/ at most (default 100; 0 serves none)
   --tenant-idle-timeout <d>  Drop a tenant unused this long on the wall clock (default 30m)
+  --tenant-heap-limit <MiB>  No new tenant while the heap holds more (default 70% of its limit)
+  --pid-file <path>     Write doppel's process id here while it runs (to signal it behind npx)
   --quiet               Do not log requests to stderr
   -h, --help            Show this help
 
 Prints exactly one line "doppel listening on http://HOST:PORT" when ready. SIGINT/SIGTERM stop it
-(within a second: listeners and connections closed, pending latency faults ended).`
+(within a second: listeners and connections closed, pending latency faults and provider calls ended),
+and so does the end of npx or the npm script that started it.`
 
 export interface ServeHandle {
   main: RunningServer
@@ -71,6 +76,8 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
       'snapshot-interval': { type: 'string' },
       'max-tenants': { type: 'string', default: '100' },
       'tenant-idle-timeout': { type: 'string', default: '30m' },
+      'tenant-heap-limit': { type: 'string' },
+      ...PID_FILE_OPTION,
       quiet: { type: 'boolean', default: false },
     },
     SERVE_USAGE,
@@ -108,7 +115,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     ? undefined
     : (line: { method: string; path: string; status: number; ms: number }) =>
         io.stderr(`${line.method} ${line.path} ${line.status} ${line.ms.toFixed(1)}ms\n`)
-  const tenants = new TenantRegistry(doppel, tenantFlags(values['max-tenants'], values['tenant-idle-timeout']))
+  const tenants = new TenantRegistry(doppel, tenantFlags(values['max-tenants'], values['tenant-idle-timeout'], values['tenant-heap-limit']))
   let dataDir: DataDir | undefined
   if (values['data-dir'] !== undefined) {
     try {
@@ -134,17 +141,24 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     registerCloudListener(doppel, cloud.url)
     io.stderr(`doppel fake cloud on ${cloud.url}\n`)
   }
-  io.stdout(`doppel listening on ${main.url}\n`)
-  return {
-    main,
-    ...(cloud && { cloud }),
-    close: async () => {
-      // Pending latency faults would otherwise hold their requests (and the process) open.
-      doppel.endPendingDelays()
-      await Promise.all([main.close(), cloud?.close(), doppel.cloud.close()])
-      await dataDir?.close()
-    },
+  let removePidFile: (() => void) | undefined
+  const close = async () => {
+    // Pending latency faults would otherwise hold their requests (and the process) open.
+    doppel.endPendingDelays()
+    await Promise.all([main.close(), cloud?.close(), doppel.cloud.close()])
+    await dataDir?.close()
+    removePidFile?.()
   }
+  if (values['pid-file'] !== undefined) {
+    try {
+      removePidFile = writePidFile(resolve(io.cwd, values['pid-file']))
+    } catch (error) {
+      await close()
+      throw new StartupError(`doppel serve: cannot write --pid-file: ${(error as Error).message}`)
+    }
+  }
+  io.stdout(`doppel listening on ${main.url}\n`)
+  return { main, ...(cloud && { cloud }), close }
 }
 
 /** Listens, turning the usual start-up failures into one-line usage errors. */

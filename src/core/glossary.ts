@@ -16,6 +16,8 @@ export interface RequestContext {
    * features floor from every service's routes, so the emulator hands it down (absent: the path is unknown).
    */
   vaultOpenApi?: (options: { genericMountPaths: boolean }) => Promise<unknown>
+  /** Aborted when the server stops: outgoing calls made for the request (provider calls) end with it. */
+  signal?: AbortSignal
 }
 
 /** One emulated service: a plain fetch function over an emulator instance. */

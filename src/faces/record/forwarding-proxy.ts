@@ -28,7 +28,7 @@ export interface ForwardingProxyOptions {
   onStop: () => void
 }
 
-export function forwardingProxy(options: ForwardingProxyOptions): { handle(request: Request): Promise<Response> } {
+export function forwardingProxy(options: ForwardingProxyOptions): { handle(request: Request, handling?: { signal?: AbortSignal }): Promise<Response> } {
   const upstream = options.upstream.replace(/\/+$/, '')
   let queue: Promise<unknown> = Promise.resolve()
   // One exchange at a time, in arrival order: compare feeds the emulator the same sequence.
@@ -38,7 +38,7 @@ export function forwardingProxy(options: ForwardingProxyOptions): { handle(reque
     await handed
   }
   return {
-    async handle(request) {
+    async handle(request, handling = {}) {
       const url = new URL(request.url)
       if (url.pathname === STOP_PATH) {
         if (request.method !== 'POST') return jsonResponse(405, { errors: ['unsupported operation'] })
@@ -60,7 +60,8 @@ export function forwardingProxy(options: ForwardingProxyOptions): { handle(reque
       const sent = requestHeaders.filter(([name]) => !HOP_BY_HOP.has(name) && (signed || name !== 'host'))
       if (!signed) sent.push(['host', upstreamUrl.host])
       if (body.length > 0) sent.push(['content-length', String(body.length)])
-      const answer = await callUpstream({ method: request.method, url: upstreamUrl, headers: sent, body, limit: BODY_LIMIT })
+      // A stopping server aborts the call: the client gets a 502, if still connected.
+      const answer = await callUpstream({ method: request.method, url: upstreamUrl, headers: sent, body, limit: BODY_LIMIT, ...(handling.signal && { signal: handling.signal }) })
       const exchange: Exchange = { method: request.method, target, requestHeaders, requestBody: body, status: 0, responseHeaders: [], responseBody: Buffer.alloc(0) }
       if (!('status' in answer)) {
         const message = answer.reason === 'unreachable' ? `did not answer: ${answer.message}` : answer.message

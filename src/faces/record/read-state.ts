@@ -3,7 +3,7 @@
  * doppel, or no `--upstream-token`): a role the session read before writing it existed before the
  * recording, and becomes a role of the scenario's fixture, so the replay finds it.
  */
-import { SCHEMAS } from '../../features/documents/schemas.ts'
+import { SCHEMAS } from '../../features/documents/shipped-schemas.ts'
 
 /** The role fields a fixture takes (its schema's), the only ones written. */
 const ROLE_FIELDS = new Set(Object.keys((SCHEMAS['fixture.schema.json'] as { $defs: { role: { properties: object } } }).$defs.role.properties))
