@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import type { CliIo } from '../core/cli-io.ts'
 import { RecordingFiles, RecordingOutError, SPLIT_RULES, type SplitRule } from '../faces/record/recording-files.ts'
-import { isDoppel, readStartingState, StartingStateError } from '../faces/record/starting-state.ts'
+import { readStartingState, StartingStateError } from '../faces/record/starting-state.ts'
 import { parseOptions } from './parse-options.ts'
 import { PROXY_OPTIONS, proxyFlags, startProxySession, type ProxySession } from './proxy-session.ts'
 import { StartupError, UsageError } from './usage-error.ts'
@@ -52,11 +52,6 @@ export async function startRecord(argv: string[], io: CliIo): Promise<ProxySessi
   } catch (error) {
     if (error instanceof RecordingOutError || error instanceof StartingStateError) throw new StartupError(error.message)
     throw error
-  }
-  if (token === undefined) {
-    void isDoppel(upstream).then((doppel) => {
-      if (doppel) io.stderr("doppel record: the upstream is a doppel; --upstream-token <t> would capture its state, so replays start from it\n")
-    })
   }
   let failed: string | undefined
   return startProxySession(

@@ -26,13 +26,3 @@ export async function readStartingState(upstream: string, token: string, fetchIm
     throw new StartingStateError(`doppel record: cannot read the upstream's state at ${url}: the answer is not JSON`)
   }
 }
-
-/** Whether the upstream is a doppel (its health answer): its state can be captured with a token. */
-export async function isDoppel(upstream: string, fetchImpl: typeof globalThis.fetch = globalThis.fetch): Promise<boolean> {
-  try {
-    const response = await fetchImpl(`${upstream.replace(/\/+$/, '')}/_doppel/health`, { signal: AbortSignal.timeout(2_000) })
-    return response.status === 200 && ((await response.json()) as { status?: unknown }).status === 'ok'
-  } catch {
-    return false
-  }
-}
