@@ -36,6 +36,16 @@ afterAll(async () => {
 
 const admin = { 'X-Service-Token': 'root', 'Content-Type': 'application/json' }
 
+/** A client call through the recorder that must succeed; its JSON answer. */
+const caller =
+  (base: string) =>
+  async (method: string, path: string, body?: unknown, headers: Record<string, string> = admin): Promise<Record<string, any>> => {
+    const response = await fetch(base + path, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) })
+    const text = await response.text()
+    expect(response.status, `${method} ${path}: ${text}`).toBeLessThan(300)
+    return text ? (JSON.parse(text) as Record<string, any>) : {}
+  }
+
 describe('recorded in front of a seeded server with fixtures', () => {
   let file = ''
   let yaml = ''
@@ -44,12 +54,7 @@ describe('recorded in front of a seeded server with fixtures', () => {
     const out = mkdtempSync(join(tmpdir(), 'doppel-record-state-'))
     temps.push(out)
     const session = (await startRecord(['--upstream', upstream, '--upstream-token', 'root', '--port', '0', '--out', out, '--name', 'seeded', '--quiet'], fakeIo().io))!
-    const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = admin) => {
-      const response = await fetch(session.url + path, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) })
-      const text = await response.text()
-      expect(response.status, `${method} ${path}: ${text}`).toBeLessThan(300)
-      return text ? (JSON.parse(text) as Record<string, any>) : {}
-    }
+    const call = caller(session.url)
     try {
       // What the fixture made, with the faker's values (the bucket module's description, a principal's keys).
       await call('GET', '/v1/auth/cloud/role/web')
@@ -97,12 +102,7 @@ describe('without the upstream\'s state (no --upstream-token)', () => {
     const out = mkdtempSync(join(tmpdir(), 'doppel-record-read-'))
     temps.push(out)
     const session = (await startRecord(['--upstream', upstream, '--port', '0', '--out', out, '--name', 'read', '--quiet'], fakeIo().io))!
-    const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = admin) => {
-      const response = await fetch(session.url + path, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) })
-      const text = await response.text()
-      expect(response.status, `${method} ${path}: ${text}`).toBeLessThan(300)
-      return text ? (JSON.parse(text) as Record<string, any>) : {}
-    }
+    const call = caller(session.url)
     try {
       await call('GET', '/v1/auth/cloud/role/web')
       const instance = await call('POST', '/_doppel/cloud/instances', { ami_id: 'ami-0abc1234' })
