@@ -48,7 +48,7 @@ export async function startRecord(argv: string[], io: CliIo): Promise<ProxySessi
   let files: RecordingFiles
   try {
     const startingState = token === undefined ? undefined : await readStartingState(upstream, token)
-    files = await RecordingFiles.open({ out, splitBy, ...(values.name !== undefined && { name: values.name }), ...(startingState !== undefined && { startingState }) })
+    files = await RecordingFiles.open({ out, splitBy, upstream, ...(values.name !== undefined && { name: values.name }), ...(startingState !== undefined && { startingState }) })
   } catch (error) {
     if (error instanceof RecordingOutError || error instanceof StartingStateError) throw new StartupError(error.message)
     throw error

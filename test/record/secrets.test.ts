@@ -105,6 +105,29 @@ describe('secrets planted in a recorded session', () => {
   })
 })
 
+describe('a secret a fixture sets and a later call sends', () => {
+  test('is one var in both places, and the session replays green without it in the environment', async () => {
+    const out = temp()
+    const session = (await startRecord(['--upstream', upstream.main.url, '--port', '0', '--out', out, '--name', 'fixture', '--quiet'], fakeIo().io))!
+    const token = planted('fixture-token')
+    try {
+      // An organisation of its own: the shared upstream holds the other session's modules in acme.
+      const fixture = { version: 1, registry: { organizations: ['tokens-org'], tokens: [{ token, organizations: ['tokens-org'] }] } }
+      expect((await fetch(`${session.url}/_doppel/fixtures`, { method: 'POST', headers: admin, body: JSON.stringify(fixture) })).status).toBe(201)
+      const read = await fetch(`${session.url}/api/v2/organizations/tokens-org/registry-modules`, { headers: { Authorization: `Bearer ${token}`, 'X-Service-Token': '' } })
+      expect(read.status).toBe(200)
+    } finally {
+      await session.stop()
+    }
+    const yaml = readFileSync(join(out, 'fixture.yaml'), 'utf8')
+    expect(yaml).not.toContain(token)
+    expect(yaml).toContain("token: ${{ env.DOPPEL_SECRET_TOKEN || 'redacted-token' }}")
+    expect(yaml).toContain('Bearer ${{ vars.token }}')
+    const replay = fakeIo()
+    expect(await main(['run', join(out, 'fixture.yaml'), '--target', 'emulator'], replay.io), replay.out.stdout).toBe(0)
+  })
+})
+
 describe('a recorder killed mid-session', () => {
   test('SIGKILL loses nothing that was answered: the scenario on disk is whole and replays green', async () => {
     const out = temp()

@@ -23,6 +23,8 @@ export interface RecordingOptions {
   now?: Date
   /** The upstream's snapshot at the start, restored first by every scenario (see `BuildOptions`). */
   startingState?: unknown
+  /** The upstream's base URL (see `BuildOptions`). */
+  upstream?: string
 }
 
 /** `--out` cannot hold the recording: said at start, not after the session. */
@@ -64,7 +66,12 @@ export class RecordingFiles {
     } catch (error) {
       throw new RecordingOutError(`doppel record: cannot write to --out ${options.out}: ${(error as Error).message}`)
     }
-    const file = (name: string): ScenarioFile => ({ path: join(options.out, `${name}.yaml`), builder: new ScenarioBuilder({ name, labels: ['recorded'], ...(options.startingState !== undefined && { startingState: options.startingState }) }), steps: [], written: false })
+    const file = (name: string): ScenarioFile => ({ path: join(options.out, `${name}.yaml`), builder: new ScenarioBuilder({
+        name,
+        labels: ['recorded'],
+        ...(options.startingState !== undefined && { startingState: options.startingState }),
+        ...(options.upstream !== undefined && { upstream: options.upstream }),
+      }), steps: [], written: false })
     const files = new Map<Service | 'session', ScenarioFile>(
       options.splitBy === 'session' ? [['session', file(base)]] : [['auth', file(`${base}-auth`)], ['registry', file(`${base}-registry`)]],
     )

@@ -37,6 +37,8 @@ export interface BuildOptions {
    * position, fake-cloud instances), and paths keep the recorded mount, which the snapshot holds.
    */
   startingState?: unknown
+  /** The upstream's base URL: answers name it in absolute links (registry pagination), the target's on replay. */
+  upstream?: string
 }
 
 type Json = Record<string, unknown>
@@ -68,6 +70,7 @@ export class ScenarioBuilder {
 
   constructor(options: BuildOptions) {
     this.options = options
+    if (options.upstream !== undefined) this.refs.add(options.upstream.replace(/\/+$/, ''), { template: '${{ target.registryUrl }}' })
     if (options.startingState !== undefined) {
       this.steps.push({
         id: 'start',
@@ -355,7 +358,9 @@ export class ScenarioBuilder {
     const base = secretVarName(name)
     let key = base
     for (let n = 2; Object.hasOwn(this.vars, key); n++) key = `${base}_${n}`
-    this.vars[key] = `\${{ env.${secretEnvName(key)} || '' }}`
+    // Without the variable, a stand-in that fixtures accept (a registry token must not be empty) and the
+    // steps that send the secret send alike.
+    this.vars[key] = `\${{ env.${secretEnvName(key)} || 'redacted-${key}' }}`
     const template = `\${{ vars.${key} }}`
     // An answer that echoes it (an access key read back) must not write it either.
     this.refs.add(value, { template })
