@@ -11,7 +11,7 @@ import { validateAgainstSchema } from '../../../features/documents/schema-valida
 import { parseYamlSource } from '../../../features/documents/yaml-source.ts'
 
 /** The names `${{ target.<name> }}` offers. */
-export const TARGET_FIELDS = ['name', 'kind', 'mount', 'token', 'registryToken', 'tokenHeader', 'baseUrl', 'registryUrl', 'profile', 'serverIdHeader'] as const
+export const TARGET_FIELDS = ['name', 'kind', 'mount', 'token', 'registryToken', 'tokenHeader', 'baseUrl', 'registryUrl', 'profile', 'serverIdHeader', 'badInputStatus'] as const
 
 const RUN_FIELDS = ['id']
 
