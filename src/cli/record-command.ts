@@ -47,8 +47,13 @@ export async function startRecord(argv: string[], io: CliIo): Promise<ProxySessi
   const token = values['upstream-token']
   let files: RecordingFiles
   try {
-    const startingState = token === undefined ? undefined : await readStartingState(upstream, token)
-    files = await RecordingFiles.open({ out, splitBy, upstream, ...(values.name !== undefined && { name: values.name }), ...(startingState !== undefined && { startingState }) })
+    files = await RecordingFiles.open({
+      out,
+      splitBy,
+      upstream,
+      ...(values.name !== undefined && { name: values.name }),
+      ...(token !== undefined && { readStartingState: () => readStartingState(upstream, token) }),
+    })
   } catch (error) {
     if (error instanceof RecordingOutError || error instanceof StartingStateError) throw new StartupError(error.message)
     throw error

@@ -21,8 +21,11 @@ export interface RecordingOptions {
   /** File and scenario name; default `recording-<UTC time>`. */
   name?: string
   now?: Date
-  /** The upstream's snapshot at the start, restored first by every scenario (see `BuildOptions`). */
-  startingState?: unknown
+  /**
+   * Reads the upstream's snapshot at the start, restored first by every scenario (see `BuildOptions`); called
+   * once `out` is known to be usable, so a bad `--out` is said before any wait on the upstream.
+   */
+  readStartingState?: () => Promise<unknown>
   /** The upstream's base URL (see `BuildOptions`). */
   upstream?: string
 }
@@ -66,10 +69,11 @@ export class RecordingFiles {
     } catch (error) {
       throw new RecordingOutError(`doppel record: cannot write to --out ${options.out}: ${(error as Error).message}`)
     }
+    const startingState = await options.readStartingState?.()
     const file = (name: string): ScenarioFile => ({ path: join(options.out, `${name}.yaml`), builder: new ScenarioBuilder({
         name,
         labels: ['recorded'],
-        ...(options.startingState !== undefined && { startingState: options.startingState }),
+        ...(startingState !== undefined && { startingState }),
         ...(options.upstream !== undefined && { upstream: options.upstream }),
       }), steps: [], written: false })
     const files = new Map<Service | 'session', ScenarioFile>(
