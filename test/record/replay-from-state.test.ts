@@ -124,9 +124,9 @@ describe('--upstream-token', () => {
   test('a token the upstream refuses is one line and exit 1 at start', async () => {
     const upstream = await seededServer()
     const { out, io } = fakeIo()
-    const out = mkdtempSync(join(tmpdir(), 'doppel-record-token-'))
-    temps.push(out)
-    const code = await main(['record', '--upstream', upstream, '--upstream-token', 'wrong', '--port', '0', '--out', out], io)
+    const dir = mkdtempSync(join(tmpdir(), 'doppel-record-token-'))
+    temps.push(dir)
+    const code = await main(['record', '--upstream', upstream, '--upstream-token', 'wrong', '--port', '0', '--out', dir], io)
     expect(code).toBe(1)
     expect(out.stderr).toMatch(/^doppel record: cannot read the upstream's state at .*\/_doppel\/snapshot: 403 [^\n]*permission denied[^\n]*\n$/)
   })
