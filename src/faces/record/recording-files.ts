@@ -70,12 +70,15 @@ export class RecordingFiles {
       throw new RecordingOutError(`doppel record: cannot write to --out ${options.out}: ${(error as Error).message}`)
     }
     const startingState = await options.readStartingState?.()
-    const file = (name: string): ScenarioFile => ({ path: join(options.out, `${name}.yaml`), builder: new ScenarioBuilder({
+    const file = (name: string): ScenarioFile => {
+      const builder = new ScenarioBuilder({
         name,
         labels: ['recorded'],
         ...(startingState !== undefined && { startingState }),
         ...(options.upstream !== undefined && { upstream: options.upstream }),
-      }), steps: [], written: false })
+      })
+      return { path: join(options.out, `${name}.yaml`), builder, steps: [], written: false }
+    }
     const files = new Map<Service | 'session', ScenarioFile>(
       options.splitBy === 'session' ? [['session', file(base)]] : [['auth', file(`${base}-auth`)], ['registry', file(`${base}-registry`)]],
     )
