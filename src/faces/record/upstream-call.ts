@@ -50,7 +50,8 @@ export function callUpstream(call: UpstreamRequest): Promise<UpstreamAnswer | Up
       headers: call.headers.flat(),
       ...(call.signal && { signal: call.signal }),
     })
-    outgoing.on('error', (error) => settle({ reason: 'unreachable', message: errorText(error) }))
+    // Aborted by the server's stop: say why (the signal's reason), not node:http's generic AbortError.
+    outgoing.on('error', (error) => settle({ reason: 'unreachable', message: errorText(call.signal?.aborted ? call.signal.reason : error) }))
     outgoing.on('response', (answer) => readAnswer(answer, call.limit).then(settle))
     outgoing.end(call.body.length > 0 ? call.body : undefined)
   })
