@@ -1,26 +1,15 @@
 // Clients in other languages against `doppel serve --tls`, trusting the CA as its hints say. Python's
 // requests and hvac (Debian's python3-hvac, which .ci/run installs); Go's Vault client is not tested: Go is
 // not on the machines this suite runs on, and .ci/run does not install it.
-import { execFile, execFileSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { once } from 'node:events'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PYTHON, pythonModulesPresent } from './python-modules.ts'
 import { startServe, type ServeProcess } from '../server/serve-process.ts'
 
 const APP = new URL('./python/tls_client.py', import.meta.url).pathname
-const PYTHON = process.env.DOPPEL_TEST_PYTHON ?? '/usr/bin/python3'
-
-function pythonClientsPresent(): boolean {
-  try {
-    execFileSync(PYTHON, ['-c', 'import hvac, requests'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
-
-// CI installs the Debian packages (.ci/run), so there a missing client is a failure, not a skip.
-const present = pythonClientsPresent() || process.env.CI === 'true'
+const present = pythonModulesPresent(['hvac', 'requests'])
 if (!present) console.warn(`python TLS client test skipped: ${PYTHON} lacks hvac/requests (apt-get install python3-hvac)`)
 console.warn('Go TLS client test skipped: Go is not installed here, and .ci/run does not install it')
 
