@@ -132,12 +132,14 @@ describe('createDoppelServer({ tls })', () => {
     expect(performance.now() - started).toBeLessThan(5000)
   }, 10_000)
 
-  it('plain HTTP on the TLS port is closed, not left hanging', async () => {
+  it("plain HTTP on the TLS port gets Go's (so Vault's) 400 and the connection closed", async () => {
     const { server } = await start()
     const socket = connectTcp(server.port, '127.0.0.1')
-    socket.resume()
+    let answer = ''
+    socket.on('data', (chunk) => (answer += chunk))
     socket.write('GET /_doppel/health HTTP/1.1\r\nHost: localhost\r\n\r\n')
     await once(socket, 'close')
+    expect(answer).toBe('HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n')
   })
 
   it('close() ends open keep-alive TLS connections at once', async () => {

@@ -8,6 +8,7 @@ import { requestRouter, type TenantOptions, type TenantRegistry } from '../../fe
 import { listVerb, plainAnswer, type ClientError } from './list-verb.ts'
 import { toFetchRequest, writeFetchResponse } from '../../core/node-adapter.ts'
 import { createRequestGuard, type GuardOptions } from './request-guard.ts'
+import { guardTlsConnections } from './tls-connections.ts'
 
 export interface ServerOptions extends GuardOptions {
   /** `main` serves every service; `cloud` serves the fake cloud at the root (`--cloud-port`). */
@@ -70,7 +71,7 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
   const server: Server = options.tls
     ? createHttpsServer({ ...httpOptions, cert: options.tls.cert, key: options.tls.key, handshakeTimeout: headersTimeout }, onRequest)
     : createHttpServer(httpOptions, onRequest)
-  if (options.tls) closeSilentHandshakes(server, headersTimeout)
+  if (options.tls) guardTlsConnections(server, headersTimeout)
   const list = listVerb(server)
   const guard = createRequestGuard(doppel, server, options)
   const closeAllConnections = server.closeAllConnections.bind(server)
@@ -146,23 +147,6 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
     socket.end(plainAnswer(PARSER_ERROR_STATUS[error.code ?? ''] ?? 400), () => socket.destroy())
   })
   return server
-}
-
-/**
- * Node times a TLS handshake from the client's first message on: a connection that sends nothing would be
- * held open for good, where plain HTTP would close it at the headers' time-out. Each gets that time to
- * finish its handshake. (Node links the TLS socket to its TCP one by `_parent`, which is not public.)
- */
-function closeSilentHandshakes(server: Server, ms: number): void {
-  const pending = new WeakMap<Socket, NodeJS.Timeout>()
-  server.on('connection', (socket: Socket) => {
-    const timer = setTimeout(() => socket.destroy(), ms)
-    pending.set(socket, timer)
-    socket.once('close', () => clearTimeout(timer))
-  })
-  server.on('secureConnection', (socket: { _parent?: Socket }) => {
-    if (socket._parent) clearTimeout(pending.get(socket._parent))
-  })
 }
 
 /**
