@@ -2,7 +2,7 @@
 // fetch trusting the CA through NODE_EXTRA_CA_CERTS, and a conformance run over HTTPS.
 import { execFile, execFileSync } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
@@ -100,6 +100,17 @@ describe('doppel serve --tls', () => {
     expect(readFileSync(ca, 'utf8')).toBe(first.ca)
     expect(readFileSync(join(dataDir, 'tls', 'cert.pem'), 'utf8')).not.toBe(first.cert)
     expect(await curl(['--cacert', ca, `${serve.url}/_doppel/health`])).toMatchObject({ code: 0 })
+  })
+
+  it('a CA file in --data-dir that is not a certificate is a start-up error naming it, and is left as it was', async () => {
+    const dataDir = join(work, 'bad-ca')
+    mkdirSync(join(dataDir, 'tls'), { recursive: true })
+    writeFileSync(join(dataDir, 'tls', 'ca.pem'), 'not a certificate\n')
+    writeFileSync(join(dataDir, 'tls', 'ca-key.pem'), 'not a key\n')
+    const failed = await failedServe(['--tls', '--data-dir', dataDir])
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).toContain(`doppel serve: cannot make the --tls certificates in ${join(dataDir, 'tls')}:`)
+    expect(readFileSync(join(dataDir, 'tls', 'ca.pem'), 'utf8')).toBe('not a certificate\n')
   })
 
   it('--cloud-port serves the fake cloud over HTTPS too', async () => {
