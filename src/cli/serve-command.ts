@@ -218,12 +218,16 @@ function tlsFlags(
   }
 }
 
-/** What `vault server -dev-tls` prints: where the CA is, as lines a shell can run. */
+/**
+ * What `vault server -dev-tls` prints: where the CA is, as lines a shell can run. A wildcard bind's address
+ * is not one to connect to (nor in the certificate): the address given is loopback's.
+ */
 function trustHints(tls: TlsMaterial, url: string): string {
   const ca = shellWord(tls.caFile!)
+  const address = url.replace(/^https:\/\/(0\.0\.0\.0|\[::\])(?=:)/, (_, host: string) => `https://${host === '[::]' ? '[::1]' : '127.0.0.1'}`)
   return [
     `doppel: serving TLS with ${tls.newCa ? 'a new' : 'the kept'} development CA ${tls.caFile}; clients can trust it with:`,
-    `export VAULT_ADDR=${shellWord(url)}`,
+    `export VAULT_ADDR=${shellWord(address)}`,
     `export VAULT_CACERT=${ca}`,
     `export NODE_EXTRA_CA_CERTS=${ca}`,
     `export REQUESTS_CA_BUNDLE=${ca}`,

@@ -78,10 +78,18 @@ describe('doppel serve --tls', () => {
     expect(existsSync(dirname(ca))).toBe(false)
   })
 
-  it('names --host and --allowed-host in the certificate', async () => {
-    serve = await startServe(['--tls', '--allowed-host', 'doppel.example.test'])
+  it('bound to every interface, the address it gives is loopback (a wildcard address is not in the certificate)', async () => {
+    serve = await startServe(['--tls', '--host', '0.0.0.0', '--root-token', 'not-root'])
+    expect(exported(serve.stderr(), 'VAULT_ADDR')).toBe(`https://127.0.0.1:${serve.port}`)
     const ca = exported(serve.stderr(), 'VAULT_CACERT')!
-    const answer = await curl(['--cacert', ca, '--resolve', `doppel.example.test:${serve.port}:127.0.0.1`, `https://doppel.example.test:${serve.port}/_doppel/health`])
+    expect(await curl(['--cacert', ca, `https://127.0.0.1:${serve.port}/_doppel/health`])).toMatchObject({ code: 0 })
+  })
+
+  it('names --host and --allowed-host in the certificate', async () => {
+    serve = await startServe(['--tls', '--host', '127.0.0.2', '--allowed-host', 'doppel.example.test'])
+    const ca = exported(serve.stderr(), 'VAULT_CACERT')!
+    expect(await curl(['--cacert', ca, `https://127.0.0.2:${serve.port}/_doppel/health`])).toEqual({ code: 0, out: '{"status":"ok"}\n' })
+    const answer = await curl(['--cacert', ca, '--resolve', `doppel.example.test:${serve.port}:127.0.0.2`, `https://doppel.example.test:${serve.port}/_doppel/health`])
     expect(answer).toEqual({ code: 0, out: '{"status":"ok"}\n' })
   })
 
