@@ -2,7 +2,7 @@
 // fetch trusting the CA through NODE_EXTRA_CA_CERTS, and a conformance run over HTTPS.
 import { execFile, execFileSync } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
@@ -119,6 +119,18 @@ describe('doppel serve --tls', () => {
     expect(failed.code).toBe(1)
     expect(failed.stderr).toContain(`doppel serve: cannot make the --tls certificates in ${join(dataDir, 'tls')}:`)
     expect(readFileSync(join(dataDir, 'tls', 'ca.pem'), 'utf8')).toBe('not a certificate\n')
+  })
+
+  it("a --data-dir whose tls/ is a link is refused: the keys are not written where it points", async () => {
+    const dataDir = join(work, 'linked')
+    const elsewhere = join(work, 'elsewhere')
+    mkdirSync(dataDir, { recursive: true })
+    mkdirSync(elsewhere, { recursive: true })
+    symlinkSync(elsewhere, join(dataDir, 'tls'))
+    const failed = await failedServe(['--tls', '--data-dir', dataDir])
+    expect(failed.code).toBe(1)
+    expect(failed.stderr).toContain('is a link')
+    expect(readdirSync(elsewhere)).toEqual([])
   })
 
   it('--cloud-port serves the fake cloud over HTTPS too', async () => {

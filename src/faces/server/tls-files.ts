@@ -1,5 +1,5 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCertificateAuthority, issueServerCertificate, type PemPair } from './tls-certificates.ts'
@@ -28,7 +28,11 @@ const FILES = { ca: 'ca.pem', caKey: 'ca-key.pem', cert: 'cert.pem', key: 'key.p
 export function developmentTls(names: readonly string[], dir?: string): TlsMaterial {
   const folder = dir ?? mkdtempSync(join(tmpdir(), 'doppel-tls-'))
   try {
-    if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 })
+    if (dir) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 })
+      // As --data-dir's own files: written only into a folder, never through a link to one.
+      if (lstatSync(dir).isSymbolicLink()) throw new Error(`${dir} is a link; doppel writes its keys only into a real folder`)
+    }
     const kept = dir ? readCa(dir) : undefined
     const ca = kept ?? createCertificateAuthority()
     if (!kept) {
@@ -72,6 +76,7 @@ function readCa(dir: string): PemPair | undefined {
 /** Writes a file 0600 through a fresh name and a rename: never through a link already at `name`. */
 function writePrivate(dir: string, name: string, text: string): void {
   const temporary = join(dir, `.${name}.${process.pid}.tmp`)
+  rmSync(temporary, { force: true })
   writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' })
   renameSync(temporary, join(dir, name))
 }
