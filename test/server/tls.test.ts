@@ -5,6 +5,7 @@ import { once } from 'node:events'
 import { request } from 'node:https'
 import { connect as connectTcp } from 'node:net'
 import { connect } from 'node:tls'
+import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
 import { createCertificateAuthority, issueServerCertificate } from '../../src/faces/server/tls-certificates.ts'
@@ -78,8 +79,25 @@ describe('the development certificates', () => {
     expect(pair.names).toEqual(['localhost', '127.0.0.1', '::1', 'doppel.example.test', 'corp.test', '*.corp.test', '192.0.2.7'])
   })
 
-  it('a wildcard bind address adds no name', () => {
-    expect(issueServerCertificate(ca, ['0.0.0.0', '::', '[::]']).names).toEqual(['localhost', '127.0.0.1', '::1'])
+  it('a wildcard bind address adds no name, nor does a value that is no host name; a Unicode name goes in as ASCII', () => {
+    expect(issueServerCertificate(ca, ['0.0.0.0', '::', '[::]', '', '.', 'a b', '*', 'x/y', '[::2]', 'Bücher.Test']).names).toEqual([
+      'localhost',
+      '127.0.0.1',
+      '::1',
+      '::2',
+      'xn--bcher-kva.test',
+    ])
+  })
+
+  it('any --allowed-host value gives a certificate Node parses, with loopback in it', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string(), fc.domain(), fc.ipV4(), fc.ipV6(), fc.domain().map((d) => '.' + d)), { maxLength: 4 }), (names) => {
+        const cert = new X509Certificate(issueServerCertificate(ca, names).cert)
+        expect(cert.checkHost('localhost')).toBeDefined()
+        expect(cert.checkIssued(new X509Certificate(ca.cert))).toBe(true)
+      }),
+      { numRuns: 40 },
+    )
   })
 })
 

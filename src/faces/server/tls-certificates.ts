@@ -1,6 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto'
 import { createRequire } from 'node:module'
 import { isIP } from 'node:net'
+import { domainToASCII } from 'node:url'
 
 /**
  * A development CA and the server certificates it issues, as `vault server -dev-tls` makes them: ECDSA P-256
@@ -75,15 +76,27 @@ export function issueServerCertificate(ca: PemPair, names: readonly string[], no
 }
 
 /**
- * The names a certificate carries for a `--host`/`--allowed-host` value: an address or a host name as is,
- * a leading-dot domain (which admits the domain and its subdomains) as the domain and its wildcard; a
- * wildcard bind address (`0.0.0.0`, `::`) names nothing.
+ * The names a certificate carries for a `--host`/`--allowed-host` value: an address or a host name (in
+ * its ASCII form) as is, a leading-dot domain (which admits the domain and its subdomains) as the domain
+ * and its wildcard. A wildcard bind address (`0.0.0.0`, `::`) names nothing, nor does a value no client
+ * could match (not a host name).
  */
 function certificateNames(value: string): string[] {
-  const name = value.toLowerCase().replace(/^\[(.*)\]$/, '$1')
-  if (name === '' || name === '.' || name === '0.0.0.0' || name === '::') return []
-  return name.startsWith('.') ? [name.slice(1), `*${name}`] : [name]
+  const bare = value.replace(/^\[(.*)\]$/, '$1')
+  if (isIP(bare)) {
+    // In the canonical form (`::ffff:7f00:1`), which the encoder reads: `::0.0.0.0` is `::`.
+    const address = isIP(bare) === 4 ? new URL(`http://${bare}`).hostname : new URL(`http://[${bare}]`).hostname.slice(1, -1)
+    return address === '0.0.0.0' || address === '::' ? [] : [address]
+  }
+  const domain = value.startsWith('.')
+  const text = (domain ? value.slice(1) : value).toLowerCase()
+  if (!/^[a-z0-9_.\-\u0080-\uffff]+$/.test(text)) return []
+  const name = domainToASCII(text)
+  return !HOST_NAME.test(name) ? [] : domain ? [name, `*.${name}`] : [name]
 }
+
+/** A DNS name as certificates carry it: letters, digits, `-` and `_` in dot-separated labels. */
+const HOST_NAME = /^[a-z0-9_](?:[a-z0-9_-]{0,62})(?:\.[a-z0-9_](?:[a-z0-9_-]{0,62}))*$/
 
 function newKeyPair(): { privateKey: KeyObject; publicKey: KeyObject } {
   return generateKeyPairSync('ec', { namedCurve: 'P-256' })
