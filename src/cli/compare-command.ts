@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import type { CliIo } from '../core/cli-io.ts'
 import { PROFILE_OPTION, profileFlag, SEED_OPTION, seedFlag } from './flags.ts'
 import { parseOptions } from './parse-options.ts'
-import { PROXY_OPTIONS, proxyFlags, startProxySession, type ProxySession } from './proxy-session.ts'
+import { PROXY_OPTIONS, proxyFlags, proxyUsageTail, startProxySession, type ProxySession } from './proxy-session.ts'
 
 export const COMPARE_USAGE = `Usage: doppel compare --upstream <url> [options]
 
@@ -21,11 +21,7 @@ Options:
   --seed <n>            The emulator's random seed, for repeatable ids and tokens
   --root-token <t>      Management token the emulator accepts (default "root"; repeatable)
   --allow-sha1          Let the emulator accept SHA-1-based identity signatures
-  --pid-file <path>     Write doppel's process id here while it runs (to signal it behind npx)
-  --quiet               Do not log requests to stderr
-  -h, --help            Show this help
-
-Prints exactly one line "doppel comparing on http://HOST:PORT" when ready.`
+${proxyUsageTail('comparing')}`
 
 /**
  * `doppel compare`: parses the arguments and starts comparing; undefined after `--help`. Stopped, the

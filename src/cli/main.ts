@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { didYouMean } from './did-you-mean.ts'
 import { serve } from './serve-command.ts'
 import type { CliIo } from '../core/cli-io.ts'
+import type { ProxySession } from './proxy-session.ts'
 import { watchForStop } from './stop-on-signal.ts'
 import { StartupError, UsageError } from './usage-error.ts'
 
@@ -79,24 +80,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         const { openApiCommand } = await import('./openapi-command.ts')
         return openApiCommand(rest, io)
       }
-      case 'record': {
-        const stop = watchForStop()
-        try {
-          const [{ startRecord }, { runUntilStopped }] = await Promise.all([import('./record-command.ts'), import('./proxy-session.ts')])
-          return await runUntilStopped(await startRecord(rest, io), stop)
-        } finally {
-          stop.dispose()
-        }
-      }
-      case 'compare': {
-        const stop = watchForStop()
-        try {
-          const [{ startCompare }, { runUntilStopped }] = await Promise.all([import('./compare-command.ts'), import('./proxy-session.ts')])
-          return await runUntilStopped(await startCompare(rest, io), stop)
-        } finally {
-          stop.dispose()
-        }
-      }
+      case 'record':
+        return await untilProxyStops(async () => (await import('./record-command.ts')).startRecord(rest, io))
+      case 'compare':
+        return await untilProxyStops(async () => (await import('./compare-command.ts')).startCompare(rest, io))
       default: {
         const suggestion = didYouMean(command, COMMANDS)
         const what = command.startsWith('-') ? `unknown option ${command}` : `unknown command "${command}"`
@@ -139,5 +126,16 @@ export async function runCli(argv = process.argv.slice(2)): Promise<void> {
     const shown = process.env.DOPPEL_DEBUG ? ((error as Error).stack ?? String(error)) : (error as Error).message
     io.stderr(`doppel: ${shown}\n`)
     process.exitCode = 1
+  }
+}
+
+/** Runs `record` or `compare` until stopped, watching for the stop from before the proxy listens; the exit code. */
+async function untilProxyStops(start: () => Promise<ProxySession | undefined>): Promise<number> {
+  const stop = watchForStop()
+  try {
+    const { runUntilStopped } = await import('./proxy-session.ts')
+    return await runUntilStopped(await start(), stop)
+  } finally {
+    stop.dispose()
   }
 }

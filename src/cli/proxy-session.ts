@@ -18,6 +18,13 @@ export const PROXY_OPTIONS = {
   quiet: { type: 'boolean', default: false },
 } as const
 
+/** The end of `record`'s and `compare`'s help: the options they share after their own, and the ready line. */
+export const proxyUsageTail = (verb: 'recording' | 'comparing'): string => `  --pid-file <path>     Write doppel's process id here while it runs (to signal it behind npx)
+  --quiet               Do not log requests to stderr
+  -h, --help            Show this help
+
+Prints exactly one line "doppel ${verb} on http://HOST:PORT" when ready.`
+
 export interface ProxySession {
   url: string
   /** Stops listening and finishes (writes scenarios, or the report); resolves with the exit code. */

@@ -3,7 +3,7 @@ import type { CliIo } from '../core/cli-io.ts'
 import { RecordingFiles, RecordingOutError, SPLIT_RULES, type SplitRule } from '../faces/record/recording-files.ts'
 import { readStartingState, StartingStateError } from '../faces/record/starting-state.ts'
 import { parseOptions } from './parse-options.ts'
-import { PROXY_OPTIONS, proxyFlags, startProxySession, type ProxySession } from './proxy-session.ts'
+import { PROXY_OPTIONS, proxyFlags, proxyUsageTail, startProxySession, type ProxySession } from './proxy-session.ts'
 import { StartupError, UsageError } from './usage-error.ts'
 
 export const RECORD_USAGE = `Usage: doppel record --upstream <url> --out <dir> [options]
@@ -22,11 +22,7 @@ Options:
   --name <name>         Scenario and file name (default recording-<time>)
   --upstream-token <t>  Management token of a doppel upstream: its state at the start is
                         restored by each scenario's first step, so replays start from it
-  --pid-file <path>     Write doppel's process id here while it runs (to signal it behind npx)
-  --quiet               Do not log requests to stderr
-  -h, --help            Show this help
-
-Prints exactly one line "doppel recording on http://HOST:PORT" when ready.`
+${proxyUsageTail('recording')}`
 
 /** `doppel record`: parses the arguments and starts recording; undefined after `--help`. */
 export async function startRecord(argv: string[], io: CliIo): Promise<ProxySession | undefined> {

@@ -91,23 +91,18 @@ export async function instanceBoundFailure(
   if (role.bound_account_id.length > 0 && !role.bound_account_id.includes(facts.accountId)) {
     return failed(LOGIN_MESSAGES.accountIdBound(facts.accountId, roleName), roleName, 'bound_account_id', role.bound_account_id, facts.accountId)
   }
-  if (role.bound_ami_id.length > 0) {
-    if (instance.imageId === undefined) throw new LoginError(LOGIN_MESSAGES.amiNil, BAD_INPUT_500)
-    if (!role.bound_ami_id.includes(instance.imageId)) {
-      return failed(LOGIN_MESSAGES.amiBound(instance.imageId, roleName), roleName, 'bound_ami_id', role.bound_ami_id, instance.imageId)
-    }
-  }
-  if (role.bound_subnet_id.length > 0) {
-    if (instance.subnetId === undefined) throw new LoginError(LOGIN_MESSAGES.subnetNil, BAD_INPUT_500)
-    if (!role.bound_subnet_id.includes(instance.subnetId)) {
-      return failed(LOGIN_MESSAGES.subnetBound(instance.subnetId, roleName), roleName, 'bound_subnet_id', role.bound_subnet_id, instance.subnetId)
-    }
-  }
-  if (role.bound_vpc_id.length > 0) {
-    if (instance.vpcId === undefined) throw new LoginError(LOGIN_MESSAGES.vpcNil, BAD_INPUT_500)
-    if (!role.bound_vpc_id.includes(instance.vpcId)) {
-      return failed(LOGIN_MESSAGES.vpcBound(instance.vpcId, roleName), roleName, 'bound_vpc_id', role.bound_vpc_id, instance.vpcId)
-    }
+  // The instance attributes bound by value, in the real service's order; a missing one is an error of the
+  // provider's answer, not a refusal.
+  const attributes = [
+    ['bound_ami_id', instance.imageId, LOGIN_MESSAGES.amiNil, LOGIN_MESSAGES.amiBound],
+    ['bound_subnet_id', instance.subnetId, LOGIN_MESSAGES.subnetNil, LOGIN_MESSAGES.subnetBound],
+    ['bound_vpc_id', instance.vpcId, LOGIN_MESSAGES.vpcNil, LOGIN_MESSAGES.vpcBound],
+  ] as const
+  for (const [field, value, nil, refusal] of attributes) {
+    const bound = role[field]
+    if (bound.length === 0) continue
+    if (value === undefined) throw new LoginError(nil, BAD_INPUT_500)
+    if (!bound.includes(value)) return failed(refusal(value, roleName), roleName, field, bound, value)
   }
   if (role.bound_iam_instance_profile_arn.length > 0) {
     const profileArn = instanceProfileArn(instance)
