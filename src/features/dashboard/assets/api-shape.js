@@ -3,7 +3,8 @@
 // internal name (`cloud-auth:cloud:roles`, `moduleId`) or an epoch number. Times stay as the API gives
 // them, or become RFC 3339 where the store keeps epoch milliseconds.
 
-const iso = (ms) => (typeof ms === 'number' ? new Date(ms).toISOString() : ms ?? null)
+/** Epoch milliseconds as the services write times (Go's RFC 3339 with only the digits that count). */
+const iso = (ms) => (typeof ms === 'number' ? new Date(ms).toISOString().replace(/\.000Z$/, 'Z').replace(/(\.\d*[1-9])0+Z$/, '$1Z') : ms ?? null)
 const values = (collection) => Object.values(collection ?? {})
 
 // --- the auth method (docs/reference/cloud-auth.md; the read shapes of its endpoints) ---------------------

@@ -29,13 +29,12 @@ const escapeOf = (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0'
  * the same six characters typed literally. `block` keeps newlines and tabs (bodies in a <pre>).
  */
 export function visible(text, { block = false } = {}) {
-  const pattern = block ? INVISIBLE_BLOCK : INVISIBLE
   const string = String(text)
-  pattern.lastIndex = 0
-  if (!pattern.test(string)) return document.createTextNode(string)
+  const found = [...string.matchAll(block ? INVISIBLE_BLOCK : INVISIBLE)]
+  if (found.length === 0) return document.createTextNode(string)
   const fragment = document.createDocumentFragment()
   let at = 0
-  for (const match of string.matchAll(pattern)) {
+  for (const match of found) {
     if (match.index > at) fragment.append(string.slice(at, match.index))
     const code = escapeOf(match[0])
     fragment.append(el('span', { className: 'escape', title: `invisible character U+${code.slice(2).toUpperCase()}`, text: code }))
@@ -76,13 +75,12 @@ export function relative(ms) {
   return delta < 0 ? `${label} ago` : `in ${label}`
 }
 
-/** RFC 3339 (UTC, whole seconds unless the source had more) with a relative hint; `—` when unset. */
+/** An RFC 3339 time as the API gives it, with a hint relative to the emulator clock; `—` when unset. */
 export function time(value) {
   if (value === null || value === undefined || value === '') return el('span', { className: 'none', text: '—' })
-  const ms = typeof value === 'number' ? value : Date.parse(value)
+  const ms = Date.parse(value)
   if (Number.isNaN(ms)) return visible(value)
-  const iso = typeof value === 'number' ? new Date(value).toISOString().replace('.000Z', 'Z') : value
-  return el('time', { datetime: new Date(ms).toISOString() }, iso, el('span', { className: 'hint', text: ` (${relative(ms)})` }))
+  return el('time', { datetime: new Date(ms).toISOString() }, value, el('span', { className: 'hint', text: ` (${relative(ms)})` }))
 }
 
 /** Seconds as the API gives them, with a readable length beside (`3600 (1 h)`). */
@@ -127,6 +125,8 @@ export function allFields(record, label) {
   return el('details', { className: 'all-fields' }, el('summary', { text: 'All fields', 'aria-label': `All fields of ${visibleText(label)}` }), fields(Object.entries(record)))
 }
 
+const LONG_WORD = /\S{32}/
+
 /**
  * A table whose first column is the row's name: it stays in view (sticky) while the box scrolls, and
  * cells wrap, so the key columns of a wide table never leave a laptop screen.
@@ -137,7 +137,12 @@ export function table(caption, columns, rows, empty) {
   if (rows.length === 0) body.append(el('tr', {}, el('td', { colspan: String(columns.length), className: 'empty', text: empty })))
   for (const cells of rows) {
     const [first, ...rest] = cells
-    body.append(el('tr', {}, el('th', { scope: 'row' }, first), ...rest.map((cell) => el('td', {}, cell))))
+    body.append(el('tr', {}, el('th', { scope: 'row' }, first), ...rest.map((cell) => {
+      const td = el('td', {}, cell)
+      // Long unbroken values (ARNs, tokens, tags) may break anywhere; ids and numbers stay whole.
+      if (LONG_WORD.test(td.textContent)) td.className = 'long'
+      return td
+    })))
   }
   const node = el('table', { className: 'data' }, el('caption', { text: caption }), el('thead', {}, head), body)
   return el('div', { className: 'scroll', tabindex: '0', role: 'region', 'aria-label': caption }, node)
