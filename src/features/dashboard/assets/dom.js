@@ -126,6 +126,18 @@ export function allFields(record, label) {
 }
 
 const LONG_WORD = /\S{32}/
+const ONE_WORD = /^\S{1,31}$/
+
+/** The text a cell shows before any disclosure is opened. */
+const shownText = (node) => [...node.childNodes].map((child) => (child.nodeName === 'DETAILS' ? '' : child.nodeType === Node.ELEMENT_NODE ? shownText(child) : child.textContent)).join('')
+
+/** Long unbroken values (ARNs, tokens) may break anywhere; a short id (`i-0123…`, `us-east-1`) stays whole. */
+function fit(cell) {
+  const text = shownText(cell)
+  if (LONG_WORD.test(text)) cell.classList.add('long')
+  else if (ONE_WORD.test(text)) cell.classList.add('word')
+  return cell
+}
 
 /**
  * A table whose first column is the row's name: it stays in view (sticky) while the box scrolls, and
@@ -137,12 +149,7 @@ export function table(caption, columns, rows, empty) {
   if (rows.length === 0) body.append(el('tr', {}, el('td', { colspan: String(columns.length), className: 'empty', text: empty })))
   for (const cells of rows) {
     const [first, ...rest] = cells
-    body.append(el('tr', {}, el('th', { scope: 'row' }, first), ...rest.map((cell) => {
-      const td = el('td', {}, cell)
-      // Long unbroken values (ARNs, tokens, tags) may break anywhere; ids and numbers stay whole.
-      if (LONG_WORD.test(td.textContent)) td.className = 'long'
-      return td
-    })))
+    body.append(el('tr', {}, fit(el('th', { scope: 'row' }, first)), ...rest.map((cell) => fit(el('td', {}, cell)))))
   }
   const node = el('table', { className: 'data' }, el('caption', { text: caption }), el('thead', {}, head), body)
   return el('div', { className: 'scroll', tabindex: '0', role: 'region', 'aria-label': caption }, node)
