@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'threads',
+    // Fails the run when tests leave a process they started or a doppel-* temp folder behind.
+    globalSetup: ['test/support/leak-check.ts'],
   },
 })

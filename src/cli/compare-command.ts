@@ -21,6 +21,7 @@ Options:
   --seed <n>            The emulator's random seed, for repeatable ids and tokens
   --root-token <t>      Management token the emulator accepts (default "root"; repeatable)
   --allow-sha1          Let the emulator accept SHA-1-based identity signatures
+  --pid-file <path>     Write doppel's process id here while it runs (to signal it behind npx)
   --quiet               Do not log requests to stderr
   -h, --help            Show this help
 
@@ -65,6 +66,7 @@ export async function startCompare(argv: string[], io: CliIo): Promise<ProxySess
       port,
       host: values.host,
       quiet: values.quiet,
+      ...(values['pid-file'] !== undefined && { pidFile: values['pid-file'] }),
       onExchange: (exchange) => comparison.add(exchange),
       finish: async () => {
         const report = comparison.report()

@@ -25,6 +25,9 @@ export function seedFlag(command: string, value: string | undefined): string | u
 }
 
 /** `--fixtures <file>`: a YAML fixture file loaded at start and on every reset; repeatable. */
+/** `--pid-file <path>` of the long-running commands: their process id, for a script that started them through npx. */
+export const PID_FILE_OPTION = { 'pid-file': { type: 'string' } } as const
+
 export const FIXTURES_OPTION = { fixtures: { type: 'string', multiple: true } } as const
 
 /** `--port` (default `port`) and `--host` (default loopback) of a command that listens. */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { didYouMean } from './did-you-mean.ts'
 import { serve } from './serve-command.ts'
 import type { CliIo } from '../core/cli-io.ts'
+import { untilStopped } from './stop-on-signal.ts'
 import { StartupError, UsageError } from './usage-error.ts'
 
 const COMMANDS = ['serve', 'run', 'conformance', 'conformance-vault', 'record', 'compare', 'openapi', 'help', '--help', '--version'] as const
@@ -47,11 +48,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       case 'serve': {
         const handle = await serve(rest, io)
         if (!handle) return 0
-        await new Promise<void>((resolve) => {
-          const stop = () => void handle.close().then(resolve)
-          process.once('SIGINT', stop)
-          process.once('SIGTERM', stop)
-        })
+        await untilStopped()
+        await handle.close()
         return 0
       }
       case 'run': {
@@ -71,12 +69,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return openApiCommand(rest, io)
       }
       case 'record': {
-        const [{ startRecord }, { untilStopped }] = await Promise.all([import('./record-command.ts'), import('./proxy-session.ts')])
-        return await untilStopped(await startRecord(rest, io))
+        const [{ startRecord }, { runUntilStopped }] = await Promise.all([import('./record-command.ts'), import('./proxy-session.ts')])
+        return await runUntilStopped(await startRecord(rest, io))
       }
       case 'compare': {
-        const [{ startCompare }, { untilStopped }] = await Promise.all([import('./compare-command.ts'), import('./proxy-session.ts')])
-        return await untilStopped(await startCompare(rest, io))
+        const [{ startCompare }, { runUntilStopped }] = await Promise.all([import('./compare-command.ts'), import('./proxy-session.ts')])
+        return await runUntilStopped(await startCompare(rest, io))
       }
       default: {
         const suggestion = didYouMean(command, COMMANDS)

@@ -1,17 +1,20 @@
 /**
  * What `doppel record` and `doppel compare` share: the forwarding proxy on a port, logging requests,
- * stopped by SIGINT/SIGTERM or `POST /_doppel/record/stop`.
+ * stopped by SIGINT/SIGTERM, the end of the npm process that started it, or `POST /_doppel/record/stop`.
  */
 import type { CliIo } from '../core/cli-io.ts'
 import type { Exchange } from '../faces/record/exchange.ts'
 import { forwardingProxy } from '../faces/record/forwarding-proxy.ts'
 import { createDoppelServer, listen, type RunningServer } from '../faces/server/doppel-server.ts'
-import { baseUrlFlag, listenOptions, portFlag } from './flags.ts'
+import { resolve } from 'node:path'
+import { baseUrlFlag, listenOptions, PID_FILE_OPTION, portFlag } from './flags.ts'
+import { untilStopped, writePidFile } from './stop-on-signal.ts'
 import { StartupError, UsageError } from './usage-error.ts'
 
 export const PROXY_OPTIONS = {
   upstream: { type: 'string' },
   ...listenOptions('8300'),
+  ...PID_FILE_OPTION,
   quiet: { type: 'boolean', default: false },
 } as const
 
@@ -34,6 +37,8 @@ interface SessionOptions {
   port: number
   host: string
   quiet: boolean
+  /** `--pid-file`: written once listening, removed once stopped. */
+  pidFile?: string
   onExchange: (exchange: Exchange) => void | Promise<void>
   /** After the proxy stopped: writes what the command made of the exchanges; the exit code. */
   finish: () => Promise<number>
@@ -53,6 +58,15 @@ export async function startProxySession(command: 'record' | 'compare', options: 
   } catch (error) {
     throw new StartupError(`doppel ${command}: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`)
   }
+  let removePidFile: (() => void) | undefined
+  if (options.pidFile !== undefined) {
+    try {
+      removePidFile = writePidFile(resolve(io.cwd, options.pidFile))
+    } catch (error) {
+      await server.close()
+      throw new StartupError(`doppel ${command}: cannot write --pid-file: ${(error as Error).message}`)
+    }
+  }
   io.stdout(`doppel ${command === 'record' ? 'recording' : 'comparing'} on ${server.url}\n`)
   let stopping: Promise<number> | undefined
   return {
@@ -61,18 +75,18 @@ export async function startProxySession(command: 'record' | 'compare', options: 
     stop: () =>
       (stopping ??= (async () => {
         await server.close()
-        return options.finish()
+        try {
+          return await options.finish()
+        } finally {
+          removePidFile?.()
+        }
       })()),
   }
 }
 
-/** Waits for SIGINT/SIGTERM or a stop over HTTP, then stops; the exit code. 0 after `--help`. */
-export async function untilStopped(session: ProxySession | undefined): Promise<number> {
+/** Waits for a stop (a signal, npm's parent gone, or a stop over HTTP), then stops; the exit code. 0 after `--help`. */
+export async function runUntilStopped(session: ProxySession | undefined): Promise<number> {
   if (!session) return 0
-  const signalled = new Promise<void>((done) => {
-    process.once('SIGINT', done)
-    process.once('SIGTERM', done)
-  })
-  await Promise.race([signalled, session.stopRequested])
+  await untilStopped(session.stopRequested)
   return session.stop()
 }

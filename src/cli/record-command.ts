@@ -19,6 +19,7 @@ Options:
   --host <addr>         Address to bind (default 127.0.0.1)
   --split-by <rule>     session (default: one scenario) or service (auth and registry apart)
   --name <name>         Scenario and file name (default recording-<time>)
+  --pid-file <path>     Write doppel's process id here while it runs (to signal it behind npx)
   --quiet               Do not log requests to stderr
   -h, --help            Show this help
 
@@ -48,6 +49,7 @@ export async function startRecord(argv: string[], io: CliIo): Promise<ProxySessi
       port,
       host: values.host,
       quiet: values.quiet,
+      ...(values['pid-file'] !== undefined && { pidFile: values['pid-file'] }),
       onExchange: (exchange) => void exchanges.push(exchange),
       finish: async () => {
         const files = await writeScenarios(exchanges, { out, splitBy, ...(values.name !== undefined && { name: values.name }) })

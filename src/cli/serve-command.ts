@@ -7,7 +7,9 @@ import { DataDirError, openDataDir, type DataDir } from '../features/snapshot/da
 import { TenantRegistry } from '../features/tenants/index.ts'
 import type { CliIo } from '../core/cli-io.ts'
 import { SERVE_SEED_OPTIONS, serveSeedFlags } from './deprecated-flags.ts'
-import { FIXTURES_OPTION, listenOptions, portFlag, PROFILE_OPTION, profileFlag } from './flags.ts'
+import { FIXTURES_OPTION, listenOptions, PID_FILE_OPTION, portFlag, PROFILE_OPTION, profileFlag } from './flags.ts'
+import { writePidFile } from './stop-on-signal.ts'
+import { resolve } from 'node:path'
 import { parseOptions } from './parse-options.ts'
 import { tenantFlags } from './tenant-flags.ts'
 import { StartupError, UsageError } from './usage-error.ts'
@@ -28,18 +30,21 @@ Options:
   --profile <name>      service (default) or vault (X-Vault-Token, mount "aws" too)
   --allow-sha1          Accept SHA-1-based identity signatures at ec2 login
   --cloud-port <n>      Also serve STS/EC2/IAM/IMDS at the root of their own listener
-  --imds-listener-limit <n>  Per-instance IMDS sockets open at once (default 64)
+  --imds-listener-limit <n>  Per-instance IMDS sockets open at once, tenants included (default 64)
+  --fault-limit <n>     Faults set at once, tenants included (default 1000)
   --clock-start <time>  Start the emulator clock at this RFC 3339 time
   --frozen-clock        Move time only through the control API
   --data-dir <dir>      Keep the state in <dir>: loaded at start, written on stop and when it changed
   --snapshot-interval <d>  How often a changed state is written to --data-dir (default 5s)
   --max-tenants <n>     Tenants under /t/<name>/ at most (default 100; 0 serves none)
   --tenant-idle-timeout <d>  Drop a tenant unused this long on the wall clock (default 30m)
+  --pid-file <path>     Write doppel's process id here while it runs (to signal it behind npx)
   --quiet               Do not log requests to stderr
   -h, --help            Show this help
 
 Prints exactly one line "doppel listening on http://HOST:PORT" when ready. SIGINT/SIGTERM stop it
-(within a second: listeners and connections closed, pending latency faults ended).`
+(within a second: listeners and connections closed, pending latency faults and provider calls ended),
+and so does the end of npx or the npm script that started it.`
 
 export interface ServeHandle {
   main: RunningServer
@@ -63,12 +68,14 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
       'allow-sha1': { type: 'boolean', default: false },
       'cloud-port': { type: 'string' },
       'imds-listener-limit': { type: 'string' },
+      'fault-limit': { type: 'string' },
       'clock-start': { type: 'string' },
       'frozen-clock': { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
       'snapshot-interval': { type: 'string' },
       'max-tenants': { type: 'string', default: '100' },
       'tenant-idle-timeout': { type: 'string', default: '30m' },
+      ...PID_FILE_OPTION,
       quiet: { type: 'boolean', default: false },
     },
     SERVE_USAGE,
@@ -84,6 +91,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     allowSha1: values['allow-sha1'],
     rootTokens: values['root-token'] ?? ['root'],
     ...(values['imds-listener-limit'] !== undefined && { imdsListenerLimit: parseCount(values['imds-listener-limit'], '--imds-listener-limit') }),
+    ...(values['fault-limit'] !== undefined && { faultLimit: parseCount(values['fault-limit'], '--fault-limit') }),
     ...(seed !== undefined && { seed }),
     ...((values['clock-start'] !== undefined || values['frozen-clock']) && {
       clock: { ...(values['clock-start'] !== undefined && { start: values['clock-start'] }), frozen: values['frozen-clock'] },
@@ -131,17 +139,24 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     registerCloudListener(doppel, cloud.url)
     io.stderr(`doppel fake cloud on ${cloud.url}\n`)
   }
-  io.stdout(`doppel listening on ${main.url}\n`)
-  return {
-    main,
-    ...(cloud && { cloud }),
-    close: async () => {
-      // Pending latency faults would otherwise hold their requests (and the process) open.
-      doppel.endPendingDelays()
-      await Promise.all([main.close(), cloud?.close(), doppel.cloud.close()])
-      await dataDir?.close()
-    },
+  let removePidFile: (() => void) | undefined
+  const close = async () => {
+    // Pending latency faults would otherwise hold their requests (and the process) open.
+    doppel.endPendingDelays()
+    await Promise.all([main.close(), cloud?.close(), doppel.cloud.close()])
+    await dataDir?.close()
+    removePidFile?.()
   }
+  if (values['pid-file'] !== undefined) {
+    try {
+      removePidFile = writePidFile(resolve(io.cwd, values['pid-file']))
+    } catch (error) {
+      await close()
+      throw new StartupError(`doppel serve: cannot write --pid-file: ${(error as Error).message}`)
+    }
+  }
+  io.stdout(`doppel listening on ${main.url}\n`)
+  return { main, ...(cloud && { cloud }), close }
 }
 
 /** Listens, turning the usual start-up failures into one-line usage errors. */

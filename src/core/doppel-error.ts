@@ -60,7 +60,7 @@ export const ERROR_CODES = {
   DOPPEL_TARGET_UNREACHABLE: 'the target did not answer at all',
   DOPPEL_USAGE: 'a command-line mistake',
   DOPPEL_STARTUP: 'a command that cannot start (port in use, unreadable file)',
-  DOPPEL_ROUTE_PATTERN_SHAPE: 'a route pattern the OpenAPI generator cannot describe',
+  DOPPEL_ROUTE_PATTERN_SHAPE: 'a route row whose path pattern is not made of whole segments',
   DOPPEL_VAULT_BRIDGE: 'the real-Vault bridge could not be set up',
 } as const
 

@@ -1,6 +1,6 @@
 /**
  * The one matcher for glob-like input: msw-style path patterns (`/api/v2/organizations/:org/*`, used by
- * fault injection and the registry's route tables) and EC2 filter wildcards (`web-*`, `i-0?`).
+ * fault injection and every route table, `core/routing`) and EC2 filter wildcards (`web-*`, `i-0?`).
  *
  * A pattern compiles to a non-deterministic automaton that is run bit-parallel over the subject (the
  * shift-and method): every character updates all states at once, so a match costs
@@ -194,6 +194,24 @@ function pushLiteral(tokens: Token[], text: string): void {
 
 const PARAM = /^:[A-Za-z_][A-Za-z0-9_]*$/
 
+/** Which text a `:name` segment accepts, beyond "one or more characters other than `/`". */
+export type SegmentRule = (subject: string, from: number, to: number) => boolean
+
+export interface PathPatternOptions {
+  /**
+   * `ignore` (the default): one trailing `/` on the subject is ignored. `as-written`: the subject ends in
+   * `/` only where the pattern does, and a pattern ending in `/` also matches without it (Vault's `role/?`).
+   * Only for patterns of whole segments.
+   */
+  trailingSlash?: 'ignore' | 'as-written'
+  /** What a `:name` segment accepts (the auth method's name segments); only for patterns of whole segments. */
+  segment?: SegmentRule
+}
+
+/** A pattern's last segment that matches the rest of the subject (`…/*`). */
+const REST = Symbol('rest')
+type Segment = string | null | typeof REST
+
 /**
  * A compiled msw-style path pattern: `*` matches anything (slashes too), `:name` one or more characters
  * other than `/`, everything else itself; one trailing `/` on the subject is ignored. A pattern that
@@ -205,13 +223,20 @@ export class PathPattern {
   readonly #fullUrl: boolean
   /** Literal text every match starts with (a cheap first check). */
   readonly #prefix: string
-  /** The pattern's segments (null for a `:name`), when it is made of whole segments. */
-  readonly #segments: (string | null)[] | undefined
+  /**
+   * The pattern's segments (null for a `:name`, REST for a final `*`), when it is made of whole segments.
+   * Such a pattern matches segment by segment: the same rule as the automaton, and cheaper (route tables).
+   */
+  readonly #segments: Segment[] | undefined
   /** `:name` segments by position, for such a pattern. */
   readonly #params: [index: number, name: string][] | undefined
+  /** Each segment's end in the subject last matched: written by every segment match, read at once by `match`. */
+  readonly #ends: Int32Array | undefined
+  readonly #optionalSlash: boolean
+  readonly #segmentRule: SegmentRule | undefined
 
-  /** Throws PatternTooLongError past PATTERN_LIMIT. */
-  constructor(pattern: string) {
+  /** Throws PatternTooLongError past PATTERN_LIMIT, PatternShapeError for options on a pattern they do not fit. */
+  constructor(pattern: string, options: PathPatternOptions = {}) {
     checkLength(pattern)
     this.pattern = pattern
     this.#fullUrl = /^[a-z]+:\/\//i.test(pattern)
@@ -223,12 +248,22 @@ export class PathPattern {
       else pushLiteral(tokens, part)
     }
     this.#automaton = new Automaton(tokens)
-    this.#prefix = parts[0] ?? ''
-    const segments = pattern.split('/')
-    // Whole segments only: no `*`, and every `:name` fills its segment.
-    const aligned = !pattern.includes('*') && segments.every((segment) => PARAM.test(segment) || !/:[A-Za-z_]/.test(segment))
-    this.#segments = aligned ? segments.map((segment) => (PARAM.test(segment) ? null : segment)) : undefined
+    const asWritten = options.trailingSlash === 'as-written'
+    // As written, a pattern's own trailing slash is the optional one: `role/` matches `role` and `role/`.
+    const slashOptional = asWritten && pattern.endsWith('/')
+    this.#optionalSlash = !asWritten || slashOptional
+    this.#segmentRule = options.segment
+    const body = slashOptional ? pattern.slice(0, -1) : pattern
+    this.#prefix = slashOptional && parts.length === 1 ? body : (parts[0] ?? '')
+    const segments = body.split('/')
+    // Whole segments only: `*` only as the last segment, and every `:name` fills its segment.
+    const rest = segments.at(-1) === '*' && segments.length > 1
+    const aligned =
+      body.indexOf('*') === (rest ? body.length - 1 : -1) && segments.every((segment) => segment === '*' || PARAM.test(segment) || !/:[A-Za-z_]/.test(segment))
+    if (!aligned && (asWritten || options.segment)) throw new PatternShapeError(`path pattern ${pattern} is not made of whole segments`)
+    this.#segments = aligned ? segments.map((segment): Segment => (segment === '*' ? REST : PARAM.test(segment) ? null : segment)) : undefined
     this.#params = aligned ? segments.flatMap((segment, index): [number, string][] => (PARAM.test(segment) ? [[index, segment.slice(1)]] : [])) : undefined
+    this.#ends = aligned ? new Int32Array(segments.length) : undefined
   }
 
   /** Whether `subject` (a path, or an origin plus path for full-URL patterns) matches. */
@@ -237,13 +272,11 @@ export class PathPattern {
     return this.#segments ? this.#matchSegments(subject) : this.#automaton.accepts(subject, true)
   }
 
-  /**
-   * A pattern of whole segments (literals and `:name`s, no `*`) matches segment by segment, which is the
-   * same rule and cheaper than the automaton (route tables). Fills `ends` with each segment's end index
-   * (when given); answers whether it matches.
-   */
-  #matchSegments(subject: string, ends?: number[]): boolean {
+  /** Matches a pattern of whole segments, writing each segment's end index into `#ends`. */
+  #matchSegments(subject: string): boolean {
     const pattern = this.#segments!
+    const ends = this.#ends!
+    const rule = this.#segmentRule
     const length = subject.length
     let at = 0
     for (let i = 0; i < pattern.length; i++) {
@@ -251,20 +284,24 @@ export class PathPattern {
         if (at >= length || subject.charCodeAt(at) !== SLASH) return false
         at++
       }
-      const expected = pattern[i]
+      const expected = pattern[i]!
+      if (expected === REST) {
+        ends[i] = length
+        return true
+      }
       if (expected === null) {
         const from = at
         while (at < length && subject.charCodeAt(at) !== SLASH) at++
-        if (at === from) return false
+        if (at === from || (rule !== undefined && !rule(subject, from, at))) return false
       } else {
         for (let k = 0; k < expected.length; k++) if (subject.charCodeAt(at + k) !== expected.charCodeAt(k)) return false
         at += expected.length
         if (at < length && subject.charCodeAt(at) !== SLASH) return false
       }
-      ends?.push(at)
+      ends[i] = at
     }
-    // Past the last segment: the end, or one trailing slash.
-    return at === length || (at === length - 1 && subject.charCodeAt(at) === SLASH)
+    // Past the last segment: the end, or one trailing slash where it is optional.
+    return at === length || (this.#optionalSlash && at === length - 1 && subject.charCodeAt(at) === SLASH)
   }
 
   /** Whether a request URL matches: full-URL patterns see the URL without query, others the path. */
@@ -274,24 +311,25 @@ export class PathPattern {
 
   /**
    * The `:name` segments of a matching path, raw (not percent-decoded); undefined when it does not match.
-   * Names are captured for patterns of whole segments (no `*`, each `:name` a segment of its own).
+   * Names are captured for patterns of whole segments (each `:name` a segment of its own, `*` only last).
    */
   match(subject: string): Record<string, string> | undefined {
-    if (!subject.startsWith(this.#prefix)) return undefined
+    if (!this.test(subject)) return undefined
     const params: Record<string, string> = {}
-    if (this.#segments) {
-      const ends: number[] = []
-      if (!this.#matchSegments(subject, ends)) return undefined
-      for (const [index, name] of this.#params!) params[name] = subject.slice(index === 0 ? 0 : ends[index - 1]! + 1, ends[index])
-      return params
+    if (this.#params) {
+      const ends = this.#ends!
+      for (const [index, name] of this.#params) params[name] = subject.slice(index === 0 ? 0 : ends[index - 1]! + 1, ends[index])
     }
-    return this.#automaton.accepts(subject, true) ? params : undefined
+    return params
   }
 }
 
+/** Options that do not fit a pattern: `as-written` or a segment rule on one that is not of whole segments. */
+export class PatternShapeError extends errorKind('PatternShapeError', 'DOPPEL_ROUTE_PATTERN_SHAPE') {}
+
 /** Compiles a path pattern once; see PathPattern. */
-export function compilePathPattern(pattern: string): PathPattern {
-  return new PathPattern(pattern)
+export function compilePathPattern(pattern: string, options?: PathPatternOptions): PathPattern {
+  return new PathPattern(pattern, options)
 }
 
 /**

@@ -27,9 +27,17 @@ export function sectionsOf(text: string): Set<string> {
 
 const lineAt = (text: string, index: number) => text.slice(0, index).split('\n').length
 
+/**
+ * Text a published document carries as released (the OpenAPI document stays byte-identical): not a
+ * citation for a maintainer, who finds the real one in the comment above it.
+ */
+const PUBLISHED = new Map([['src/features/openapi/schemas.ts', "'The auth service response envelope (reference §1.5)'"]])
+
 /** Every citation that does not resolve, and every citation in another form, as `path:line: problem`. */
 export function citationBreaks(files: { path: string; text: string }[], pages: Map<string, Set<string>>): string[] {
-  return files.flatMap(({ path, text }) => {
+  return files.flatMap(({ path, text: original }) => {
+    const published = PUBLISHED.get(path)
+    const text = published ? original.replace(published, (kept) => ' '.repeat(kept.length)) : original
     const breaks: string[] = []
     const at = (index: number, problem: string) => breaks.push(`${path}:${lineAt(text, index)}: ${problem}`)
     const resolve = (page: string, section: string, index: number) => {

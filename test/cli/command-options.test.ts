@@ -47,7 +47,7 @@ describe('command options', () => {
       expect(code, argv[0]).toBe(1)
       expect(stderr.split('\n')[0], argv[0]).toBe(`doppel ${argv[0]}: --profile must be service or vault, not "consul"`)
     }
-    expect((await doppel('record', '--upstream', 'http://127.0.0.1:8200', '--out', 'x', '--profile', 'vault')).stderr).toMatch(/^doppel record: unknown option --profile\n/)
+    expect((await doppel('record', '--upstream', 'http://127.0.0.1:8200', '--out', 'x', '--profile', 'vault')).stderr).toMatch(/^doppel record: unknown option --profile \(did you mean --pid-file\?\)\n/)
   })
 
   it('--seed <n> is the random seed on every command that has it, and an integer', async () => {

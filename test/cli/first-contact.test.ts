@@ -1,12 +1,12 @@
 // The CLI as a new user first meets it: version, one-line errors with exit code 1, quiet closed pipes.
 import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { closedPort } from '../support/closed-port.ts'
+import { tempDir } from '../support/temp-dir.ts'
 
 const BIN = new URL('../../bin/doppel.js', import.meta.url).pathname
 const PACKAGE = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -51,7 +51,7 @@ describe('doppel CLI first contact', () => {
   })
 
   it('names the --fixtures file and the reason it cannot be read, exit 1', async () => {
-    const missing = join(mkdtempSync(join(tmpdir(), 'doppel-cli-')), 'nope.yaml')
+    const missing = join(tempDir('cli'), 'nope.yaml')
     const { code, stderr } = await run(['serve', '--port', '0', '--fixtures', missing])
     expect(code).toBe(1)
     expectOneLine(stderr, `doppel serve: cannot load --fixtures: ${missing}: cannot read the file: ENOENT: no such file or directory, open '${missing}'`)
@@ -59,7 +59,7 @@ describe('doppel CLI first contact', () => {
   })
 
   it('names a bad --fixtures file line, exit 1', async () => {
-    const bad = join(mkdtempSync(join(tmpdir(), 'doppel-cli-')), 'bad.yaml')
+    const bad = join(tempDir('cli'), 'bad.yaml')
     writeFileSync(bad, 'version: 1\nauth:\n  roles:\n    web: { auth_type: nope }\n')
     const { code, stderr } = await run(['serve', '--port', '0', '--fixtures', bad])
     expect(code).toBe(1)
@@ -103,7 +103,7 @@ describe('doppel CLI first contact', () => {
     expect((await run(['--help'])).code).toBe(0)
     expect((await run([])).code).toBe(1)
     expect((await run(['conformance', '--target', `http://127.0.0.1:${await closedPort()}`, '--label', 'registry'])).code).toBe(3)
-    const dir = mkdtempSync(join(tmpdir(), 'doppel-cli-'))
+    const dir = tempDir('cli')
     writeFileSync(join(dir, 'broken.yaml'), 'version: 1\nname: x\nsteps: 3\n')
     expect((await run(['run', 'broken.yaml'], dir)).code).toBe(2)
     writeFileSync(

@@ -3,7 +3,7 @@ import { getFakeCloud } from '../../src/services/fake-cloud/index.ts'
 import { managementClient } from './management-client.ts'
 
 /**
- * The service's own credentials from the environment (reference cloud-auth §3.1): the spec's `CLOUD_*`
+ * The service's own credentials from the environment (docs/reference/cloud-auth.md §3.1): the spec's `CLOUD_*`
  * names in the service profile, the Go SDK's `AWS_*` names (as Vault reads them) in the vault profile.
  * What the credentials are shows in a role write that resolves an ARN: unknown keys fail the
  * GetCallerIdentity the service makes as itself; without keys it acts as the fake cloud's default identity.

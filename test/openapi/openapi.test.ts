@@ -4,7 +4,7 @@ import { ROUTES as AUTH_ROUTES } from '../../src/services/cloud-auth/routing/aut
 import { SELF_ROUTES } from '../../src/services/cloud-auth/tokens/self-routes.ts'
 import { main } from '../../src/cli/main.ts'
 import { createDoppel } from '../../src/features/doppel/doppel.ts'
-import { regexTemplate } from '../../src/features/openapi/index.ts'
+import { routeTemplate } from '../../src/core/routing/index.ts'
 import { ROUTES as ARCHIVIST_ROUTES } from '../../src/services/registry/api/archivist.ts'
 import { ROUTES as MANAGEMENT_ROUTES } from '../../src/services/registry/api/management-api.ts'
 import { ROUTES as READ_ROUTES } from '../../src/services/registry/api/read-api.ts'
@@ -33,26 +33,26 @@ describe('GET /_doppel/openapi.json', () => {
   test('has every route of the auth route table, with each of its operations, on every mount', async () => {
     const vault = await fetchDocument('vault')
     for (const mount of ['cloud', 'aws']) {
-      for (const endpoint of AUTH_ROUTES) {
-        const item = vault.paths[`/v1/auth/${mount}/${regexTemplate(endpoint.pattern).template}`]
-        expect(item, endpoint.pattern.source).toBeDefined()
+      for (const endpoint of AUTH_ROUTES.rows) {
+        const item = vault.paths[`/v1/auth/${mount}/${routeTemplate(endpoint).template}`]
+        expect(item, endpoint.path).toBeDefined()
         for (const operation of Object.keys(endpoint.operations) as (keyof typeof HTTP_OF)[]) {
-          expect(item![HTTP_OF[operation]], `${operation} ${endpoint.pattern.source}`).toBeDefined()
+          expect(item![HTTP_OF[operation]], `${operation} ${endpoint.path}`).toBeDefined()
         }
       }
       expect(vault.paths[`/v1/auth/${mount}/login`]?.post).toBeDefined()
       expect(vault.paths[`/v1/auth/${mount}/identity-whitelist/{instance_id}`]?.get).toMatchObject({ deprecated: true })
     }
-    for (const [name, route] of Object.entries(SELF_ROUTES)) {
-      for (const method of route.methods.filter((m) => m !== 'PUT')) expect(vault.paths[`/v1/auth/token/${name}`]?.[method.toLowerCase()]).toBeDefined()
+    for (const route of SELF_ROUTES.rows) {
+      for (const method of route.methods.filter((m) => m !== 'PUT')) expect(vault.paths[`/v1/auth/token/${route.path}`]?.[method.toLowerCase()]).toBeDefined()
     }
   })
 
   test('has every registry route with its method, and error envelopes', async () => {
     const document = await fetchDocument()
-    for (const route of [...MANAGEMENT_ROUTES, ...READ_ROUTES, ...ARCHIVIST_ROUTES]) {
-      const path = route.pattern.replace(/:([A-Za-z_]+)/g, '{$1}')
-      expect(document.paths[path]?.[route.method.toLowerCase()], `${route.method} ${route.pattern}`).toBeDefined()
+    for (const route of [...MANAGEMENT_ROUTES.rows, ...READ_ROUTES.rows, ...ARCHIVIST_ROUTES.rows]) {
+      const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}')
+      expect(document.paths[path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined()
     }
     const patch = document.paths['/api/v2/organizations/{org}/registry-modules/private/{namespace}/{name}/{provider}/{version}']!.patch!
     expect(Object.keys(patch.responses!)).toEqual(expect.arrayContaining(['200', '401', '404', '415', '422']))
@@ -101,13 +101,13 @@ describe('GET /v1/sys/internal/specs/openapi', () => {
 })
 
 describe('doppel openapi', () => {
-  test('prints the same document; a bad flag is one line and exit 1', async () => {
+  test('prints the same document; a bad flag is one line and the pointer to --help, exit 1', async () => {
     let out = ''
     let err = ''
     const io = { stdout: (s: string) => (out += s), stderr: (s: string) => (err += s), cwd: process.cwd() }
     expect(await main(['openapi'], io)).toBe(0)
     expect(JSON.parse(out)).toEqual(await fetchDocument())
     expect(await main(['openapi', '--profile', 'nope'], io)).toBe(1)
-    expect(err.trim().split('\n')).toHaveLength(1)
+    expect(err.trim().split('\n')).toEqual([expect.stringContaining('--profile'), 'Run "doppel openapi --help" for usage.'])
   })
 })

@@ -1,14 +1,16 @@
 // doppel as a user installs it: `npm pack`, the tarball installed into a fresh project with msw, vitest, jest
 // and TypeScript (5.9 and the newest), then every face used from there under Node 24 and Node 22, with no
 // flag or extra config (Jest aside: docs/jest.md).
+import { allPassedOn } from '../support/profile-scenarios.ts'
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { delimiter, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { readmeBlocks, readmeQuickstart } from '../support/readme-blocks.ts'
+import { tempDir } from '../support/temp-dir.ts'
+import { isRunning } from '../support/process-state.ts'
 
 // Installing and running a package takes longer than a unit test: generous bounds, no timing asserted.
 vi.setConfig({ testTimeout: 240_000 })
@@ -47,7 +49,7 @@ const binaries: Record<string, string> = { 'Node 24': process.execPath }
 
 beforeAll(async () => {
   expect(process.versions.node.split('.')[0]).toBe('24')
-  const work = mkdtempSync(join(tmpdir(), 'doppel-pack-'))
+  const work = tempDir('pack')
   const [packed, node] = await Promise.all([
     exec(npm, ['pack', '--json', '--loglevel=error', '--pack-destination', work], { cwd: root, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }),
     node22(),
@@ -63,10 +65,6 @@ beforeAll(async () => {
     timeout: 240_000,
   })
 }, 420_000)
-
-afterAll(() => {
-  if (project) rmSync(join(project, '..'), { recursive: true, force: true })
-})
 
 describe('the tarball', () => {
   it('ships the built package and nothing of the workshop', () => {
@@ -187,6 +185,47 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
     }
   })
 
+  // npm 11 runs the bin under `sh -c` and passes no signal on: a SIGTERM to npx leaves doppel orphaned,
+  // which it notices; `--pid-file` lets a script signal doppel itself and wait for npx to end after it.
+  it.runIf(name === 'Node 24')('stops within a second when npx is sent SIGTERM, or doppel (by --pid-file) SIGINT', async () => {
+    const dir = tempDir('npx-stop')
+    const env = { ...process.env, PATH: `${dirname(node())}${delimiter}${process.env.PATH ?? ''}` }
+    const start = (args: string[]) => {
+      const child = spawn('npx', ['--no-install', 'doppel', ...args, '--port', '0', '--quiet', '--pid-file', join(dir, 'doppel.pid')], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      const exited = once(child, 'exit')
+      const ready = once(child.stdout!, 'data')
+      return { child, exited, ready }
+    }
+    const serve = start(['serve'])
+    await serve.ready
+    const pid = Number(readFileSync(join(dir, 'doppel.pid'), 'utf8'))
+    expect(pid).not.toBe(serve.child.pid)
+    let started = performance.now()
+    serve.child.kill('SIGTERM')
+    await serve.exited
+    while (isRunning(pid) && performance.now() - started < 3000) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(isRunning(pid)).toBe(false)
+    expect(performance.now() - started).toBeLessThan(1000)
+    expect(existsSync(join(dir, 'doppel.pid'))).toBe(false)
+
+    const upstream = await startServer(node(), ['serve', '--port', '0'])
+    const record = start(['record', '--upstream', upstream.url, '--out', join(dir, 'recorded')])
+    try {
+      const [line] = (await record.ready) as [Buffer]
+      const proxy = /on (http:\/\/\S+)\n/.exec(String(line))![1]!
+      expect((await fetch(`${proxy}/v1/auth/cloud/roles?list=true`, { headers: { 'X-Service-Token': 'root' } })).status).toBe(404)
+      started = performance.now()
+      process.kill(Number(readFileSync(join(dir, 'doppel.pid'), 'utf8')), 'SIGINT')
+      const [code] = await record.exited
+      expect(code).toBe(0)
+      expect(performance.now() - started).toBeLessThan(1000)
+      expect(readdirSync(join(dir, 'recorded'))).toHaveLength(1)
+      expect(existsSync(join(dir, 'doppel.pid'))).toBe(false)
+    } finally {
+      await upstream.stop()
+    }
+  })
+
   it('runs the container image command line and health check', async () => {
     const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8')
     const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[]
@@ -199,14 +238,15 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
       const check = await run(health.slice(1).map((arg) => arg.replace('127.0.0.1:8200', `127.0.0.1:${port}`)))
       expect(check.stderr).toBe('')
     } finally {
-      await server.stop()
+      // docker stop's SIGTERM, to the bin running as the container's first process.
+      expect(await server.stop()).toBeLessThan(1000)
     }
   })
 
   it('runs the bundled conformance suite and shipped scenarios on the emulator', async () => {
     const bin = join(project, 'node_modules', '.bin', 'doppel')
     const conformance = await run([bin, 'conformance', '--target', 'emulator'], { timeout: 120_000 })
-    expect(conformance.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, 0 skipped$/)
+    expect(conformance.stdout.trim().split('\n').at(-1)).toMatch(allPassedOn('service'))
     const scenarios = await run([bin, 'run', 'node_modules/doppel/scenarios/', '--target', 'emulator'], { timeout: 120_000 })
     expect(scenarios.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/)
   })
@@ -303,7 +343,8 @@ export type Used = Scenario
 
 interface StartedServer {
   url: string
-  stop(): Promise<void>
+  /** SIGTERM, as `docker stop` sends; resolves with the milliseconds until it exited. */
+  stop(): Promise<number>
 }
 
 async function startServer(node: string, args: string[]): Promise<StartedServer> {
@@ -321,12 +362,16 @@ async function startServer(node: string, args: string[]): Promise<StartedServer>
     }),
   ])
   const match = /^doppel listening on (http:\/\/[^:]+:(\d+))\n$/.exec(line)
+  // A server that started wrong is not left running.
+  if (!match) child.kill('SIGKILL')
   expect(match, line).not.toBeNull()
   return {
     url: `http://127.0.0.1:${match![2]}`,
     stop: async () => {
+      const started = performance.now()
       child.kill('SIGTERM')
       await exited
+      return performance.now() - started
     },
   }
 }

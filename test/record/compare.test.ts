@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { serve, type ServeHandle } from '../../src/cli/serve-command.ts'
 import { main } from '../../src/cli/main.ts'
 import { startCompare } from '../../src/cli/compare-command.ts'
 import { runClientSession, type SessionOptions } from './session.ts'
+import { tempDir } from '../support/temp-dir.ts'
 
 const capture = () => {
   let out = ''
@@ -16,7 +16,7 @@ const capture = () => {
 }
 
 async function compareSession(upstreamUrl: string, session: SessionOptions) {
-  const json = join(mkdtempSync(join(tmpdir(), 'doppel-compare-')), 'diff.json')
+  const json = join(tempDir('compare'), 'diff.json')
   const console = capture()
   const proxy = (await startCompare(['--upstream', upstreamUrl, '--port', '0', '--json', json, '--quiet'], console.io))!
   expect(console.out()).toBe(`doppel comparing on ${proxy.url}\n`)
@@ -92,7 +92,7 @@ describe('usage errors', () => {
     [['record', '--upstream', 'http://127.0.0.1:8200'], /^doppel record: --out <dir> is required$/],
     [['record', '--upstream', 'ftp://x', '--out', 'x'], /^doppel record: --upstream ftp:\/\/x: the scheme is "ftp"; expected http or https$/],
     [['record', '--upstream', 'http://127.0.0.1:8200', '--out', 'x', '--split-by', 'moon'], /--split-by must be one of session, service/],
-    [['record', '--upstream', 'http://127.0.0.1:8200', '--out', 'x', '--profile', 'vault'], /^doppel record: unknown option --profile$/],
+    [['record', '--upstream', 'http://127.0.0.1:8200', '--out', 'x', '--profile', 'vault'], /^doppel record: unknown option --profile \(did you mean --pid-file\?\)$/],
     [['compare', '--upstream', 'http://127.0.0.1:8200', '--out', 'x'], /^doppel compare: unknown option --out/],
     [['compare', '--upstream', 'http://127.0.0.1:8200', '--port', '70000'], /--port must be a port number/],
     [['compare', '--upstream', 'http://127.0.0.1:8200', '--seed', 'abc'], /^doppel compare: --seed must be an integer, not "abc"$/],

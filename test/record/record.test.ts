@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { serve, type ServeHandle } from '../../src/cli/serve-command.ts'
@@ -9,6 +8,7 @@ import { main } from '../../src/cli/main.ts'
 import { startRecord } from '../../src/cli/record-command.ts'
 import { closedPort } from '../support/closed-port.ts'
 import { runClientSession } from './session.ts'
+import { tempDir } from '../support/temp-dir.ts'
 
 const quiet = () => {
   let out = ''
@@ -28,7 +28,7 @@ describe('doppel record against doppel serve', () => {
   let yaml = ''
 
   beforeAll(async () => {
-    const out = mkdtempSync(join(tmpdir(), 'doppel-record-'))
+    const out = tempDir('record')
     const console = quiet()
     const session = (await startRecord(['--upstream', upstream.main.url, '--port', '0', '--out', out, '--name', 'session', '--quiet'], console.io))!
     expect(console.out()).toBe(`doppel recording on ${session.url}\n`)
@@ -89,7 +89,7 @@ describe('doppel record against doppel serve', () => {
 
 describe('doppel record as a process', () => {
   test('one listening line; SIGINT writes one scenario per service; secrets stay out of the files', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'doppel-record-cli-'))
+    const out = tempDir('record-cli')
     const bin = new URL('../../bin/doppel.js', import.meta.url).pathname
     const child = spawn(process.execPath, [bin, 'record', '--upstream', upstream.main.url, '--port', '0', '--out', out, '--split-by', 'service', '--name', 'cli', '--quiet'], {
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -126,7 +126,7 @@ describe('doppel record as a process', () => {
 
   test('an unreachable upstream is a 502 in the service error style, and the proxy keeps going', async () => {
     const console = quiet()
-    const out = mkdtempSync(join(tmpdir(), 'doppel-record-'))
+    const out = tempDir('record')
     const upstream = `http://127.0.0.1:${await closedPort()}`
     const session = (await startRecord(['--upstream', upstream, '--port', '0', '--out', out, '--quiet'], console.io))!
     const response = await fetch(`${session.url}/v1/auth/cloud/role/x`)
@@ -138,7 +138,7 @@ describe('doppel record as a process', () => {
 
 describe('an ec2 login whose document the session did not fetch (a real instance)', () => {
   test('becomes a fake-cloud instance with the document’s image, account and region, and replays green', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'doppel-record-'))
+    const out = tempDir('record')
     const console = quiet()
     const session = (await startRecord(['--upstream', upstream.main.url, '--port', '0', '--out', out, '--name', 'real', '--quiet'], console.io))!
     const admin = { 'X-Service-Token': 'root', 'Content-Type': 'application/json' }

@@ -1,14 +1,14 @@
 import { openApiDocument } from '../../src/features/openapi/index.ts'
 import { MAX_BODY_BYTES } from '../../src/core/http.ts'
-import { CONTROL_BODY_LIMITS } from '../../src/services/control/control-body.ts'
-import { CONTROL_ROUTES } from '../../src/services/control/control-routes.ts'
+import { CONTROL_BODY_LIMITS } from '../../src/core/routing/index.ts'
+import { CONTROL_TABLE } from '../../src/features/doppel/control-table.ts'
 import { QUERY_ACTIONS, QUERY_BODY_LIMIT } from '../../src/services/fake-cloud/query-api.ts'
 import { ARCHIVE_LIMIT } from '../../src/services/registry/api/archivist.ts'
 import { JSON_BODY_LIMIT } from '../../src/services/registry/api/management-api.ts'
 
 /**
  * Every route doppel serves, read from what the services declare: the OpenAPI document (generated from the
- * auth method's and the registry's route tables), the control API's route table, the fake cloud's query
+ * auth method's and the registry's route tables), the one control table (every owner's rows), the fake cloud's query
  * actions. The one module of the robustness corpus that reads route tables: when their shape changes,
  * only this adapter changes.
  */
@@ -63,7 +63,7 @@ function bodyLimit(service: Service, method: string, path: string): Pick<RouteRo
 }
 
 function controlRoutes(): RouteRow[] {
-  return CONTROL_ROUTES.map((route) => ({
+  return CONTROL_TABLE.rows.map((route) => ({
     service: 'control',
     method: route.method,
     path: route.path,

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createDoppel } from '../../src/features/doppel/doppel.ts'
 import { FixtureError, loadFixtureFile, loadFixtures } from '../../src/faces/scenario/index.ts'
+import { tempDir } from '../support/temp-dir.ts'
 
 const base = 'http://doppel.test'
 const root = { 'X-Service-Token': 'root' }
@@ -117,7 +117,7 @@ describe('loadFixtures', () => {
   })
 
   it('reads fixture files, and says when one cannot be read', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'doppel-fixture-'))
+    const dir = tempDir('fixture')
     const path = join(dir, 'f.yaml')
     writeFileSync(path, 'auth:\n  roles:\n    web: { auth_type: ec2, bound_ami_id: a }\n')
     expect((await loadFixtureFile(createDoppel(), path)).roles).toEqual(['web'])

@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { loadTargetsFile, parseScenario, ScenarioError } from '../../src/faces/scenario/index.ts'
-import { writeFileSync, mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { tempDir } from '../support/temp-dir.ts'
 
 /** The `file:line: message` lines a scenario text is refused with. */
 function problems(text: string, file = 's.yaml'): string[] {
@@ -255,7 +255,7 @@ describe('scenario validation: meaning', () => {
 })
 
 describe('targets files', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'doppel-targets-'))
+  const dir = tempDir('targets')
   const write = (name: string, text: string) => {
     const path = join(dir, name)
     writeFileSync(path, text)

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { describeScenarios } from '../../src/faces/scenario/vitest.ts'
+import { tempDir } from '../support/temp-dir.ts'
 
 // The shipped scenarios, registered as suites of this very file: each step is a test that must pass.
 await describeScenarios('scenarios/')
@@ -18,7 +18,7 @@ interface AssertionResult {
 
 describe('doppel/vitest in a nested vitest run', () => {
   it('registers a describe per scenario and a test per step, with static and run-time skips', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'doppel-vitest-')), 'report.json')
+    const out = join(tempDir('vitest'), 'report.json')
     const vitest = join(process.cwd(), 'node_modules/.bin/vitest')
     await promisify(execFile)(vitest, ['run', '--config', 'test/scenario/vitest-suite/vitest.config.ts', '--reporter=json', `--outputFile=${out}`], {
       cwd: process.cwd(),

@@ -245,6 +245,11 @@ describe('beyond loopback', () => {
     expect(reply.text).toContain('<Code>MissingAuthenticationToken</Code>')
   })
 
+  it('keeps the metadata face behind the token: it checks no caller, unlike the SigV4 faces', async () => {
+    expect((await send(port, 'GET', '/_doppel/cloud/imds/i-0/latest/meta-data/')).status).toBe(401)
+    expect((await send(port, 'GET', '/_doppel/cloud/imds/i-0/latest/meta-data/', { Authorization: 'Bearer ctl-token' })).status).not.toBe(401)
+  })
+
   it('does not restrict Host (the token is the guard there), but still refuses cross-site writes', async () => {
     expect((await send(port, 'GET', '/_doppel/health', { Host: 'doppel.lan:8200' })).status).toBe(200)
     expect((await send(port, 'POST', '/_doppel/reset', { Host: 'doppel.lan:8200', Origin: 'http://evil.example', ...ROOT })).status).toBe(403)

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
 import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
 import { TenantRegistry } from '../../src/features/tenants/index.ts'
+import { startServe, stopServe, type ServeProcess } from '../server/serve-process.ts'
 
 // A server's caps bound the server, not each instance: its tenants draw IMDS listeners and faults from the
 // same pools as the root, and give them back when they are dropped.
@@ -70,4 +71,23 @@ it('caps per-instance IMDS listeners across the root and its tenants', async () 
   await expect.poll(async () => (await open('')).status).toBe(200)
   tenants.drop('b')
   root.reset()
+})
+
+describe('doppel serve --fault-limit and --imds-listener-limit', () => {
+  let serve: ServeProcess | undefined
+  afterEach(() => stopServe(serve))
+
+  it('cap the whole server, tenants included, and name the cap when refused', async () => {
+    serve = await startServe(['--fault-limit', '2', '--imds-listener-limit', '1'])
+    const post = (path: string, body: unknown) =>
+      fetch(`http://127.0.0.1:${serve!.port}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+    expect((await post('/_doppel/faults', FAULT)).status).toBe(201)
+    expect((await post('/t/a/_doppel/faults', FAULT)).status).toBe(201)
+    const refused = await post('/t/b/_doppel/faults', FAULT)
+    expect(refused.status).toBe(400)
+    expect(((await refused.json()) as { errors: string[] }).errors[0]).toContain('2 faults are set, the limit (faultLimit, --fault-limit')
+    const instance = async (prefix: string) => ((await (await post(`${prefix}/_doppel/cloud/instances`, {})).json()) as { instance_id: string }).instance_id
+    expect((await post(`/_doppel/cloud/instances/${await instance('')}/imds`, {})).status).toBe(200)
+    expect((await post(`/t/a/_doppel/cloud/instances/${await instance('/t/a')}/imds`, {})).status).toBe(409)
+  })
 })

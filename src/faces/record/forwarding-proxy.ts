@@ -26,12 +26,12 @@ export interface ForwardingProxyOptions {
   fetch?: typeof globalThis.fetch
 }
 
-export function forwardingProxy(options: ForwardingProxyOptions): { handle(request: Request): Promise<Response> } {
+export function forwardingProxy(options: ForwardingProxyOptions): { handle(request: Request, handling?: { signal?: AbortSignal }): Promise<Response> } {
   const upstream = options.upstream.replace(/\/+$/, '')
   const fetchImpl = options.fetch ?? globalThis.fetch
   let queue: Promise<unknown> = Promise.resolve()
   return {
-    async handle(request) {
+    async handle(request, handling = {}) {
       const url = new URL(request.url)
       if (url.pathname === STOP_PATH) {
         if (request.method !== 'POST') return jsonResponse(405, { errors: ['unsupported operation'] })
@@ -53,18 +53,21 @@ export function forwardingProxy(options: ForwardingProxyOptions): { handle(reque
       })
       const target = url.pathname + url.search
       let answer: Response
+      let responseBody: Buffer
       try {
         answer = await fetchImpl(upstream + target, {
           method: request.method,
           headers,
           redirect: 'manual',
+          // A stopping server aborts the call: the client gets the 502 below, if still connected.
+          ...(handling.signal && { signal: handling.signal }),
           ...(body.length > 0 && request.method !== 'GET' && request.method !== 'HEAD' && { body: new Uint8Array(body) }),
         })
+        responseBody = Buffer.from(await answer.arrayBuffer())
       } catch (error) {
         const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message
         return jsonResponse(502, { errors: [`doppel: upstream ${upstream} did not answer: ${cause}`] })
       }
-      const responseBody = Buffer.from(await answer.arrayBuffer())
       const responseHeaders: [string, string][] = []
       const out = new Headers()
       answer.headers.forEach((value, name) => {

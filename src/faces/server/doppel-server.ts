@@ -34,10 +34,16 @@ const PARSER_ERROR_STATUS: Record<string, number> = {
   ERR_HTTP_REQUEST_TIMEOUT: 408,
 }
 
+/** The address a server binds when no host is given: loopback, never every interface by surprise. */
+export const DEFAULT_HOST = '127.0.0.1'
+
 /**
  * Serves an emulator over real HTTP: a small adapter from `node:http` to the emulator's fetch function,
  * not a second implementation. A request guard (Host, cross-site, control token) runs first; the `LIST`
  * verb Node's parser refuses is handled by `listVerb`.
+ *
+ * `server.listen(port)` binds 127.0.0.1 unless a host is given (Node alone would bind every interface);
+ * `server.close()` also aborts the outgoing calls requests are waiting on.
  */
 export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: ServerOptions = {}): Server {
   const surface = options.surface ?? 'main'
@@ -62,6 +68,16 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
     closeAllConnections()
     list.closeAll()
   }
+  // Closing ends the outgoing calls requests are waiting on (provider calls, the recorder's upstream),
+  // which would otherwise hold the close, and the process, for their time-outs and retries.
+  const stopping = new AbortController()
+  const close = server.close.bind(server)
+  server.close = (callback) => {
+    stopping.abort(new Error('the server is stopping'))
+    return close(callback)
+  }
+  const nodeListen = server.listen.bind(server) as (...args: unknown[]) => Server
+  server.listen = ((...args: unknown[]) => nodeListen(...onLoopback(args))) as Server['listen']
   let host: string | undefined
   const fallbackHost = () => (host ??= `127.0.0.1:${(server.address() as AddressInfo | null)?.port ?? 0}`)
 
@@ -69,7 +85,11 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
 
   async function respond(request: Request, remoteAddress: string | undefined): Promise<Response> {
     const address = remoteAddress ?? '127.0.0.1'
-    return router.handle(request, { remoteAddress: address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address, surface })
+    return router.handle(request, {
+      remoteAddress: address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address,
+      surface,
+      signal: stopping.signal,
+    })
   }
 
   // Node parses pipelined requests as they arrive and would run them side by side: a GET behind a POST could
@@ -118,8 +138,24 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
   return server
 }
 
-/** Starts a server and resolves once it listens. Port 0 picks a free port. */
-export async function listen(server: Server, port: number, host: string): Promise<RunningServer> {
+/**
+ * `listen` arguments with loopback as the host when none is given: `listen()`, `listen(cb)`,
+ * `listen(port, ...)` without a host string, `listen({ port })`. A pipe path or a handle is left alone.
+ */
+function onLoopback(args: unknown[]): unknown[] {
+  const [first, second] = args
+  if (first === undefined || typeof first === 'function') return [0, DEFAULT_HOST, ...args.slice(first === undefined ? 1 : 0)]
+  const isPort = typeof first === 'number' || (typeof first === 'string' && first.trim() !== '' && Number.isFinite(Number(first)))
+  if (isPort) return typeof second === 'string' ? args : [first, DEFAULT_HOST, ...args.slice(1)]
+  const options = first as { host?: unknown; path?: unknown; fd?: unknown; handle?: unknown; _handle?: unknown } | null
+  if (typeof options === 'object' && options !== null && [options.host, options.path, options.fd, options.handle, options._handle].every((value) => value == null)) {
+    return [{ ...options, host: DEFAULT_HOST }, ...args.slice(1)]
+  }
+  return args
+}
+
+/** Starts a server and resolves once it listens, on 127.0.0.1 unless `host` is given. Port 0 picks a free port. */
+export async function listen(server: Server, port: number, host = DEFAULT_HOST): Promise<RunningServer> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => {

@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { controlAccess, controlBodyTypes, JSON_TYPES } from '../../services/control/index.ts'
-import { hasManagementToken } from '../../services/control/management-token.ts'
-import { jsonResponse } from '../../core/http.ts'
+import { controlAccess, controlBodyTypes, hasManagementToken, JSON_TYPES } from '../../services/control/index.ts'
+import { CONTROL_URLS, isControlTarget } from '../../services/control/urls.ts'
 import { Emulator } from '../../core/emulator.ts'
 import { SERVICE_PROFILE } from '../../core/profile.ts'
+import { CONTROL_TABLE } from '../../features/doppel/control-table.ts'
 import type { Doppel } from '../../features/doppel/doppel.ts'
-import { isFakeCloudHost } from '../../services/fake-cloud/index.ts'
-import { jsonApiError, jsonApiErrors } from '../../services/registry/api/json-api.ts'
+import { ownerOfPath } from '../../features/doppel/service-urls.ts'
+import { AWS_FACES, awsFaceOf, isFakeCloudHost } from '../../services/fake-cloud/index.ts'
 import { isLoopbackName, splitAuthority } from '../../core/host-names.ts'
 
 /** Who may reach a server, beyond what it always admits (see `createRequestGuard`). */
@@ -22,7 +22,6 @@ export interface GuardOptions {
 export type RequestGuard = (req: IncomingMessage, res: ServerResponse) => Response | undefined
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
-const CONTROL_PREFIX = '/_doppel/'
 
 /** Whether a bound address is loopback: nothing off this machine can reach it. */
 export function isLoopbackAddress(address: string): boolean {
@@ -41,9 +40,6 @@ function sameOrigin(origin: string, host: string): boolean {
   if (!from || !to || loopbackAlias(from[0]) !== loopbackAlias(to[0])) return false
   return (from[1] || defaultPort) === (to[1] || '80') || (from[1] === '' && to[1] === '')
 }
-
-/** The fake cloud's AWS APIs as SDK endpoint overrides: SigV4-signed service calls with AWS's own bodies. */
-const AWS_FACES = ['/_doppel/cloud/sts', '/_doppel/cloud/iam', '/_doppel/cloud/ec2']
 
 /**
  * What a request target reaches: the control API, one of the fake cloud's AWS APIs under it, or a service.
@@ -64,20 +60,16 @@ function classify(target: string): { reaches: 'control' | 'aws' | 'service'; pat
     const slash = path.indexOf('/', 3)
     if (slash !== -1) path = path.slice(slash)
   }
-  if (!(path.startsWith(CONTROL_PREFIX) || path === '/_doppel' || path.startsWith('/_doppel?'))) return { reaches: 'service', path }
-  for (const face of AWS_FACES) {
-    if (path.startsWith(face) && (path.length === face.length || path[face.length] === '/' || path[face.length] === '?')) return { reaches: 'aws', path }
-  }
-  return { reaches: 'control', path }
+  if (!isControlTarget(path)) return { reaches: 'service', path }
+  // The fake cloud's AWS faces that check their callers (SigV4) are let through as services are; the
+  // metadata face checks no one, so it is guarded as the control API is (see AWS_FACES).
+  const face = awsFaceOf(path)
+  return { reaches: face !== undefined && AWS_FACES[face].checksCallers ? 'aws' : 'control', path }
 }
 
-/** The error answer in the envelope of the service the path belongs to. */
+/** The error answer in the envelope of the service the target belongs to (the control API's when none). */
 function refusal(target: string, status: number, message: string): Response {
-  if (target.startsWith('/api/v2/') || target.startsWith('/_archivist/')) {
-    const titles: Record<number, string> = { 400: 'bad request', 401: 'unauthorized', 403: 'forbidden', 415: 'unsupported media type' }
-    return jsonApiErrors(status, [jsonApiError(status, titles[status] ?? 'refused', message)])
-  }
-  return jsonResponse(status, { errors: [message] })
+  return (ownerOfPath(target) ?? CONTROL_URLS).refusal(target, status, message)
 }
 
 function mediaType(req: IncomingMessage): string {
@@ -140,11 +132,11 @@ export function createRequestGuard(handler: Pick<Doppel, 'handle'>, server: { ad
     const query = path.indexOf('?')
     const route = query === -1 ? path : path.slice(0, query)
     // Open reads (the health check, the dashboard's files) hold no secret: the control table says which.
-    if (!loopback && controlAccess(req.method ?? '', route) !== 'open' && !controlTokenPresent(handler, req, options.controlTokens)) {
+    if (!loopback && controlAccess(CONTROL_TABLE, req.method ?? '', route) !== 'open' && !controlTokenPresent(handler, req, options.controlTokens)) {
       return refusal(target, 401, 'The control API needs a management token beyond loopback: send the root token or the --control-token in X-Service-Token (X-Vault-Token with the vault profile) or Authorization: Bearer')
     }
     if (!SAFE_METHODS.has(req.method ?? '') && hasBody(req)) {
-      const types = controlBodyTypes(req.method ?? '', route) ?? JSON_TYPES
+      const types = controlBodyTypes(CONTROL_TABLE, req.method ?? '', route) ?? JSON_TYPES
       const type = mediaType(req)
       if (!types.includes(type) && !type.endsWith('+json')) {
         return refusal(target, 415, `Control writes need Content-Type: ${types.join(' or ')}${type ? `, not ${type}` : ''}`)

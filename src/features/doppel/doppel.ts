@@ -2,28 +2,30 @@ import { authFaultResponse } from '../../services/cloud-auth/envelope.ts'
 import { Delays } from '../../core/delays.ts'
 import { Emulator, type EmulatorOptions } from '../../core/emulator.ts'
 import type { RequestContext, Service } from '../../core/glossary.ts'
-import { fakeCloud, cloudFaultResponse, getFakeCloud, isCloudFacePath, isFakeCloudHost, type FakeCloudApi } from '../../services/fake-cloud/index.ts'
+import type { ControlTable } from '../../services/control/index.ts'
+import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from '../../services/fake-cloud/index.ts'
 import { registryFaultResponse } from '../../services/registry/api/json-api.ts'
 import type { FixtureSource } from '../fixtures/index.ts'
 import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from '../snapshot/snapshot-document.ts'
 import type { TenantDirectory } from '../tenants/glossary.ts'
 import { LightResponse, realResponse } from '../../core/light-response.ts'
 import { errorKind } from '../../core/doppel-error.ts'
+import { CONTROL_TABLE } from './control-table.ts'
+import { routeRequest, type ServiceName, type Surface } from './service-urls.ts'
 
-/** Which listener a request arrived on: the main one, or the fake cloud's own (`--cloud-port`). */
-export type Surface = 'main' | 'cloud'
+export type { Surface } from './service-urls.ts'
 
 export interface HandleOptions {
   remoteAddress?: string
   surface?: Surface
   /** The server's tenants, given to the root instance so that its control API can list and drop them. */
   tenants?: TenantDirectory
+  /** Aborted when the server stops; becomes the request context's `signal`. */
+  signal?: AbortSignal
 }
 
 /** Thrown (and turned into a dropped connection or a network error) by a `drop` fault. */
 export class DroppedConnection extends errorKind('DroppedConnection', 'DOPPEL_CONNECTION_DROPPED') {}
-
-type ServiceName = 'cloud-auth' | 'registry' | 'fake-cloud' | 'control'
 
 /** A service and the body an injected fault answers with on it. */
 interface ServiceEntry {
@@ -52,29 +54,15 @@ const SERVICES: Record<ServiceName, ServiceEntry> = {
   'cloud-auth': lazyService(async () => (await import('../../services/cloud-auth/index.ts')).cloudAuth, authFaultResponse),
   registry: lazyService(async () => (await import('../../services/registry/index.ts')).registry, registryFaultResponse),
   'fake-cloud': { serve: fakeCloud, fault: cloudFaultResponse },
-  control: lazyService(async () => (await import('../../services/control/index.ts')).control, authFaultResponse),
+  control: lazyService(async () => {
+    const { control } = await import('../../services/control/index.ts')
+    return (request, context) => control(request, context, CONTROL_TABLE)
+  }, authFaultResponse),
 }
 
-/** Picks the service for a request: by host for the fake cloud's real hostnames, else by path prefix. */
-export function serviceFor(url: URL, surface: Surface): ServiceName | undefined {
-  if (surface === 'cloud' || isFakeCloudHost(url.host)) return 'fake-cloud'
-  const path = url.pathname
-  if (path.startsWith('/v1/')) return 'cloud-auth'
-  if (path.startsWith('/_doppel/cloud/')) return 'fake-cloud'
-  if (path.startsWith('/_doppel/registry/')) return 'registry'
-  if (path.startsWith('/_doppel/')) return 'control'
-  if (path.startsWith('/api/') || path.startsWith('/_archivist/') || path === '/.well-known/terraform.json') return 'registry'
-  return undefined
-}
-
-/**
- * Which service answers: the control API takes its routes under `/_doppel/registry/` and `/_doppel/cloud/`
- * (the fake cloud's AWS faces excepted) from the services whose names the journal keeps for them.
- */
-function answeringService(name: ServiceName, path: string): ServiceName {
-  if (name === 'registry' && path.startsWith('/_doppel/registry/')) return 'control'
-  if (name === 'fake-cloud' && path.startsWith('/_doppel/cloud/') && !isCloudFacePath(path)) return 'control'
-  return name
+/** Vault's own OpenAPI document, for the auth method's `sys/internal/specs/openapi` (the generator loads on first use). */
+async function vaultOpenApi(options: { genericMountPaths: boolean }): Promise<unknown> {
+  return (await import('../openapi/index.ts')).vaultOpenApiDocument(options)
 }
 
 /**
@@ -89,6 +77,11 @@ export class Doppel extends Emulator {
   constructor(options: DoppelOptions = {}) {
     super(options)
     this.options = options
+  }
+
+  /** Every route under `/_doppel/` (the control API's, the services' set-up routes, the features'). */
+  get controlTable(): ControlTable {
+    return CONTROL_TABLE
   }
 
   /** The fake cloud's direct face: instances, principals, signed identity documents. */
@@ -169,16 +162,16 @@ export class Doppel extends Emulator {
     if (this.#fixtures) await this.#fixtures
     const started = performance.now()
     const url = new URL(request.url)
-    const name = serviceFor(url, options.surface ?? 'main')
+    const route = routeRequest(url, options.surface ?? 'main')
     let response: Response
-    if (name === undefined) {
+    if (route === undefined) {
       response = new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
     } else {
-      const service = SERVICES[answeringService(name, url.pathname)]
+      const service = SERVICES[route.answer]
       // Faults never touch the control API, whichever service answers under /_doppel/.
       const fault = url.pathname.startsWith('/_doppel/') ? undefined : this.faults.take(request.method, url)
       if (fault?.drop) {
-        this.#record(name, request, 0, started)
+        this.#record(route.journal, request, 0, started)
         throw new DroppedConnection(`Connection dropped by fault ${fault.id}`)
       }
       if (fault?.latency_ms) await this.#delays.wait(fault.latency_ms)
@@ -190,12 +183,14 @@ export class Doppel extends Emulator {
           profile: this.profile,
           remoteAddress: options.remoteAddress ?? '127.0.0.1',
           ...(options.tenants && { tenants: options.tenants }),
+          ...(options.signal && { signal: options.signal }),
           url,
+          vaultOpenApi,
         }
         response = await service.serve(request, context)
       }
     }
-    this.#record(name ?? 'none', request, response.status, started)
+    this.#record(route?.journal ?? 'none', request, response.status, started)
     return response
   }
 

@@ -2,6 +2,7 @@
  * The cloud auth service's paths, read off its route table, field schemas, login schema, token self
  * routes and `sys/auth`: a route added there appears here without an edit.
  */
+import { routeTemplate } from '../../core/routing/index.ts'
 import type { FieldSchema } from '../../services/cloud-auth/fields/index.ts'
 import { LOGIN_SCHEMA } from '../../services/cloud-auth/login/login-input.ts'
 import { TOKEN_MOUNT } from '../../services/cloud-auth/mounts/mount-table.ts'
@@ -9,7 +10,6 @@ import { ALIASES } from '../../services/cloud-auth/routing/aliases.ts'
 import type { Endpoint, Operation } from '../../services/cloud-auth/routing/endpoint.ts'
 import { ROUTES } from '../../services/cloud-auth/routing/auth-routes.ts'
 import { SELF_ROUTES } from '../../services/cloud-auth/tokens/self-routes.ts'
-import { regexTemplate } from './regex-template.ts'
 import { authError, FIELD_TYPE_SCHEMAS, jsonContent, ref, type Schema } from './schemas.ts'
 
 export interface AuthPathOptions {
@@ -39,11 +39,8 @@ function bodySchema(fields: FieldSchema, skip: readonly string[]): Schema {
   return { type: 'object', properties, additionalProperties: true }
 }
 
-function pathParameters(endpoint: Endpoint, params: string[]): Schema[] {
-  return params.map((name) => {
-    const group = new RegExp(`\\(\\?<${name}>`).exec(endpoint.pattern.source)
-    return { name, in: 'path', required: true, schema: { type: 'string' }, ...(group && { description: `matches the route's ${name} segment` }) }
-  })
+function pathParameters(params: string[]): Schema[] {
+  return params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description: `matches the route's ${name} segment` }))
 }
 
 function security(schemes: readonly string[]): Schema[] {
@@ -53,7 +50,7 @@ function security(schemes: readonly string[]): Schema[] {
 /** One route-table endpoint as a path item. */
 function endpointItem(endpoint: Endpoint, template: string, params: string[], options: AuthPathOptions, deprecated: boolean): Schema {
   const item: Schema = {}
-  const parameters = pathParameters(endpoint, params)
+  const parameters = pathParameters(params)
   if (parameters.length > 0) item.parameters = parameters
   const ops = endpoint.operations
   const common = { security: security(options.tokenSchemes), ...(deprecated && { deprecated: true }) }
@@ -114,8 +111,8 @@ export function authPaths(options: AuthPathOptions): Record<string, Schema> {
   const prefix = options.prefix
   for (const mount of options.mounts) {
     const base = `${prefix}/auth/${mount}`
-    for (const endpoint of ROUTES) {
-      const { template, params } = regexTemplate(endpoint.pattern)
+    for (const endpoint of ROUTES.rows) {
+      const { template, params } = routeTemplate(endpoint)
       paths[`${base}/${template}`] = endpointItem(endpoint, template, params, options, false)
       for (const [deprecated, current] of ALIASES) {
         if (template === current || template.startsWith(`${current}/`)) {
@@ -138,7 +135,8 @@ export function authPaths(options: AuthPathOptions): Record<string, Schema> {
       },
     }
   }
-  for (const [name, route] of Object.entries(SELF_ROUTES)) {
+  for (const route of SELF_ROUTES.rows) {
+    const name = route.path
     const item: Schema = {}
     for (const method of route.methods) {
       if (method === 'PUT') continue

@@ -3,6 +3,7 @@
  * schemas on every call (cheap, and never stale).
  */
 import { getProfile } from '../../core/profile.ts'
+import { API_PREFIX } from '../../services/cloud-auth/urls.ts'
 import { authPaths } from './auth-paths.ts'
 import { registryPaths } from './registry-paths.ts'
 import { COMPONENT_SCHEMAS, type Schema } from './schemas.ts'
@@ -38,7 +39,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Schema {
     },
     tags: [{ name: 'cloud-auth' }, { name: 'registry' }],
     paths: {
-      ...tag(authPaths({ prefix: '/v1', mounts: profile.mounts, tokenSchemes: Object.keys(schemes) }), 'cloud-auth'),
+      ...tag(authPaths({ prefix: API_PREFIX.slice(0, -1), mounts: profile.mounts, tokenSchemes: Object.keys(schemes) }), 'cloud-auth'),
       ...tag(registryPaths(), 'registry'),
     },
     components: {

@@ -5,10 +5,13 @@
 import { ROUTES as ARCHIVIST_ROUTES } from '../../services/registry/api/archivist.ts'
 import { ROUTES as MANAGEMENT_ROUTES } from '../../services/registry/api/management-api.ts'
 import { ROUTES as READ_ROUTES } from '../../services/registry/api/read-api.ts'
-import type { RouteTable } from '../../services/registry/api/registry-routes.ts'
+import { routeTemplate, type RouteRow, type RouteTable } from '../../core/routing/index.ts'
+import { DISCOVERY_PATH } from '../../services/registry/urls.ts'
 import { jsonContent, ref, type Schema } from './schemas.ts'
 
-type Operation<T> = T extends RouteTable<infer O> ? O : never
+type Operation<T> = T extends RouteTable<infer Row extends RegistryRow> ? Row['operation'] : never
+
+type RegistryRow = RouteRow & { method: string; operation: string }
 
 interface OperationDoc {
   summary: string
@@ -122,27 +125,18 @@ function uniqueId(ids: Set<string>, id: string): string {
   return candidate
 }
 
-/** `:name` → `{name}`; the table's trailing-slash tolerance is not a separate path. */
-function openApiPath(pattern: string): { path: string; params: string[] } {
-  const params: string[] = []
-  const path = pattern.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
-    params.push(name)
-    return `{${name}}`
-  })
-  return { path, params }
-}
-
-function addTable<O extends string>(
+function addTable<Row extends RegistryRow>(
   paths: Record<string, Schema>,
-  table: RouteTable<O>,
-  docs: Record<O, OperationDoc>,
+  table: RouteTable<Row>,
+  docs: Record<Row['operation'], OperationDoc>,
   errors: Record<string, Schema>,
   group: string,
   ids: Set<string>,
 ): void {
-  for (const route of table) {
-    const { path, params } = openApiPath(route.pattern)
-    const doc = docs[route.operation]
+  // The table's trailing-slash tolerance is not a separate path.
+  for (const route of table.rows) {
+    const { template: path, params } = routeTemplate(route)
+    const doc = docs[route.operation as Row['operation']]
     const item = (paths[path] ??= {
       ...(params.length > 0 && { parameters: params.map((name) => ({ name, in: 'path', required: true, schema: STRING })) }),
     })
@@ -173,7 +167,7 @@ const V1_ERRORS: Record<string, Schema> = {
 /** Every path of the registry: `/api/v2`, `/api/registry/v1`, the archivist and discovery. */
 export function registryPaths(): Record<string, Schema> {
   const paths: Record<string, Schema> = {
-    '/.well-known/terraform.json': {
+    [DISCOVERY_PATH]: {
       get: { operationId: 'discovery', summary: 'Service discovery', security: [], responses: { '200': { description: 'Service URLs', ...jsonContent({ type: 'object' }) } } },
     },
   }

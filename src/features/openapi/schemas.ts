@@ -25,12 +25,16 @@ export const FIELD_TYPE_SCHEMAS: Record<FieldType, Schema> = {
   },
 }
 
+/** Text of the published OpenAPI document, which stays byte for byte as released. */
+export const PUBLISHED_ENVELOPE_DESCRIPTION = 'The auth service response envelope (reference §1.5)'
+
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
 
 export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   AuthEnvelope: {
     type: 'object',
-    description: 'The auth service response envelope (docs/reference/cloud-auth.md §1.5)',
+    // The envelope: docs/reference/cloud-auth.md §1.5. The description is published text, kept as released.
+    description: PUBLISHED_ENVELOPE_DESCRIPTION,
     required: ['request_id', 'lease_id', 'renewable', 'lease_duration', 'data', 'wrap_info', 'warnings', 'auth', 'mount_type'],
     properties: {
       request_id: { type: 'string' },

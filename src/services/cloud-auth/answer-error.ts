@@ -9,7 +9,7 @@ export type RefusedOn = 'login' | 'authenticated'
 /**
  * The auth service's one error-to-answer mapper, called at its edge (`cloudAuth`): a refusal (login,
  * renewal, request data, …) answers its own status and message, a field that does not convert answers 400
- * `Field validation failed: …` (reference §1.6), anything else a 500 with its message.
+ * `Field validation failed: …` (docs/reference/cloud-auth.md §1.6), anything else a 500 with its message.
  */
 export function answerError(error: unknown, on: RefusedOn): Response {
   if (error instanceof AuthRefusal) return authError(error.status, error.message)

@@ -12,12 +12,13 @@ import { mountTable, TOKEN_MOUNT } from './mounts/mount-table.ts'
 import { handleSysAuth } from './mounts/sys-auth.ts'
 import type { Operation } from './routing/endpoint.ts'
 import { httpOperation, unsupportedOperation } from './routing/http-operation.ts'
-import { requestToken } from './routing/request-token.ts'
+import { requestToken } from '../../core/request-token.ts'
 import { runEndpoint } from './routing/run-endpoint.ts'
 import { authState } from './state.ts'
 import { runPeriodicTidy } from './tidy/remove-expired.ts'
-import { SELF_ROUTES, tokenStore } from './tokens/index.ts'
+import { selfRoute, tokenStore } from './tokens/index.ts'
 import { VAULT_OPENAPI_PATH, vaultOpenApi } from './vault-openapi.ts'
+import { API_PREFIX } from './urls.ts'
 
 const TOKEN_PREFIX = `auth/${TOKEN_MOUNT}/`
 
@@ -46,13 +47,12 @@ async function serve(request: Request, context: RequestContext, route: { on: Ref
       return authError(400, MESSAGES.invalidUrlEscape)
     }
   }
-  if (path.startsWith('/v1/')) path = path.slice('/v1/'.length)
+  if (path.startsWith(API_PREFIX)) path = path.slice(API_PREFIX.length)
   if (path === VAULT_OPENAPI_PATH) {
     const answer = await vaultOpenApi(request, url, context)
     if (answer) return answer
   }
-  const selfName = path.startsWith(TOKEN_PREFIX) ? path.slice(TOKEN_PREFIX.length) : ''
-  const self = Object.hasOwn(SELF_ROUTES, selfName) ? SELF_ROUTES[selfName] : undefined
+  const self = path.startsWith(TOKEN_PREFIX) ? selfRoute(path.slice(TOKEN_PREFIX.length)) : undefined
   if (self) {
     if (self.methods.includes(request.method)) return self.handle(request, context)
     return ['GET', 'LIST', 'DELETE'].includes(request.method) ? unsupportedOperation(false) : authError(405)

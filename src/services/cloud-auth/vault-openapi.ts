@@ -10,11 +10,10 @@ import { MESSAGES } from './auth-messages.ts'
 export const VAULT_OPENAPI_PATH = 'sys/internal/specs/openapi'
 
 export async function vaultOpenApi(request: Request, url: URL, context: RequestContext): Promise<Response | undefined> {
-  if (!context.profile.vaultOpenApi) return undefined
+  if (!context.profile.vaultOpenApi || !context.vaultOpenApi) return undefined
   if (request.method !== 'GET') return authError(405, multiError(MESSAGES.unsupportedOperation))
   const generic = toBoolField(url.searchParams.get('generic_mount_paths') ?? undefined, 'generic_mount_paths')
-  const { vaultOpenApiDocument } = await import('../../features/openapi/index.ts')
-  return new Response(JSON.stringify(vaultOpenApiDocument({ genericMountPaths: generic })) + '\n', {
+  return new Response(JSON.stringify(await context.vaultOpenApi({ genericMountPaths: generic })) + '\n', {
     status: 200,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
   })

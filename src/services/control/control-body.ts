@@ -1,31 +1,6 @@
 import { NestingTooDeepError, parseJsonBounded } from '../../core/bounded-parse.ts'
 import { BodyTooLargeError, readBodyText } from '../../core/http.ts'
-
-/**
- * The control API's body limits, by what a body carries. Every route names one; the guard, the router and
- * the in-process calls all read a body through `readControlBody`.
- */
-export const CONTROL_BODY_LIMITS = {
-  /** Fake-cloud set-up (instances, principals, documents): small objects. */
-  cloud: 1024 * 1024,
-  /** Settings, faults, fixtures and registry set-up. */
-  control: 8 * 1024 * 1024,
-  /** A whole state: big enough for 100k-record states, read whole before anything changes. */
-  snapshot: 256 * 1024 * 1024,
-} as const
-
-/** What a route reads from its body. */
-export interface BodySpec {
-  /** `object`: a JSON object (empty means `{}` unless `required`); `json`: any JSON value; `text`: the text as is. */
-  kind: 'object' | 'json' | 'text'
-  limit: keyof typeof CONTROL_BODY_LIMITS
-  /** An empty body is refused instead of read as `{}`. */
-  required?: boolean
-  /** Media types a write may declare (the guard's check); JSON unless given. */
-  types?: readonly string[]
-  /** What the messages call the body: `request` unless given. */
-  names?: string
-}
+import { CONTROL_BODY_LIMITS, type BodySpec } from '../../core/routing/index.ts'
 
 export const JSON_TYPES = ['application/json'] as const
 

@@ -1,60 +1,50 @@
+import { isDoppelError, type DoppelErrorCode } from '../../core/doppel-error.ts'
 import type { RequestContext } from '../../core/glossary.ts'
-import { DurationError } from '../../core/duration.ts'
-import { FaultError } from '../../core/faults.ts'
 import { jsonResponse, requestUrl } from '../../core/http.ts'
 import { LightResponse } from '../../core/light-response.ts'
-import { SnapshotError } from '../../core/snapshot/shape.ts'
-import { controlStatus } from '../fake-cloud/cloud-control.ts'
-import { CloudError } from '../fake-cloud/glossary.ts'
-import { TenantNameError } from '../../features/tenants/tenant-name.ts'
+import { refused, type ControlAccess, type ControlAnswer, type ControlCall, type ControlRoute, type RouteTable } from '../../core/routing/index.ts'
 import { readControlBody } from './control-body.ts'
-import { refused, type CompiledRoute, type ControlAccess, type ControlAnswer, type ControlCall } from './control-route.ts'
-import { CONTROL_ROUTES } from './control-routes.ts'
 import { hasManagementToken } from './management-token.ts'
+
+/**
+ * Every route under `/_doppel/`: the control API's own (`control-routes.ts`) and those of the services
+ * and features it sets up, put together on the features floor (`features/doppel/control-table.ts`).
+ */
+export type ControlTable = RouteTable<ControlRoute>
 
 export interface ControlOptions {
   /** The caller holds a management token whatever the request carries (in-process calls). */
   management?: boolean
 }
 
-/** The route a path and method reach, or why none: 404 (no such path) or 405 (not this method). */
-function findRoute(method: string, path: string): CompiledRoute | 404 | 405 {
-  let pathKnown = false
-  for (const route of CONTROL_ROUTES) {
-    if (!route.matcher.test(path)) continue
-    if (route.method === method) return route
-    pathKnown = true
-  }
-  return pathKnown ? 405 : 404
-}
-
 /**
  * Who may call `method path` (for the server's guard), or undefined when no route answers it. Paths are
  * the request's, untrimmed: a query or a path the table does not know is guarded as `control`.
  */
-export function controlAccess(method: string, path: string): ControlAccess | undefined {
-  const route = findRoute(method, path)
-  if (typeof route !== 'number') return route.access
+export function controlAccess(table: ControlTable, method: string, path: string): ControlAccess | undefined {
+  const match = table.match(method, path)
+  if (typeof match !== 'number') return match.row.access
   // A HEAD reads what its GET reads: open where that is.
-  return method === 'HEAD' ? controlAccess('GET', path) : undefined
+  return method === 'HEAD' ? controlAccess(table, 'GET', path) : undefined
 }
 
 /** The media types a control write to `path` may declare (JSON, or YAML too for fixtures). */
-export function controlBodyTypes(method: string, path: string): readonly string[] | undefined {
-  const route = findRoute(method, path)
-  return typeof route === 'number' ? undefined : route.body?.types
+export function controlBodyTypes(table: ControlTable, method: string, path: string): readonly string[] | undefined {
+  const match = table.match(method, path)
+  return typeof match === 'number' ? undefined : match.row.body?.types
 }
 
 /**
- * The control API under `/_doppel/` (the fake cloud's AWS faces excepted): one route table
- * (`control-routes.ts`), one body reader, one set of refusals, `{"errors":["…"]}` for all of them.
+ * The control API under `/_doppel/` (the fake cloud's AWS faces excepted): one route table, one body
+ * reader, one set of refusals, `{"errors":["…"]}` for all of them.
  */
-export async function control(request: Request, context: RequestContext, options: ControlOptions = {}): Promise<Response> {
+export async function control(request: Request, context: RequestContext, table: ControlTable, options: ControlOptions = {}): Promise<Response> {
   const url = requestUrl(request, context)
   const path = url.pathname.replace(/\/+$/, '')
-  const route = findRoute(request.method, path)
-  if (route === 404) return answer(refused(404, `unsupported path: ${request.method} ${path}`))
-  if (route === 405) return answer(refused(405, 'unsupported operation'))
+  const match = table.match(request.method, path)
+  if (match === 404) return answer(refused(404, `unsupported path: ${request.method} ${path}`))
+  if (match === 405) return answer(refused(405, 'unsupported operation'))
+  const route = match.row
   // Hashing the offered token costs a little: only routes that ask pay for it, and only once.
   let held = options.management
   const management = () => (held ??= hasManagementToken(request, context))
@@ -63,14 +53,12 @@ export async function control(request: Request, context: RequestContext, options
     const read = route.body ? await readControlBody(request, route.body) : { value: undefined }
     if (read.refusal) return answer(refused(read.refusal.status, read.refusal.message))
     const body = read.value
-    const params = route.matcher.match(path) ?? {}
-    const rest = route.prefix === undefined ? '' : path.slice(route.prefix.length)
     const call: ControlCall = {
       request,
       context,
       url,
-      params,
-      rest,
+      params: match.params,
+      rest: match.rest,
       body,
       get management() {
         return management()
@@ -85,13 +73,15 @@ export async function control(request: Request, context: RequestContext, options
   }
 }
 
-/** Errors of the domains' own input checks: 400 with their message. */
-const BAD_INPUT = [FaultError, DurationError, RangeError, TenantNameError, SnapshotError] as const
+/**
+ * Errors of the domains' own input checks, by code: 400 with their message. (A service whose set-up
+ * routes throw its own errors maps them in its rows, as the fake cloud's do.)
+ */
+const BAD_INPUT: readonly DoppelErrorCode[] = ['DOPPEL_INVALID_FAULT', 'DOPPEL_INVALID_DURATION', 'DOPPEL_INVALID_TENANT_NAME', 'DOPPEL_INVALID_SNAPSHOT']
 
 /** The status of an error a route refuses with; undefined for one that is a bug. */
 function refusalStatus(error: unknown): number | undefined {
-  if (error instanceof CloudError) return controlStatus(error)
-  return BAD_INPUT.some((type) => error instanceof type) ? 400 : undefined
+  return error instanceof RangeError || BAD_INPUT.some((code) => isDoppelError(error, code)) ? 400 : undefined
 }
 
 function answer(result: ControlAnswer): Response {

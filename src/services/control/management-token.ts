@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { Emulator } from '../../core/emulator.ts'
 import type { Profile } from '../../core/profile.ts'
-import { requestToken } from '../cloud-auth/routing/request-token.ts'
+import { requestToken } from '../../core/request-token.ts'
 
 const digest = (value: string) => createHash('sha256').update(value).digest()
 

@@ -5,7 +5,7 @@ import { IDENTITY_FORMATS, identityDocument } from './identity/issue-document.ts
 
 /**
  * The fake cloud's set-up operations that take a control API body (`/_doppel/cloud/…`; the route table is
- * `control/cloud-routes.ts`). They throw CloudError for bad input or a missing instance.
+ * `control-routes.ts`). They throw CloudError for bad input or a missing instance.
  */
 
 export function instanceOrThrow(state: CloudState, instanceId: string): InstanceRecord {

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../core/glossary.ts'
 import { decodeOrKeep } from '../../core/decode-segment.ts'
 import { jsonResponse, requestUrl } from '../../core/http.ts'
-import { awsServiceOfHost, isAwsHost, isMetadataHost } from './aws-hosts.ts'
+import { awsFaceOf, awsServiceOfHost, CLOUD_MOUNT, isAwsHost, isMetadataHost } from './urls.ts'
 import { cloudState, type CloudState } from './cloud-state.ts'
 import { STS_MOUNT } from './fake-cloud-api.ts'
 import { serveImds } from './imds/imds-service.ts'
@@ -9,7 +9,6 @@ import { serveQueryApi } from './query-api.ts'
 import type { QueryService } from './query-xml.ts'
 import { LightResponse } from '../../core/light-response.ts'
 
-const CLOUD_MOUNT = '/_doppel/cloud/'
 const SCOPE_SERVICE = /Credential=[^/,\s]*\/\d{8}\/[^/,\s]*\/(sts|iam|ec2)\//
 
 /**
@@ -47,21 +46,11 @@ function scopeService(request: Request, url: URL): string | undefined {
  * to the control API; called directly with one, this answers as the control API does for a path it lacks.
  */
 export function serveCloudFace(state: CloudState, request: Request, url: URL): Promise<Response> | Response {
-  const [first, ...more] = url.pathname.slice(CLOUD_MOUNT.length).split('/')
-  if (first === 'sts' || first === 'iam' || first === 'ec2') {
-    return serveQueryApi(state, first, request, first === 'sts' ? STS_MOUNT : ['_doppel', 'cloud', first])
-  }
-  if (first === 'imds') {
-    const [instanceId = '', ...path] = more
+  const face = awsFaceOf(url.pathname)
+  if (face === 'imds') {
+    const [instanceId = '', ...path] = url.pathname.slice(`${CLOUD_MOUNT}imds/`.length).split('/')
     return serveImds(state, decodeOrKeep(instanceId), request, '/' + path.join('/'))
   }
+  if (face !== undefined) return serveQueryApi(state, face, request, face === 'sts' ? STS_MOUNT : ['_doppel', 'cloud', face])
   return jsonResponse(404, { errors: [`unsupported path: ${request.method} ${url.pathname.replace(/\/+$/, '')}`] })
-}
-
-/** Whether a `/_doppel/cloud/` path is one of the fake cloud's AWS faces rather than a control route. */
-export function isCloudFacePath(path: string): boolean {
-  if (!path.startsWith(CLOUD_MOUNT)) return false
-  const end = path.indexOf('/', CLOUD_MOUNT.length)
-  const first = path.slice(CLOUD_MOUNT.length, end === -1 ? undefined : end)
-  return first === 'sts' || first === 'iam' || first === 'ec2' || first === 'imds'
 }

@@ -1,17 +1,17 @@
 /**
  * The fake cloud provider: an inventory of accounts, instances and IAM principals; the instance metadata
  * service with signed identity documents; STS, EC2 and IAM verifying SigV4 for real. `fakeCloud` is its
- * HTTP face (the dispatcher routes AWS hostnames and `/_doppel/cloud/` to it); `getFakeCloud` is the direct
- * face the auth service calls in process; `seedCloud` loads fixtures.
+ * HTTP face (the emulator routes AWS hostnames and the faces under `/_doppel/cloud/` to it, as `urls.ts`
+ * says); `getFakeCloud` is the direct face the auth service calls in process; `seedCloud` loads fixtures.
  */
-export { fakeCloud, isCloudFacePath } from './fake-cloud-service.ts'
+export { fakeCloud } from './fake-cloud-service.ts'
 export { cloudFaultResponse } from './query-xml.ts'
 export { getFakeCloud } from './fake-cloud-api.ts'
 export { seedCloud } from './seed-cloud.ts'
 export { accountOfKeyId, DEFAULT_ACCOUNT, DEFAULT_REGION } from './ids.ts'
 export { CloudError } from './glossary.ts'
 export { regionalStsEndpoint } from './regions.ts'
-export { FAKE_CLOUD_URL, isFakeCloudHost, regionalStsRegion } from './aws-hosts.ts'
+export { AWS_FACES, awsFaceOf, FAKE_CLOUD_URL, isFakeCloudHost, regionalStsRegion } from './urls.ts'
 export { isInProcessEndpoint, registerCloudListener } from './own-origins.ts'
 export { signedFormHeaders } from './sigv4/sign-request.ts'
 // SigV4 building blocks, shared with the scenario runner's request signer.

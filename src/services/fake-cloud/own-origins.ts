@@ -1,5 +1,5 @@
 import type { Emulator } from '../../core/emulator.ts'
-import { isFakeCloudHost } from './aws-hosts.ts'
+import { isFakeCloudHost } from './urls.ts'
 import { cloudState } from './cloud-state.ts'
 
 /**

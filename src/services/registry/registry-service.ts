@@ -7,6 +7,7 @@ import { JSON_BODY_LIMIT, managementApi } from './api/management-api.ts'
 import { readApi } from './api/read-api.ts'
 import { RegistryError, registryErrors } from './api/registry-error.ts'
 import { registryState } from './model/registry-state.ts'
+import { ARCHIVIST_PREFIX, DISCOVERY_PATH, V1_PREFIX, V2_PREFIX } from './urls.ts'
 
 /** The module registry: `/api/v2`, `/api/registry/v1`, discovery and the archivist object URLs (its set-up routes are the control API's). */
 export async function registry(request: Request, context: RequestContext): Promise<Response> {
@@ -14,15 +15,15 @@ export async function registry(request: Request, context: RequestContext): Promi
   const url = requestUrl(request, context)
   const path = url.pathname
   try {
-    if (path === '/.well-known/terraform.json' && request.method === 'GET') return discovery(context.emulator.basePath)
-    if (path.startsWith('/api/registry/v1/')) return readApi(request, state, url)
-    if (path.startsWith('/api/v2/')) return await managementApi(request, state, url)
-    if (path.startsWith('/_archivist/')) return await archivist(request, state, url)
+    if (path === DISCOVERY_PATH && request.method === 'GET') return discovery(context.emulator.basePath)
+    if (path.startsWith(V1_PREFIX)) return readApi(request, state, url)
+    if (path.startsWith(V2_PREFIX)) return await managementApi(request, state, url)
+    if (path.startsWith(ARCHIVIST_PREFIX)) return await archivist(request, state, url)
     throw registryErrors.notFound()
   } catch (error) {
     if (error instanceof RegistryError) return registryErrorResponse(error)
     if (error instanceof BodyTooLargeError) {
-      const limit = path.startsWith('/_archivist/') ? ARCHIVE_LIMIT : JSON_BODY_LIMIT
+      const limit = path.startsWith(ARCHIVIST_PREFIX) ? ARCHIVE_LIMIT : JSON_BODY_LIMIT
       return registryErrorResponse(registryErrors.tooLarge(limit))
     }
     throw error

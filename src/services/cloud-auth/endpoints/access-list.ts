@@ -4,7 +4,6 @@
  */
 import { MESSAGES } from '../auth-messages.ts'
 import type { AccessListEntry } from '../glossary.ts'
-import { pathPattern } from '../routing/endpoint.ts'
 import { keyedEntries } from '../routing/keyed-entries.ts'
 import { AuthRefusal } from '../auth-refusal.ts'
 import { formatRfc3339Nano } from '../time-format.ts'
@@ -17,8 +16,8 @@ function instanceId(params: Record<string, string>): string {
 
 /** `identity-accesslist/:instance_id` (read, delete) and LIST `identity-accesslist`: the instance ids, sorted. */
 export const { entry: accessListEntry, list: listAccessList } = keyedEntries<AccessListEntry>({
-  pattern: pathPattern('identity-accesslist/{instance_id}'),
-  listPattern: /^identity-accesslist\/?$/,
+  path: 'identity-accesslist/:instance_id',
+  listPath: 'identity-accesslist/',
   fields: { instance_id: 'string' },
   collection: (state) => state.accessList,
   key: instanceId,

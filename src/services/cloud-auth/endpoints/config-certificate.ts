@@ -6,7 +6,7 @@ import { decodeStdBase64 } from '../../../core/go/go-base64.ts'
 import type { CertificateEntry, CertificateType } from '../glossary.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import { readPemCertificate } from '../pem/pem-certificate.ts'
-import { pathPattern, type OperationInput } from '../routing/endpoint.ts'
+import type { OperationInput } from '../routing/endpoint.ts'
 import { keyedEntries } from '../routing/keyed-entries.ts'
 import { AuthRefusal } from '../auth-refusal.ts'
 
@@ -41,8 +41,8 @@ function write({ state, fields, params, operation }: OperationInput): undefined 
 
 /** `config/certificate/:cert_name` (read, create/update, delete) and LIST `config/certificates`, sorted. */
 export const { entry: configCertificate, list: listCertificates } = keyedEntries<CertificateEntry>({
-  pattern: pathPattern('config/certificate/{cert_name}'),
-  listPattern: /^config\/certificates\/?$/,
+  path: 'config/certificate/:cert_name',
+  listPath: 'config/certificates/',
   fields: { cert_name: 'string', aws_public_cert: 'string', type: 'string' },
   collection: (state) => state.certificates,
   key: (params) => params.cert_name!,

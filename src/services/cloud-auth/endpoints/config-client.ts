@@ -46,7 +46,7 @@ function write({ state, fields }: OperationInput): undefined {
 
 /** `config/client`: read, create/update, delete. */
 export const configClient: Endpoint = {
-  pattern: /^config\/client$/,
+  path: 'config/client',
   fields: {
     ...Object.fromEntries(STRING_FIELDS.map((name) => [name, 'string' as const])),
     use_sts_region_from_client: 'bool',

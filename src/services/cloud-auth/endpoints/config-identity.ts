@@ -63,7 +63,7 @@ function write({ state, fields }: OperationInput): undefined {
 
 /** `config/identity`: read and update; no delete. */
 export const configIdentity: Endpoint = {
-  pattern: /^config\/identity$/,
+  path: 'config/identity',
   fields: { iam_alias: 'string', iam_metadata: 'commaList', ec2_alias: 'string', ec2_metadata: 'commaList' },
   operations: {
     read: ({ state }) => {

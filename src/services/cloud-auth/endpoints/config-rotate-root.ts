@@ -44,7 +44,7 @@ async function rotate({ context, state }: OperationInput): Promise<OperationResu
 
 /** `config/rotate-root`: POST/PUT only. */
 export const configRotateRoot: Endpoint = {
-  pattern: /^config\/rotate-root$/,
+  path: 'config/rotate-root',
   fields: {},
   operations: { update: rotate },
 }

@@ -1,7 +1,7 @@
 /** `config/sts/:account_id` and LIST `config/sts` (docs/reference/cloud-auth.md §3.5): roles to assume for other accounts. */
 import type { StsEntry } from '../glossary.ts'
 import { MESSAGES } from '../auth-messages.ts'
-import { pathPattern, type OperationInput } from '../routing/endpoint.ts'
+import type { OperationInput } from '../routing/endpoint.ts'
 import { keyedEntries } from '../routing/keyed-entries.ts'
 import { AuthRefusal } from '../auth-refusal.ts'
 
@@ -21,8 +21,8 @@ function write({ state, fields, params, operation }: OperationInput): undefined 
 
 /** `config/sts/:account_id` (read, create/update, delete) and LIST `config/sts`: the account ids, sorted. */
 export const { entry: configSts, list: listSts } = keyedEntries<StsEntry>({
-  pattern: pathPattern('config/sts/{account_id}'),
-  listPattern: /^config\/sts\/?$/,
+  path: 'config/sts/:account_id',
+  listPath: 'config/sts/',
   fields: { account_id: 'string', sts_role: 'string', external_id: 'string' },
   collection: (state) => state.stsRoles,
   key: (params) => params.account_id!,

@@ -23,7 +23,7 @@ function tidyConfigEndpoint(path: string, list: keyof TidyConfigs): Endpoint {
     return undefined
   }
   return {
-    pattern: new RegExp(`^config/tidy/${path}$`),
+    path: `config/tidy/${path}`,
     fields: { safety_buffer: 'duration', disable_periodic_tidy: 'bool' },
     exists: (state) => state.tidyConfig[list] !== undefined,
     operations: {

@@ -48,8 +48,9 @@ function byStorageKey(a: string, b: string): number {
 
 /** `roletag-denylist/:role_tag` (deny with POST/PUT, read, delete) and LIST `roletag-denylist`. */
 export const { entry: denyListEntry, list: listDenyList } = keyedEntries<DenyListEntry>({
-  pattern: /^roletag-denylist\/(?<role_tag>.*)$/,
-  listPattern: /^roletag-denylist\/?$/,
+  path: 'roletag-denylist/*',
+  rest: 'role_tag',
+  listPath: 'roletag-denylist/',
   fields: { role_tag: 'string' },
   collection: (state) => state.denyList,
   key: tagFrom,

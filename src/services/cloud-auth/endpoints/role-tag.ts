@@ -3,7 +3,7 @@ import { MOUNT_MAX_TTL, ROLE_TAG_VALUE_LIMIT } from '../limits.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import { isSubset, sanitizePolicies } from '../policies.ts'
 import { ROLE_TAG_VERSION, signRoleTag } from '../role-tags/index.ts'
-import { pathPattern, type Endpoint, type OperationInput, type OperationResult } from '../routing/endpoint.ts'
+import type { Endpoint, OperationInput, OperationResult } from '../routing/endpoint.ts'
 import { AuthRefusal } from '../auth-refusal.ts'
 
 function createTag({ context, state, fields, params }: OperationInput): OperationResult {
@@ -53,7 +53,7 @@ function createTag({ context, state, fields, params }: OperationInput): Operatio
 
 /** `role/:role/tag`: POST/PUT only. */
 export const roleTag: Endpoint = {
-  pattern: pathPattern('role/{role}/tag'),
+  path: 'role/:role/tag',
   fields: {
     role: 'string',
     instance_id: 'string',

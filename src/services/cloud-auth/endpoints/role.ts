@@ -1,7 +1,7 @@
 /** `role/:role` and LIST `role` / `roles` (docs/reference/cloud-auth.md §3.7). Names are case-insensitive. */
 import type { FieldSchema } from '../fields/index.ts'
 import type { RoleEntry } from '../glossary.ts'
-import { listResult, pathPattern, type Endpoint } from '../routing/endpoint.ts'
+import { listResult, type Endpoint } from '../routing/endpoint.ts'
 import { TOKEN_FIELDS, tokenReadData } from '../tokens/token-fields.ts'
 import { writeRole } from './role-write.ts'
 
@@ -65,7 +65,7 @@ export function roleReadData(role: RoleEntry): Record<string, unknown> {
 
 /** `role/:role`: read, create/update, delete. */
 export const role: Endpoint = {
-  pattern: pathPattern('role/{role}'),
+  path: 'role/:role',
   fields: ROLE_FIELDS,
   exists: (state, params) => state.roles.has(params.role!.toLowerCase()),
   operations: {
@@ -85,5 +85,5 @@ export const role: Endpoint = {
 const listRoles: Endpoint['operations']['list'] = ({ state }) => listResult([...state.roles.keys()].sort())
 
 /** LIST `role` and LIST `roles`: the lower-cased names, sorted. */
-export const listRole: Endpoint = { pattern: /^role\/?$/, fields: {}, operations: { list: listRoles } }
-export const listRolesPlural: Endpoint = { pattern: /^roles\/?$/, fields: {}, operations: { list: listRoles } }
+export const listRole: Endpoint = { path: 'role/', fields: {}, operations: { list: listRoles } }
+export const listRolesPlural: Endpoint = { path: 'roles/', fields: {}, operations: { list: listRoles } }

@@ -13,7 +13,7 @@ type Tidy = (state: AuthState, nowMs: number, safetyBufferSeconds: number) => nu
  */
 function tidyEndpoint(path: string, run: Tidy): Endpoint {
   return {
-    pattern: new RegExp(`^tidy/${path}$`),
+    path: `tidy/${path}`,
     fields: { safety_buffer: 'duration' },
     operations: {
       update: ({ context, state, fields }: OperationInput): OperationResult => {

@@ -22,7 +22,7 @@ function remote(context: RequestContext, state: AuthState, override: Override, r
   const endpoint = config?.[override] ?? ''
   if (isInProcessEndpoint(context.emulator, endpoint)) return undefined
   const maxRetries = config !== undefined && config.max_retries >= 0 ? config.max_retries : SDK_DEFAULT_RETRIES
-  return { endpoint, region, credentials, maxRetries, nowMs: context.emulator.clock.nowMs() }
+  return { endpoint, region, credentials, maxRetries, nowMs: context.emulator.clock.nowMs(), ...(context.signal && { signal: context.signal }) }
 }
 
 const stsRegion = (state: AuthState) => state.clientConfig?.sts_region || STS_DEFAULT_REGION

@@ -8,7 +8,7 @@ import { child, childText, children, parseXml, type XmlElement } from './xml-tre
 import { sendUpstream, UpstreamError } from './upstream-http.ts'
 import { errorKind } from '../../../core/doppel-error.ts'
 
-/** What a DescribeInstances answer lacked; the login words it as the real service does (reference §4 D.2). */
+/** What a DescribeInstances answer lacked; the login words it as the real service does (docs/reference/cloud-auth.md §4 D.2). */
 export type MissingDescription = 'reservations' | 'instances' | 'state'
 
 export class IncompleteDescription extends errorKind('IncompleteDescription', 'DOPPEL_INSTANCE_CHECK_FAILED') {
@@ -34,6 +34,8 @@ export interface RemoteTarget {
   credentials: AwsCredentials
   maxRetries: number
   nowMs: number
+  /** The server's shutdown: ends the call and its retries. */
+  signal?: AbortSignal
 }
 
 const VERSIONS = { sts: '2011-06-15', iam: '2010-05-08', ec2: '2016-11-15' } as const
@@ -48,7 +50,7 @@ async function call(service: keyof typeof VERSIONS, action: string, params: Reco
   const headers = new Headers(signedFormHeaders({ url, body, region: target.region, service, credentials: target.credentials, nowMs: target.nowMs }))
   let answer
   try {
-    answer = await sendUpstream(url.href, { method: 'POST', headers, body }, { maxRetries: target.maxRetries, backoff: SDK_BACKOFF })
+    answer = await sendUpstream(url.href, { method: 'POST', headers, body }, { maxRetries: target.maxRetries, backoff: SDK_BACKOFF, ...(target.signal && { signal: target.signal }) })
   } catch (error) {
     if (!(error instanceof UpstreamError)) throw error
     throw new Error(`RequestError: send request failed\ncaused by: Post ${JSON.stringify(error.url)}: ${error.reason}`)

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { DoppelError } from '../../../core/doppel-error.ts'
 /**
  * The auth service's real outgoing HTTP, used only for a `config/client` endpoint override that names
@@ -12,6 +13,8 @@ export interface UpstreamOptions {
   maxRetries: number
   /** Waits between attempts: `min * 2^n`, capped at `max` (the real service's backoff, 500 ms to 30 s). */
   backoff: { minMs: number; maxMs: number }
+  /** The server's shutdown: aborts the attempt under way and the waits, and sends no further one. */
+  signal?: AbortSignal
 }
 
 export interface UpstreamAnswer {
@@ -39,26 +42,29 @@ export class UpstreamError extends DoppelError {
 
 export const UPSTREAM_TIMEOUT_MS = 10_000
 export const UPSTREAM_MAX_BYTES = 1024 * 1024
+/** Go's words for a request whose context was cancelled (here: the server stopped). */
+const CANCELED = 'context canceled'
 
 /** Sends `init` to `url`, retrying as configured; resolves with the last answer, rejects with UpstreamError. */
 export async function sendUpstream(url: string, init: { method: string; headers: Headers; body?: string }, options: UpstreamOptions): Promise<UpstreamAnswer> {
-  let attempts = 0
+  const { signal } = options
   let reason = ''
-  for (;;) {
-    attempts++
+  for (let attempts = 1; ; attempts++) {
     let answer: UpstreamAnswer | undefined
     try {
-      answer = await attempt(url, init)
+      answer = await attempt(url, init, signal)
     } catch (error) {
       reason = describeFailure(error, url)
     }
     if (answer !== undefined && !isRetryable(answer.status)) return answer
-    if (attempts > options.maxRetries) {
-      if (answer !== undefined) return answer
-      throw new UpstreamError(init.method, url, attempts, reason)
+    // A stopping server ends the retries: the last failure stands, as after the last retry.
+    if (attempts <= options.maxRetries && !signal?.aborted) {
+      const wait = Math.min(options.backoff.minMs * 2 ** (attempts - 1), options.backoff.maxMs)
+      await sleep(wait, undefined, signal && { signal }).catch(() => undefined)
+      if (!signal?.aborted) continue
     }
-    const wait = Math.min(options.backoff.minMs * 2 ** (attempts - 1), options.backoff.maxMs)
-    await new Promise((resolve) => setTimeout(resolve, wait))
+    if (answer !== undefined) return answer
+    throw new UpstreamError(init.method, url, attempts, reason)
   }
 }
 
@@ -70,13 +76,13 @@ export function isRetryable(status: number): boolean {
  * One attempt through node:http(s), which (unlike fetch) sends the `Host` header given: a replayed signed
  * request must name the host the client signed (docs/reference/cloud-auth.md §5 C.2).
  */
-function attempt(url: string, init: { method: string; headers: Headers; body?: string }): Promise<UpstreamAnswer> {
+function attempt(url: string, init: { method: string; headers: Headers; body?: string }, signal: AbortSignal | undefined): Promise<UpstreamAnswer> {
   const target = new URL(url)
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest
   const headers: Record<string, string> = {}
   init.headers.forEach((value, name) => (headers[name] = value))
   return new Promise((resolve, reject) => {
-    const request = send(target, { method: init.method, headers, timeout: UPSTREAM_TIMEOUT_MS }, (response) => {
+    const request = send(target, { method: init.method, headers, timeout: UPSTREAM_TIMEOUT_MS, ...(signal && { signal }) }, (response) => {
       const chunks: Buffer[] = []
       let size = 0
       response.on('data', (chunk: Buffer) => {
@@ -119,6 +125,7 @@ function describeFailure(error: unknown, url: string): string {
   const host = new URL(url).host
   if ((error as Error).name === 'TimeoutError') return 'context deadline exceeded (Client.Timeout exceeded while awaiting headers)'
   if (error instanceof ResponseTooLarge) return error.message
+  if ((error as Error).name === 'AbortError') return CANCELED
   switch (code) {
     case 'ECONNREFUSED':
       return `dial tcp ${host}: connect: connection refused`

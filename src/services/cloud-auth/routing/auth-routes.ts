@@ -14,48 +14,37 @@ import { listRole, listRolesPlural, role } from '../endpoints/role.ts'
 import { roleTag } from '../endpoints/role-tag.ts'
 import { tidyAccessListEndpoint, tidyDenyListEndpoint } from '../endpoints/tidy.ts'
 import { currentPath } from './aliases.ts'
-import type { Endpoint } from './endpoint.ts'
+import { RouteTable, type RouteMatch } from '../../../core/routing/index.ts'
+import { isNameSegment, type Endpoint } from './endpoint.ts'
 
-export const ROUTES: readonly Endpoint[] = [
-  listRole,
-  listRolesPlural,
-  role,
-  roleTag,
-  configClient,
-  configCertificate,
-  configIdentity,
-  configRotateRoot,
-  configSts,
-  listSts,
-  configTidyDenyList,
-  configTidyAccessList,
-  listCertificates,
-  listDenyList,
-  denyListEntry,
-  tidyDenyListEndpoint,
-  listAccessList,
-  accessListEntry,
-  tidyAccessListEndpoint,
-]
-
-export interface RouteMatch {
-  endpoint: Endpoint
-  params: Record<string, string>
-}
+export const ROUTES = new RouteTable<Endpoint>(
+  [
+    listRole,
+    listRolesPlural,
+    role,
+    roleTag,
+    configClient,
+    configCertificate,
+    configIdentity,
+    configRotateRoot,
+    configSts,
+    listSts,
+    configTidyDenyList,
+    configTidyAccessList,
+    listCertificates,
+    listDenyList,
+    denyListEntry,
+    tidyDenyListEndpoint,
+    listAccessList,
+    accessListEntry,
+    tidyAccessListEndpoint,
+  ],
+  // Paths arrive percent-decoded; a name segment breaking the real service's rule matches no row.
+  { trailingSlash: 'as-written', segment: isNameSegment },
+)
 
 /** The endpoint for a mount-relative path (deprecated names included), or undefined. */
-export function matchRoute(path: string): RouteMatch | undefined {
-  const current = currentPath(path)
-  for (const endpoint of ROUTES) {
-    const match = endpoint.pattern.exec(current)
-    if (match) return { endpoint, params: ownCopy(match.groups) }
-  }
-  return undefined
-}
-
-/** A plain object of the named groups: spreading `groups` (a null-prototype object) is V8's slow path. */
-function ownCopy(groups: Record<string, string> | undefined): Record<string, string> {
-  const params: Record<string, string> = {}
-  for (const name in groups) params[name] = groups[name]!
-  return params
+export function matchRoute(path: string): RouteMatch<Endpoint> | undefined {
+  const match = ROUTES.match('', currentPath(path))
+  return typeof match === 'number' ? undefined : match
 }

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../../core/glossary.ts'
+import type { RouteRow } from '../../../core/routing/index.ts'
 import type { FieldSchema, Fields } from '../fields/index.ts'
 import type { AuthState } from '../state.ts'
 
@@ -24,10 +25,11 @@ export interface OperationResult {
 
 export type OperationHandler = (input: OperationInput) => OperationResult | undefined | Promise<OperationResult | undefined>
 
-/** One path of the auth method: its pattern, fields and operations (docs/reference/cloud-auth.md §3). */
-export interface Endpoint {
-  /** Anchored, relative to the mount, with named groups for the captured fields. */
-  pattern: RegExp
+/**
+ * One path of the auth method: a route row of any method (relative to the mount; `:name` captures a
+ * field, a trailing `/` is optional, as on the real service's list paths), fields and operations (docs/reference/cloud-auth.md §3).
+ */
+export interface Endpoint extends RouteRow {
   fields: FieldSchema
   /**
    * Paths with an existence check turn POST/PUT into create or update, and report field conversion
@@ -37,16 +39,20 @@ export interface Endpoint {
   operations: Partial<Record<Operation, OperationHandler>>
 }
 
-/** The real service's name segment: letters, digits, `_`, with `-` and `.` inside. */
-export const NAME_SEGMENT = String.raw`\w(?:(?:[\w\-.]+)?\w)?`
+const isWordChar = (code: number) =>
+  (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f
 
-/** A path pattern with `{name}` placeholders for name segments. */
-export function pathPattern(template: string): RegExp {
-  const source = template
-    .split(/(\{[a-z_]+\})/)
-    .map((part) => (part.startsWith('{') ? `(?<${part.slice(1, -1)}>${NAME_SEGMENT})` : part))
-    .join('')
-  return new RegExp(`^${source}$`)
+/**
+ * The real service's name segment (`\w(?:(?:[\w\-.]+)?\w)?`): letters, digits, `_`, with `-` and `.`
+ * inside. The segment rule of the auth method's route table: a `:name` that breaks it matches no row.
+ */
+export function isNameSegment(path: string, from: number, to: number): boolean {
+  if (!isWordChar(path.charCodeAt(from)) || !isWordChar(path.charCodeAt(to - 1))) return false
+  for (let i = from + 1; i < to - 1; i++) {
+    const code = path.charCodeAt(i)
+    if (!isWordChar(code) && code !== 0x2d && code !== 0x2e) return false
+  }
+  return true
 }
 
 /** A LIST result: `{"keys": [...]}`, or nothing (404) when there are none. */

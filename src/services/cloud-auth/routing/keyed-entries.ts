@@ -5,10 +5,12 @@ import { listResult, type Endpoint, type Operation, type OperationHandler } from
 
 /** A path family of entries kept in one collection under one key: read, delete, LIST, and its own writes. */
 export interface KeyedEntriesSpec<Entry> {
-  /** The entry path (anchored, relative to the mount). */
-  pattern: RegExp
+  /** The entry path, relative to the mount (a route row's path). */
+  path: string
+  /** The name a trailing `*` of `path` is captured under. */
+  rest?: string
   /** The LIST path. */
-  listPattern: RegExp
+  listPath: string
   fields: FieldSchema
   collection: (state: AuthState) => KeyedCollection<Entry>
   /** The stored key for the path's values; throws the path's own error when it cannot be had. */
@@ -27,7 +29,8 @@ export interface KeyedEntriesSpec<Entry> {
 export function keyedEntries<Entry>(spec: KeyedEntriesSpec<Entry>): { entry: Endpoint; list: Endpoint } {
   const { collection, key } = spec
   const entry: Endpoint = {
-    pattern: spec.pattern,
+    path: spec.path,
+    ...(spec.rest !== undefined && { rest: spec.rest }),
     fields: spec.fields,
     ...(spec.checksExistence && { exists: (state: AuthState, params: Record<string, string>) => collection(state).has(key(params)) }),
     operations: {
@@ -43,7 +46,7 @@ export function keyedEntries<Entry>(spec: KeyedEntriesSpec<Entry>): { entry: End
     },
   }
   const list: Endpoint = {
-    pattern: spec.listPattern,
+    path: spec.listPath,
     fields: {},
     operations: { list: ({ state }) => listResult([...collection(state).keys()].sort(spec.listOrder)) },
   }

@@ -22,7 +22,7 @@ export async function runEndpoint(
 ): Promise<Response> {
   const match = matchRoute(path)
   if (!match) return authError(404, multiError(MESSAGES.unsupportedPath))
-  const { endpoint, params } = match
+  const { row: endpoint, params } = match
   if (!endpoint.operations[requested]) return unsupportedOperation(false)
 
   const raw: Record<string, unknown> = { ...data }
@@ -46,7 +46,7 @@ export async function runEndpoint(
 
 /**
  * The request's fields by the route's schema. A conversion error is thrown for the edge to answer; on a
- * path with an existence check the real service reports it bare, without `Field validation failed: ` (§1.6).
+ * path with an existence check the real service reports it bare, without `Field validation failed: ` (docs/reference/cloud-auth.md §1.6).
  */
 function convertFields(schema: FieldSchema, raw: Record<string, unknown>, checksExistence: boolean): Fields {
   try {

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../../core/glossary.ts'
 import { authError, authResponse } from '../envelope.ts'
-import { requestToken } from '../routing/request-token.ts'
+import { requestToken } from '../../../core/request-token.ts'
 import { formatRfc3339Nano } from '../time-format.ts'
 import { addressIsAllowed } from './bound-cidrs.ts'
 import { tokenStore, type IssuedToken } from './token-store.ts'

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../../core/glossary.ts'
 import { authError, noContent } from '../envelope.ts'
 import { readRequestData } from '../request-body.ts'
-import { requestToken } from '../routing/request-token.ts'
+import { requestToken } from '../../../core/request-token.ts'
 import { addressIsAllowed } from './bound-cidrs.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
 import { tokenStore } from './token-store.ts'

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto'
 import { cloudErrors } from '../cloud-errors.ts'
 import type { CloudState } from '../cloud-state.ts'
-import { stsEndpointRegion } from '../aws-hosts.ts'
+import { stsEndpointRegion } from '../urls.ts'
 import { regionDnsSuffix } from '../regions.ts'
 import { resolveCaller, type Caller } from '../principals.ts'
 import { formatBasicIso, readAuthMaterial, type AuthMaterial } from './auth-material.ts'

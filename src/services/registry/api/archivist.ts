@@ -2,27 +2,30 @@ import { readBodyBytes } from '../../../core/http.ts'
 import { ArchiveError, readModuleArchive } from '../archives/read-module-archive.ts'
 import { registryErrors } from './registry-error.ts'
 import { now, type RegistryState } from '../model/registry-state.ts'
-import { compileRoutes, matchRoute } from './registry-routes.ts'
+import { RouteTable } from '../../../core/routing/index.ts'
 import { syntheticArchive } from '../archives/synthetic-archive.ts'
 import { LightResponse } from '../../../core/light-response.ts'
 
 /** Tarball uploads above this are refused with a 413. */
 export const ARCHIVE_LIMIT = 50 * 1024 * 1024
 
-export const ROUTES = compileRoutes([
-  ['PUT', '/_archivist/v1/object/:object', 'upload'],
-  ['GET', '/_archivist/v1/object/:object', 'download'],
-] as const)
+export const ROUTES = new RouteTable(
+  [
+    { method: 'PUT', path: '/_archivist/v1/object/:object', operation: 'upload' },
+    { method: 'GET', path: '/_archivist/v1/object/:object', operation: 'download' },
+  ] as const,
+  { decode: true },
+)
 
 /**
  * The blob store behind upload and download links. The object id in the URL is the credential, so no
  * Authorization header is needed (Terraform sends none when it downloads, docs/reference/registry.md §2.4).
  */
 export async function archivist(request: Request, state: RegistryState, url: URL): Promise<Response> {
-  const match = matchRoute(ROUTES, request.method, url.pathname)
-  if (!match) throw registryErrors.notFound()
+  const match = ROUTES.match(request.method, url.pathname)
+  if (typeof match === 'number') throw registryErrors.notFound()
   const object = match.params.object!
-  if (match.operation === 'download') {
+  if (match.row.operation === 'download') {
     const version = state.versions.findOneBy('download', object)
     if (!version || version.status !== 'ok') throw registryErrors.notFound()
     const stored = state.archives.get(version.id)

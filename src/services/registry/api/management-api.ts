@@ -19,7 +19,7 @@ import {
   now,
   type RegistryState,
 } from '../model/registry-state.ts'
-import { compileRoutes, matchRoute } from './registry-routes.ts'
+import { RouteTable } from '../../../core/routing/index.ts'
 import { deprecationDocument, moduleResource, versionResource } from './v2-documents.ts'
 import { parseVersionPatch } from './version-patch.ts'
 import { LightResponse } from '../../../core/light-response.ts'
@@ -32,26 +32,29 @@ const PRIVATE = `${ORG}/private/:namespace`
 const LEGACY = '/api/v2/registry-modules'
 
 /** Every `/api/v2` route; deprecated aliases map to the same operations (docs/reference/registry.md §3). */
-export const ROUTES = compileRoutes([
-  ['GET', '/api/v2/ping', 'ping'],
-  ['GET', ORG, 'listModules'],
-  ['POST', ORG, 'createModule'],
-  ['GET', `${PRIVATE}/:name/:provider`, 'showModule'],
-  ['GET', `${LEGACY}/show/:namespace/:name/:provider`, 'showModule'],
-  ['GET', `${LEGACY}/:id`, 'showModuleById'],
-  ['POST', `${PRIVATE}/:name/:provider/versions`, 'createVersion'],
-  ['POST', `${LEGACY}/actions/delete/:namespace/:name/:provider/:version`, 'deleteVersion'],
-  ['POST', `${LEGACY}/actions/delete/:namespace/:name/:provider`, 'deleteProvider'],
-  ['POST', `${LEGACY}/actions/delete/:namespace/:name`, 'deleteModule'],
-  ['POST', `${LEGACY}/:namespace/:name/:provider/versions`, 'createVersion'],
-  ['GET', `${PRIVATE}/:name/:provider/version`, 'showVersion'],
-  ['PATCH', `${PRIVATE}/:name/:provider/:version`, 'patchVersion'],
-  ['DELETE', `${PRIVATE}/:name/:provider/:version`, 'deleteVersion'],
-  ['DELETE', `${PRIVATE}/:name/:provider`, 'deleteProvider'],
-  ['DELETE', `${PRIVATE}/:name`, 'deleteModule'],
-] as const)
+export const ROUTES = new RouteTable(
+  [
+    { method: 'GET', path: '/api/v2/ping', operation: 'ping' },
+    { method: 'GET', path: ORG, operation: 'listModules' },
+    { method: 'POST', path: ORG, operation: 'createModule' },
+    { method: 'GET', path: `${PRIVATE}/:name/:provider`, operation: 'showModule' },
+    { method: 'GET', path: `${LEGACY}/show/:namespace/:name/:provider`, operation: 'showModule' },
+    { method: 'GET', path: `${LEGACY}/:id`, operation: 'showModuleById' },
+    { method: 'POST', path: `${PRIVATE}/:name/:provider/versions`, operation: 'createVersion' },
+    { method: 'POST', path: `${LEGACY}/actions/delete/:namespace/:name/:provider/:version`, operation: 'deleteVersion' },
+    { method: 'POST', path: `${LEGACY}/actions/delete/:namespace/:name/:provider`, operation: 'deleteProvider' },
+    { method: 'POST', path: `${LEGACY}/actions/delete/:namespace/:name`, operation: 'deleteModule' },
+    { method: 'POST', path: `${LEGACY}/:namespace/:name/:provider/versions`, operation: 'createVersion' },
+    { method: 'GET', path: `${PRIVATE}/:name/:provider/version`, operation: 'showVersion' },
+    { method: 'PATCH', path: `${PRIVATE}/:name/:provider/:version`, operation: 'patchVersion' },
+    { method: 'DELETE', path: `${PRIVATE}/:name/:provider/:version`, operation: 'deleteVersion' },
+    { method: 'DELETE', path: `${PRIVATE}/:name/:provider`, operation: 'deleteProvider' },
+    { method: 'DELETE', path: `${PRIVATE}/:name`, operation: 'deleteModule' },
+  ] as const,
+  { decode: true },
+)
 
-type Operation = (typeof ROUTES)[number]['operation']
+type Operation = (typeof ROUTES)['rows'][number]['operation']
 
 interface Call {
   state: RegistryState
@@ -65,16 +68,16 @@ const WRITES = new Set(['POST', 'PATCH', 'DELETE'])
 
 /** The management API under `/api/v2`. Throws RegistryError values; the service shapes them. */
 export async function managementApi(request: Request, state: RegistryState, url: URL): Promise<Response> {
-  const match = matchRoute(ROUTES, request.method, url.pathname)
-  if (!match) throw registryErrors.notFound()
-  if (match.operation === 'ping') return ping()
+  const match = ROUTES.match(request.method, url.pathname)
+  if (typeof match === 'number') throw registryErrors.notFound()
+  if (match.row.operation === 'ping') return ping()
   const write = WRITES.has(request.method)
   const body = write ? await readBodyBytes(request, JSON_BODY_LIMIT) : new Uint8Array(0)
   const caller = authenticate(state, request)
   if (!caller) throw registryErrors.unauthorized()
   // @note Required on every write, even without a body (docs/reference/registry.md §1.2).
   if (write && mediaType(request) !== JSON_API) throw registryErrors.invalidContentType()
-  return HANDLERS[match.operation]({ state, caller, params: match.params, url, body })
+  return HANDLERS[match.row.operation]({ state, caller, params: match.params, url, body })
 }
 
 /** go-tfe reads these headers when it builds a client (docs/reference/registry.md §4.3). */

@@ -4,7 +4,7 @@ import type { ModuleVersion, RegistryModule } from '../glossary.ts'
 import { registryV1ErrorResponse } from './json-api.ts'
 import { linkOrigin, linkPath } from './links.ts'
 import { findModule, findVersion, type RegistryState } from '../model/registry-state.ts'
-import { compileRoutes, matchRoute } from './registry-routes.ts'
+import { RouteTable } from '../../../core/routing/index.ts'
 import { isPrerelease } from '../model/semver.ts'
 import { publishedVersions, versionRecord, versionsDocument } from './v1-records.ts'
 import { LightResponse } from '../../../core/light-response.ts'
@@ -12,13 +12,16 @@ import { LightResponse } from '../../../core/light-response.ts'
 const MODULE = '/api/registry/v1/modules/:namespace/:name/:provider'
 
 /** Registry protocol reads (docs/reference/registry.md §2); `versions` and `download` win over a version literally so named. */
-export const ROUTES = compileRoutes([
-  ['GET', `${MODULE}/versions`, 'versions'],
-  ['GET', `${MODULE}/download`, 'downloadLatest'],
-  ['GET', `${MODULE}/:version/download`, 'download'],
-  ['GET', `${MODULE}/:version`, 'version'],
-  ['GET', MODULE, 'latest'],
-] as const)
+export const ROUTES = new RouteTable(
+  [
+    { method: 'GET', path: `${MODULE}/versions`, operation: 'versions' },
+    { method: 'GET', path: `${MODULE}/download`, operation: 'downloadLatest' },
+    { method: 'GET', path: `${MODULE}/:version/download`, operation: 'download' },
+    { method: 'GET', path: `${MODULE}/:version`, operation: 'version' },
+    { method: 'GET', path: MODULE, operation: 'latest' },
+  ] as const,
+  { decode: true },
+)
 
 /** The archivist URL a version downloads from; `archive=tar.gz` tells go-getter how to unpack it. */
 export function downloadUrl(origin: string, version: ModuleVersion): string {
@@ -32,18 +35,18 @@ function latest(state: RegistryState, module: RegistryModule): ModuleVersion | u
 
 /** `/api/registry/v1/modules/…`: bearer-authenticated reads with the protocol's `{"errors":[…]}` bodies. */
 export function readApi(request: Request, state: RegistryState, url: URL): Response {
-  const match = matchRoute(ROUTES, request.method, url.pathname)
-  if (!match) return registryV1ErrorResponse(404)
+  const match = ROUTES.match(request.method, url.pathname)
+  if (typeof match === 'number') return registryV1ErrorResponse(404)
   const caller = authenticate(state, request)
   if (!caller) return registryV1ErrorResponse(401)
   const { namespace, name, provider } = match.params as Record<'namespace' | 'name' | 'provider', string>
   const module = canAccess(caller, namespace) ? findModule(state, namespace, name, provider) : undefined
   if (!module) return registryV1ErrorResponse(404)
-  if (match.operation === 'versions') return jsonResponse(200, versionsDocument(state, module))
+  if (match.row.operation === 'versions') return jsonResponse(200, versionsDocument(state, module))
   const version =
     match.params.version === undefined ? latest(state, module) : findVersion(state, namespace, name, provider, match.params.version)
   if (!version || version.status !== 'ok') return registryV1ErrorResponse(404)
-  switch (match.operation) {
+  switch (match.row.operation) {
     case 'version':
     case 'latest':
       return jsonResponse(200, versionRecord(state, module, version))

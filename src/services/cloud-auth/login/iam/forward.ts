@@ -18,12 +18,12 @@ export type StsForwarder = (request: Request) => Promise<Response>
  * (except 501) and connection errors up to `maxRetries` times, then checks the answer: `Content-Type`
  * exactly `text/xml`, status 200, a readable GetCallerIdentityResponse.
  */
-export async function forwardCallerIdentity(inProcess: StsForwarder | undefined, signed: SignedCallerIdentityRequest): Promise<CallerIdentityResult> {
+export async function forwardCallerIdentity(inProcess: StsForwarder | undefined, signed: SignedCallerIdentityRequest, signal?: AbortSignal): Promise<CallerIdentityResult> {
   const target = `${signed.endpoint}/${signed.url.requestUri}`
   const request = buildRequest(signed, target)
   let answer: StsAnswer
   try {
-    answer = inProcess ? await replayInProcess(inProcess, request, signed.maxRetries) : await replayUpstream(request, target, signed.maxRetries)
+    answer = inProcess ? await replayInProcess(inProcess, request, signed.maxRetries) : await replayUpstream(request, target, signed.maxRetries, signal)
   } catch (error) {
     if (error instanceof UpstreamError) throw upstream(LOGIN_MESSAGES.givingUp(signed.method, target, error.attempts))
     throw error
@@ -60,9 +60,9 @@ async function replayInProcess(forward: StsForwarder, request: Request, maxRetri
 /** The real service's backoff between attempts: 500 ms doubling up to 30 s. */
 const FORWARD_BACKOFF = { minMs: 500, maxMs: 30_000 }
 
-async function replayUpstream(request: Request, target: string, maxRetries: number): Promise<StsAnswer> {
+async function replayUpstream(request: Request, target: string, maxRetries: number, signal: AbortSignal | undefined): Promise<StsAnswer> {
   const body = request.method === 'POST' ? await request.text() : undefined
-  const answer = await sendUpstream(target, { method: request.method, headers: request.headers, ...(body !== undefined && { body }) }, { maxRetries, backoff: FORWARD_BACKOFF })
+  const answer = await sendUpstream(target, { method: request.method, headers: request.headers, ...(body !== undefined && { body }) }, { maxRetries, backoff: FORWARD_BACKOFF, ...(signal && { signal }) })
   if (isRetryable(answer.status)) throw new UpstreamError(request.method, target, maxRetries + 1, `status ${answer.status}`)
   return { status: answer.status, contentType: answer.headers.get('content-type'), body: answer.body }
 }

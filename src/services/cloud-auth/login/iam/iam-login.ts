@@ -29,7 +29,7 @@ export async function iamLogin(context: RequestContext, state: AuthState, input:
   )
   const cloud = getFakeCloud(context.emulator)
   const inProcess = isInProcessEndpoint(context.emulator, signed.endpoint) ? (request: Request) => cloud.forwardSts(request) : undefined
-  const caller = await forwardCallerIdentity(inProcess, signed)
+  const caller = await forwardCallerIdentity(inProcess, signed, context.signal)
   let entity: IamEntity
   try {
     entity = parseIamArn(caller.arn)

@@ -1,4 +1,4 @@
-import type { Profile } from '../../../core/profile.ts'
+import type { Profile } from './profile.ts'
 
 /**
  * The token a request carries, read one way for every caller (the management check, the token endpoints,

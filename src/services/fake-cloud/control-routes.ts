@@ -1,12 +1,12 @@
 import { decodeOrKeep } from '../../core/decode-segment.ts'
-import { cloudState } from '../fake-cloud/cloud-state.ts'
-import { instanceOrThrow, signIdentityDocument, useInstance } from '../fake-cloud/cloud-control.ts'
-import { consistencySettings, setConsistency } from '../fake-cloud/iam/key-propagation.ts'
-import { closeListener, startImdsListener } from '../fake-cloud/imds/imds-listener.ts'
-import { listInstances, listPrincipals } from '../fake-cloud/inventory-listing.ts'
-import { createInstance, createPrincipal, deletePrincipal, setInstanceState, toInstance } from '../fake-cloud/inventory.ts'
-import type { BodySpec } from './control-body.ts'
-import { created, noContent, ok, refused, type ControlCall, type ControlRoute } from './control-route.ts'
+import { created, noContent, ok, refused, type BodySpec, type ControlAnswer, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
+import { cloudState } from './cloud-state.ts'
+import { controlStatus, instanceOrThrow, signIdentityDocument, useInstance } from './cloud-control.ts'
+import { CloudError } from './glossary.ts'
+import { consistencySettings, setConsistency } from './iam/key-propagation.ts'
+import { closeListener, startImdsListener } from './imds/imds-listener.ts'
+import { listInstances, listPrincipals } from './inventory-listing.ts'
+import { createInstance, createPrincipal, deletePrincipal, setInstanceState, toInstance } from './inventory.ts'
 
 const BODY: BodySpec = { kind: 'object', limit: 'cloud' }
 
@@ -15,12 +15,28 @@ const body = (call: ControlCall) => call.body as Record<string, unknown>
 /** A fake-cloud name from the path: percent-decoded when it decodes, else as sent. */
 const name = decodeOrKeep
 
+/** A handler whose CloudError (bad input, a missing instance) becomes the control API's refusal. */
+function refusingCloudErrors(route: ControlRoute): ControlRoute {
+  const run = route.run
+  return {
+    ...route,
+    run: async (call): Promise<ControlAnswer> => {
+      try {
+        return await run(call)
+      } catch (error) {
+        if (error instanceof CloudError) return refused(controlStatus(error), error.message)
+        throw error
+      }
+    },
+  }
+}
+
 /**
- * The fake cloud's set-up routes under `/_doppel/cloud/`: instances, principals, identity documents, the
- * metadata instance and IMDS listeners, key propagation. (Its AWS faces, `/_doppel/cloud/sts|iam|ec2|imds`,
- * are the fake cloud's own service, not control routes.)
+ * The fake cloud's set-up routes under `/_doppel/cloud/` (journaled under the fake cloud): instances,
+ * principals, identity documents, the metadata instance and IMDS listeners, key propagation. (Its AWS
+ * faces, `/_doppel/cloud/sts|iam|ec2|imds` in `urls.ts`, are the fake cloud's own service, not control routes.)
  */
-export const CLOUD_ROUTES: ControlRoute[] = [
+export const CLOUD_CONTROL_ROUTES: readonly ControlRoute[] = ([
   { method: 'GET', path: '/_doppel/cloud/instances', access: 'control', run: (call) => ok({ instances: listInstances(state(call)) }) },
   { method: 'POST', path: '/_doppel/cloud/instances', access: 'control', body: BODY, run: (call) => created(toInstance(createInstance(state(call), call.body))) },
   {
@@ -62,4 +78,4 @@ export const CLOUD_ROUTES: ControlRoute[] = [
   { method: 'POST', path: '/_doppel/cloud/consistency', access: 'control', body: BODY, run: (call) => ok(setConsistency(state(call), call.body)) },
   { method: 'POST', path: '/_doppel/cloud/identity-document', access: 'control', body: BODY, run: (call) => ok(signIdentityDocument(state(call), body(call))) },
   { method: 'POST', path: '/_doppel/cloud/use-instance', access: 'control', body: BODY, run: (call) => ok(useInstance(state(call), body(call))) },
-]
+] satisfies ControlRoute[]).map(refusingCloudErrors)

@@ -1,8 +1,49 @@
 /**
- * The fake cloud's host rules, in one place: which host names are AWS's (the instance metadata addresses
- * and `*.amazonaws.com`, `*.amazonaws.com.cn`), which service and region a name addresses. The dispatcher,
- * the server's Host check, the MSW handlers, provider endpoint overrides and STS signing all read these.
+ * The fake cloud's URLs, in one place. Its paths on doppel's own listeners: the AWS faces
+ * `/_doppel/cloud/sts|iam|ec2|imds` and, beside them, its set-up routes (answered by the control API).
+ * Its host rules: which host names are AWS's (the instance metadata addresses and `*.amazonaws.com`,
+ * `*.amazonaws.com.cn`), which service and region a name addresses. The emulator's router, the server's
+ * guard and Host check, the MSW handlers, provider endpoint overrides and STS signing all read these.
  */
+import { errorsEnvelope, type ServiceUrls } from '../../core/routing/index.ts'
+
+/** Where the fake cloud's paths start on doppel's own listeners. */
+export const CLOUD_MOUNT = '/_doppel/cloud/'
+
+/**
+ * The fake cloud's AWS APIs as paths (`/_doppel/cloud/<face>/…`, SDK endpoint overrides and per-instance
+ * metadata), and whether each checks its callers itself. STS, IAM and EC2 verify every call's SigV4
+ * signature, as AWS does, so the server's guard lets them through beyond loopback without a management
+ * token. The metadata service checks no one (on an instance, whoever reaches it gets the role's
+ * credentials), so beyond loopback it stays behind the control API's token, as the set-up routes do.
+ */
+export const AWS_FACES = {
+  sts: { checksCallers: true },
+  iam: { checksCallers: true },
+  ec2: { checksCallers: true },
+  imds: { checksCallers: false },
+} as const
+
+export type AwsFace = keyof typeof AWS_FACES
+
+/** The AWS face a path (or a raw request target: a query may follow) reaches under `/_doppel/cloud/`, if any. */
+export function awsFaceOf(path: string): AwsFace | undefined {
+  if (!path.startsWith(CLOUD_MOUNT)) return undefined
+  let end = CLOUD_MOUNT.length
+  while (end < path.length && path[end] !== '/' && path[end] !== '?') end++
+  const first = path.slice(CLOUD_MOUNT.length, end)
+  return Object.hasOwn(AWS_FACES, first) ? (first as AwsFace) : undefined
+}
+
+/** The fake cloud's URLs on doppel's own origins (its AWS host names: `isFakeCloudHost`). */
+export const FAKE_CLOUD_URLS: ServiceUrls<'fake-cloud'> = {
+  name: 'fake-cloud',
+  ownsPath: (path) => path.startsWith(CLOUD_MOUNT),
+  isSetupPath: (path) => awsFaceOf(path) === undefined,
+  // The guard's refusals keep the control API's envelope on every `/_doppel/` path, the AWS faces too.
+  refusal: (_path, status, message) => errorsEnvelope(status, message),
+}
+
 
 /** The metadata addresses and every name under AWS's two DNS suffixes, case-insensitive; no port. */
 const HOST_NAME = String.raw`(?:169\.254\.169\.254|\[fd00:ec2::254\]|(?:[a-z0-9-]+\.)*amazonaws\.com(?:\.cn)?)`

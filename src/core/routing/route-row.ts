@@ -1,0 +1,31 @@
+/**
+ * One row of a route table, as every service and the control API declare their routes: a method (or any
+ * method) and a path pattern (`core/path-pattern.ts`: literal segments, `:name` one segment, a trailing
+ * `*` the rest). What the row does is the table owner's: an operation name, an endpoint, a handler.
+ */
+export interface RouteRow {
+  /** The HTTP method; absent for any method (the auth method's endpoints dispatch on the operation). */
+  readonly method?: string
+  readonly path: string
+  /** The parameter name a trailing `*` is captured under (and described by, in the OpenAPI document). */
+  readonly rest?: string
+}
+
+/** A row that matched, with its parameters (raw or decoded, as the table says) and what a trailing `*` matched. */
+export interface RouteMatch<Row extends RouteRow> {
+  row: Row
+  params: Record<string, string>
+  /** What a trailing `*` matched, raw; empty for a row without one. */
+  rest: string
+}
+
+/** The OpenAPI path template of a row (`:name` → `{name}`, a trailing `*` → `{rest}`) and its parameters in order. */
+export function routeTemplate(row: RouteRow): { template: string; params: string[] } {
+  const params: string[] = []
+  const template = row.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)|\*$/g, (whole, name: string | undefined) => {
+    const param = name ?? row.rest ?? 'rest'
+    params.push(param)
+    return `{${param}}`
+  })
+  return { template, params }
+}

@@ -1,0 +1,19 @@
+import { act, ok, type BodySpec, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
+
+const SNAPSHOT: BodySpec = { kind: 'json', limit: 'snapshot', names: 'snapshot' }
+
+// The snapshot codecs are imported on first use: the server's guard reads the control table at start-up.
+const snapshots = () => import('./snapshot-document.ts')
+const emulator = (call: ControlCall) => call.context.emulator
+
+/** `GET` and `PUT /_doppel/snapshot`. Snapshots carry secrets: both need a management token, on loopback too. */
+export const SNAPSHOT_ROUTES: readonly ControlRoute[] = [
+  { method: 'GET', path: '/_doppel/snapshot', access: 'management', run: async (call) => ok((await snapshots()).takeSnapshot(emulator(call))) },
+  {
+    method: 'PUT',
+    path: '/_doppel/snapshot',
+    access: 'management',
+    body: SNAPSHOT,
+    run: act(async (call) => (await snapshots()).restoreSnapshot(emulator(call), call.body)),
+  },
+]

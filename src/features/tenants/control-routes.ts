@@ -1,0 +1,25 @@
+import { noContent, ok, refused, type ControlRoute } from '../../core/routing/index.ts'
+
+const NO_TENANTS = 'no tenants here: tenants live on the root instance of a server (doppel serve, --max-tenants)'
+
+/** `GET /_doppel/tenants` and `DELETE /_doppel/tenants/:id`, answered by the root instance of a server. */
+export const TENANT_ROUTES: readonly ControlRoute[] = [
+  {
+    method: 'GET',
+    path: '/_doppel/tenants',
+    access: 'control',
+    run: ({ context: { tenants } }) =>
+      tenants === undefined
+        ? refused(404, NO_TENANTS)
+        : ok({ tenants: tenants.list(), max_tenants: tenants.maxTenants, idle_timeout_seconds: tenants.idleTimeoutMs / 1000 }),
+  },
+  {
+    method: 'DELETE',
+    path: '/_doppel/tenants/:id',
+    access: 'control',
+    run: ({ context: { tenants }, params }) => {
+      if (tenants === undefined) return refused(404, NO_TENANTS)
+      return tenants.drop(params.id!) ? noContent : refused(404, `no such tenant "${params.id}"`)
+    },
+  },
+]
