@@ -6,10 +6,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 
 // The dashboard in a real browser: Debian's chromium, headless, driven by playwright-core, against a real
 // `doppel serve`. Every assertion about the server goes through the control API, not the page. Each view's
-// test saves the screenshot docs/dashboard.md shows.
+// test saves a screenshot: under test-results/, or with DOPPEL_DOCS_SCREENSHOTS=1 over the ones
+// docs/dashboard.md shows (a plain run leaves the tracked images alone: durations and ports differ per run).
 const BIN = new URL('../../bin/doppel.js', import.meta.url).pathname
 const FIXTURES = new URL('../../scenarios/fixtures/example.yaml', import.meta.url).pathname
-const SHOTS = new URL('../../docs/images/', import.meta.url).pathname
+const SHOTS = new URL(process.env.DOPPEL_DOCS_SCREENSHOTS === '1' ? '../../docs/images/' : '../../test-results/', import.meta.url).pathname
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 const POLL = { timeout: 10_000, interval: 50 }
