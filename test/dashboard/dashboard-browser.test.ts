@@ -90,6 +90,15 @@ describe.skipIf(!present)('dashboard in headless chromium through doppel serve',
     await shown('#status', /^Updated/)
   }
 
+  /** Refreshes as the 2-second timer does (focus stays where it is) and waits until the page is redrawn. */
+  async function refreshFromScript() {
+    await page.evaluate(() => {
+      document.getElementById('status')!.textContent = ''
+      document.getElementById('refresh')!.click()
+    })
+    await shown('#status', /^Updated/)
+  }
+
   /** Waits until an element under `selector` shows `text` (Playwright's own waiting, on a busy machine too). */
   const shown = (selector: string, text: string | RegExp) => page.locator(selector).filter({ hasText: text }).first().waitFor({ timeout: 10_000 })
 
@@ -159,6 +168,24 @@ describe.skipIf(!present)('dashboard in headless chromium through doppel serve',
     expect(await page.locator('#journal-path').inputValue()).toBe('/role/web')
   })
 
+  it('a refresh keeps the place: the focused link keeps focus, an opened "All fields" stays open', async () => {
+    await api('GET', '/v1/auth/cloud/role/web')
+    await open('#registry')
+    const fields = page.getByRole('row', { name: /^acme\/vpc\/aws 1\.0\.0/ }).locator('details')
+    await fields.locator('summary').click()
+    await page.getByRole('link', { name: 'Journal' }).focus()
+    await refreshFromScript()
+    expect(await fields.evaluate((node) => (node as HTMLDetailsElement).open)).toBe(true)
+    await page.getByRole('link', { name: 'Journal' }).click()
+    const link = page.locator('#journal-list a').first()
+    await link.focus()
+    const href = await link.getAttribute('href')
+    await api('GET', '/v1/auth/cloud/role/deployer')
+    await refreshFromScript()
+    expect(await page.locator('#journal-list tbody tr').first().textContent()).toContain('/role/deployer')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe(href)
+  })
+
   it('journal entry: request, answer and explanation as the journal gives them; says so when it gives none', async () => {
     await api('GET', '/v1/auth/cloud/role/web')
     await open()
@@ -177,7 +204,13 @@ describe.skipIf(!present)('dashboard in headless chromium through doppel serve',
       status: 400,
       request: { method: 'POST', path: '/v1/auth/cloud/login', headers: { 'content-type': 'application/json', 'x-odd': 'a\u0000b' }, body: '{"role":"web","nonce":"n-1"}', truncated: false },
       response: { status: 400, headers: { 'content-type': 'application/json' }, body: '{"errors":["Error validating instance: AMI ID \\"ami-0def5678\\" does not belong to role \\"web\\""]}', truncated: true },
-      explanation: { rule: 'bound_ami_id', seen: 'ami-0def5678', expected: ['ami-0abc1234'], hint: 'add the AMI to the role, or log in from an instance of that AMI' },
+      explanation: {
+        rule: 'bound_ami_id',
+        seen: 'ami-0def5678',
+        expected: '[ami-0abc1234]',
+        hint: 'add the AMI to the role, or log in from an instance of that AMI',
+        details: { 'canonical request': 'POST\n/\n\nhost:sts.amazonaws.com\n' },
+      },
     }
     const journalCall = (address: URL) => address.pathname === '/_doppel/journal'
     await page.route(journalCall, (route) => route.fulfill({ json: { total: 1, limit: 1000, entries: [refused] } }))
@@ -185,7 +218,8 @@ describe.skipIf(!present)('dashboard in headless chromium through doppel serve',
       await open('#journal/99')
       await shown('#journal-entry h3', 'Request 99: POST /v1/auth/cloud/login')
       const text = await textOf('#journal-entry')
-      for (const part of ['bound_ami_id', 'ami-0def5678', 'ami-0abc1234', 'add the AMI to the role', '"role": "web"', 'does not belong to role', 'x-odd', 'a\\u0000b', "cut at the journal's limit"]) expect(text).toContain(part)
+      expect(await page.getByRole('definition').filter({ hasText: 'host:sts.amazonaws.com' }).locator('pre').textContent()).toBe('POST\n/\n\nhost:sts.amazonaws.com\n')
+      for (const part of ['bound_ami_id', 'ami-0def5678', '[ami-0abc1234]', 'add the AMI to the role', '"role": "web"', 'does not belong to role', 'x-odd', 'a\\u0000b', "cut at the journal's limit"]) expect(text).toContain(part)
       expect(text).not.toContain('\u0000')
       await shot('journal-entry')
       await page.getByRole('link', { name: 'Auth method' }).click()

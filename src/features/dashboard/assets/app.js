@@ -37,6 +37,11 @@ function route() {
 
 let current = { page: 'journal' }
 
+/** A table's box is a tab stop (to scroll it by keyboard) only while it is wider than the window. */
+function scrollStops() {
+  for (const box of document.querySelectorAll('.scroll')) box.tabIndex = box.scrollWidth > box.clientWidth ? 0 : -1
+}
+
 function show({ focus }) {
   current = route() ?? current
   for (const name of PAGES) $(`page-${name}`).hidden = name !== current.page
@@ -49,8 +54,23 @@ function show({ focus }) {
   $('journal-list').hidden = entry
   $('journal-entry').hidden = !entry
   if (entry) $('journal-entry').replaceChildren(...renderJournalEntry(journal, current.id))
+  scrollStops()
   // After a choice by the user, focus moves to what was opened, so a screen reader reads it next.
   if (focus) (entry ? document.getElementById('entry-title') : $(`${current.page}-title`))?.focus()
+}
+
+/**
+ * What a redraw would lose: the focused control and the opened "All fields". Returns the function that
+ * puts them back, so a refresh (every 2 s, if asked) does not move a keyboard user or close what they read.
+ */
+function keepPlace() {
+  const active = document.activeElement
+  const focusKey = active?.id ? `#${CSS.escape(active.id)}` : active?.getAttribute('href') ? `a[href="${CSS.escape(active.getAttribute('href'))}"]` : undefined
+  const opened = [...document.querySelectorAll('details[open] > summary')].map((summary) => summary.getAttribute('aria-label'))
+  return () => {
+    for (const summary of document.querySelectorAll('details > summary')) if (opened.includes(summary.getAttribute('aria-label'))) summary.parentElement.open = true
+    if (focusKey && !document.contains(active)) document.querySelector(focusKey)?.focus()
+  }
 }
 
 async function refresh() {
@@ -64,6 +84,7 @@ async function refresh() {
       api('cloud/principals'),
       tenants(),
     ])
+    const kept = keepPlace()
     setNow(clock.now)
     journal = entries
     renderJournalList(journal)
@@ -74,6 +95,7 @@ async function refresh() {
     renderFaults(faults.faults, (fault) => act(`Removed ${fault.id}`, () => api(`faults/${encodeURIComponent(fault.id)}`, { method: 'DELETE' }), 'faults-error'))
     renderTenants(listing, (dropped) => act(`Dropped tenant ${dropped.id}`, () => api(`tenants/${dropped.id}`, { method: 'DELETE' })))
     show({ focus: false })
+    kept()
     announce(`Updated at ${clock.now} (emulator time)`)
   } catch (error) {
     announce(`Could not load: ${error.message}`)
@@ -143,6 +165,7 @@ $('skip').addEventListener('click', (event) => {
   $('main').focus()
 })
 window.addEventListener('hashchange', () => show({ focus: true }))
+window.addEventListener('resize', scrollStops)
 
 let timer
 $('auto-refresh').addEventListener('change', (event) => {

@@ -90,7 +90,8 @@ function explanation(entry) {
   const pairs = [['rule', why.rule], ['seen', why.seen]]
   if ('expected' in why) pairs.push(['expected', why.expected])
   if (why.hint !== undefined) pairs.push(['hint', why.hint])
-  if (why.details !== undefined) pairs.push(['details', why.details])
+  // Details may run to many lines (a SigV4 canonical request and string to sign): each in its own block.
+  for (const [name, text] of Object.entries(why.details ?? {})) pairs.push([name, el('pre', { className: 'body', tabindex: '0', 'aria-label': name }, visible(text, { block: true }))])
   return el('div', { className: 'explanation' }, fields(pairs))
 }
 
