@@ -49,7 +49,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         const handle = await serve(rest, io)
         if (!handle) return 0
         await untilStopped()
-        await handle.close()
+        try {
+          await handle.close()
+        } catch (error) {
+          // A failed stop (the last --data-dir write) is one line and exit code 1.
+          io.stderr(`${(error as Error).message}\n`)
+          return 1
+        }
         return 0
       }
       case 'run': {

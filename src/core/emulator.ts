@@ -40,6 +40,8 @@ export interface EmulatorOptions {
    * `imdsListenerLimit` and `faultLimit`.
    */
   sharedLimits?: SharedLimits
+  /** The JSON size of all records together; a write past it is refused (413). Default 64 MiB. */
+  maxStateBytes?: number
 }
 
 /**
@@ -49,7 +51,7 @@ export interface EmulatorOptions {
 export class Emulator {
   readonly clock: Clock
   readonly random: Random
-  readonly store = new Store()
+  readonly store: Store
   readonly journal: Journal
   readonly faults: Faults
   readonly profile: Profile
@@ -60,10 +62,12 @@ export class Emulator {
   readonly sharedLimits: SharedLimits
   #domains = new Map<string, unknown>()
   #resetHooks: (() => void)[] = []
+  #otherChanges = 0
 
   constructor(options: EmulatorOptions = {}) {
     this.clock = options.clock instanceof Clock ? options.clock : new Clock(options.clock)
     this.random = new Random(options.seed)
+    this.store = new Store(options.maxStateBytes)
     this.journal = new Journal(options.journalLimit)
     this.sharedLimits = options.sharedLimits ?? {
       imdsListeners: new SharedPool(options.imdsListenerLimit ?? DEFAULT_IMDS_LISTENER_LIMIT),
@@ -126,7 +130,11 @@ export class Emulator {
    * cheap enough to poll, for writing snapshots only when something changed.
    */
   get changes(): number {
-    return this.store.writes + this.random.draws + this.clock.moves + this.faults.changes
+    return this.store.writes + this.random.draws + this.clock.moves + this.faults.changes + this.#otherChanges
+  }
+  /** Counts a change to state a snapshot keeps outside the store (a key drawn on first use, a cache of signed values). */
+  noteChange(): void {
+    this.#otherChanges++
   }
 
   isRootToken(token: string | null | undefined): boolean {

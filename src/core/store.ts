@@ -4,20 +4,37 @@
  *
  * @note @msw/data 1.x was measured for this role and rejected: see docs/decisions/store.md.
  */
+import { errorKind } from './doppel-error.ts'
+
 export interface CollectionOptions<T> {
   key: (record: T) => string
   /** Secondary indexes: name → the index value of a record (undefined = not indexed). */
   indexes?: Record<string, (record: T) => string | undefined>
 }
 
-/** Writes across a store's collections, for cheap "did anything change" checks. */
+/**
+ * The JSON size of every record a store may hold, by default. A snapshot (`GET /_doppel/snapshot`,
+ * `--data-dir`) and `GET /_doppel/state` are built as one string: this keeps them far below V8's string
+ * limit (about 512 MB), with room for the parts a snapshot keeps outside the store.
+ */
+export const DEFAULT_MAX_STATE_BYTES = 64 * 1024 * 1024
+
+/** A write that would take the store past its size limit; nothing was written. */
+export class StateTooLargeError extends errorKind('StateTooLargeError', 'DOPPEL_STATE_TOO_LARGE') {}
+
+/** Writes and sizes across a store's collections, for cheap "did anything change" and "is it too big" checks. */
 interface WriteCounter {
   count: number
+  /** The JSON size of every record held. */
+  bytes: number
+  maxBytes: number
 }
 
 export class KeyedCollection<T> {
   readonly name: string
   #records = new Map<string, T>()
+  /** Each record's JSON size, so a replace or delete gives back what it held. */
+  #sizes = new Map<string, number>()
   #writes: WriteCounter
   #key: (record: T) => string
   #indexers: [string, (record: T) => string | undefined][]
@@ -25,7 +42,7 @@ export class KeyedCollection<T> {
   // is made only when a second record shares the value.
   #indexes = new Map<string, Map<string, string | Set<string>>>()
 
-  constructor(name: string, options: CollectionOptions<T>, writes: WriteCounter = { count: 0 }) {
+  constructor(name: string, options: CollectionOptions<T>, writes: WriteCounter = { count: 0, bytes: 0, maxBytes: DEFAULT_MAX_STATE_BYTES }) {
     this.name = name
     this.#writes = writes
     this.#key = options.key
@@ -45,9 +62,17 @@ export class KeyedCollection<T> {
     return this.#records.has(key)
   }
 
-  /** Inserts or replaces the record with the same key. */
+  /** Inserts or replaces the record with the same key; throws StateTooLargeError (nothing written) past the store's limit. */
   set(record: T): T {
     const key = this.#key(record)
+    const size = JSON.stringify(record).length
+    const freed = this.#sizes.get(key) ?? 0
+    const bytes = this.#writes.bytes - freed + size
+    if (size > freed && bytes > this.#writes.maxBytes) {
+      throw new StateTooLargeError(`Failed to write: the state would grow past its limit of ${this.#writes.maxBytes} bytes of records; delete some or reset`)
+    }
+    this.#writes.bytes = bytes
+    this.#sizes.set(key, size)
     const previous = this.#records.get(key)
     if (previous !== undefined) this.#unindex(key, previous)
     this.#records.set(key, record)
@@ -61,6 +86,8 @@ export class KeyedCollection<T> {
     if (previous === undefined) return undefined
     this.#unindex(key, previous)
     this.#records.delete(key)
+    this.#writes.bytes -= this.#sizes.get(key)!
+    this.#sizes.delete(key)
     this.#writes.count++
     return previous
   }
@@ -96,6 +123,8 @@ export class KeyedCollection<T> {
   }
 
   clear(): void {
+    for (const size of this.#sizes.values()) this.#writes.bytes -= size
+    this.#sizes.clear()
     this.#records.clear()
     for (const map of this.#indexes.values()) map.clear()
     this.#writes.count++
@@ -139,7 +168,22 @@ export class KeyedCollection<T> {
 /** The collections of one emulator instance. */
 export class Store {
   #collections = new Map<string, KeyedCollection<unknown>>()
-  #writes: WriteCounter = { count: 0 }
+  #writes: WriteCounter
+
+  constructor(maxBytes = DEFAULT_MAX_STATE_BYTES) {
+    if (!(Number.isSafeInteger(maxBytes) && maxBytes > 0)) throw new RangeError(`maxStateBytes must be a whole number above 0, not ${maxBytes}`)
+    this.#writes = { count: 0, bytes: 0, maxBytes }
+  }
+
+  /** The JSON size of every record held. */
+  get bytes(): number {
+    return this.#writes.bytes
+  }
+
+  /** The most `bytes` may be; a write past it throws StateTooLargeError. */
+  get maxBytes(): number {
+    return this.#writes.maxBytes
+  }
 
   /** Sets, deletes and clears so far, in every collection. */
   get writes(): number {

@@ -1,73 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { tarball } from '../registry/registry-client.ts'
+import { dataDir, refused, send, start, stop, type Server } from './data-dir-process.ts'
 
-const BIN = new URL('../../bin/doppel.js', import.meta.url).pathname
-const ROOT = { 'X-Service-Token': 'root', Authorization: 'Bearer root' }
 const JSON_API = 'application/vnd.api+json'
-
-interface Server {
-  url: string
-  child: ChildProcess
-}
-
-const children: ChildProcess[] = []
-const dirs: string[] = []
-
-afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL')
-      await once(child, 'exit')
-    }
-  }
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
-})
-
-async function dataDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'doppel-data-'))
-  dirs.push(dir)
-  return join(dir, 'state')
-}
-
-function run(args: string[]): ChildProcess {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-  children.push(child)
-  return child
-}
-
-async function start(dir: string, args: string[] = []): Promise<Server> {
-  const child = run(['--data-dir', dir, ...args])
-  let stderr = ''
-  child.stderr!.on('data', (chunk) => (stderr += chunk))
-  const first = await Promise.race([once(child.stdout!, 'data'), once(child, 'exit').then(() => [Buffer.from(`exited: ${stderr}`)])])
-  const line = String((first as [Buffer])[0])
-  const match = /^doppel listening on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(line)
-  if (!match) throw new Error(line)
-  return { url: match[1]!, child }
-}
-
-async function stop(server: Server, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-  const exited = once(server.child, 'exit')
-  server.child.kill(signal)
-  const [code] = (await exited) as [number | null]
-  return code
-}
-
-async function send(server: Server, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { ...ROOT, 'Content-Type': 'application/json', ...headers },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  })
-  const text = await response.text()
-  return { status: response.status, body: text === '' ? null : JSON.parse(text) }
-}
 
 describe('doppel serve --data-dir', () => {
   it('keeps roles, tokens, registry modules and deprecations, instances and principals across a restart', async () => {
@@ -199,12 +137,7 @@ describe('doppel serve --data-dir', () => {
       await stop(first)
       const file = join(dir, 'root.snapshot.json')
       await writeFile(file, text)
-      const child = run(['--data-dir', dir])
-      let stdout = ''
-      let stderr = ''
-      child.stdout!.on('data', (chunk) => (stdout += chunk))
-      child.stderr!.on('data', (chunk) => (stderr += chunk))
-      const [code] = (await once(child, 'exit')) as [number]
+      const { code, stdout, stderr } = await refused(['--data-dir', dir])
       expect(code).toBe(1)
       expect(stdout).toBe('')
       expect(stderr.trimEnd().split('\n')).toHaveLength(1)
@@ -218,10 +151,7 @@ describe('doppel serve --data-dir', () => {
       [['--snapshot-interval', '1s'], '--snapshot-interval needs --data-dir'],
       [['--data-dir', await dataDir(), '--snapshot-interval', 'often'], '--snapshot-interval "often" is not a duration'],
     ] as const) {
-      const child = run([...args])
-      let stderr = ''
-      child.stderr!.on('data', (chunk) => (stderr += chunk))
-      const [code] = (await once(child, 'exit')) as [number]
+      const { code, stderr } = await refused([...args])
       expect(code).toBeGreaterThan(0)
       expect(stderr).toContain(message)
     }

@@ -1,4 +1,6 @@
+import { expect } from 'vitest'
 import type { Doppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel, SnapshotError } from '../../src/index.ts'
 import type { Instance, Principal } from '../../src/services/fake-cloud/index.ts'
 import { aws4LoginData, BASE, loginWorld, type LoginWorld } from '../cloud-auth/login-setup.ts'
 import { deprecateBody, publish, v2, versionPath } from '../registry/registry-client.ts'
@@ -97,4 +99,22 @@ export async function call(doppel: Doppel, method: string, path: string, body?: 
     ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   })
   return { status: response.status, text: await response.text() }
+}
+
+/**
+ * Restores `snapshot` into a fresh emulator holding one record of its own: the emulator when it restored;
+ * undefined when it was refused, after checking that the refusal was a SnapshotError that changed nothing.
+ */
+export function restoreOrRefuse(snapshot: unknown): Doppel | undefined {
+  const target = createDoppel({ seed: 2 })
+  target.cloud.createPrincipal({ type: 'user', name: 'kept' })
+  const before = JSON.stringify(target.snapshot().domains)
+  try {
+    target.restore(snapshot)
+  } catch (error) {
+    expect(error).toBeInstanceOf(SnapshotError)
+    expect(JSON.stringify(target.snapshot().domains)).toBe(before)
+    return undefined
+  }
+  return target
 }

@@ -146,8 +146,19 @@ describe('refused snapshots change nothing', () => {
     ['bad base64 bytes', (good) => edit(good, (s) => (s.domains['fake-cloud'].imds_secret = '***')), /imds_secret must be base64/],
     ['a bad random position', (good) => ({ ...good, random: { position: [1, 2, 3] } }), /random.position must be four 32-bit words/],
     ['a bad fault', (good) => ({ ...good, faults: [{ id: 'f', path: '/x', hits: 0 }] }), /exactly one of "status", "latency_ms" or "drop"/],
-    ['a clock out of range', (good) => ({ ...good, clock: { frozen: true, now_ms: 9e15 } }), /clock is out of range/],
-    ['a version of no module', (good) => edit(good, (s) => (s.domains.registry.versions[0].moduleId = 'mod-none')), /belongs to no module/],
+    ['a clock out of range', (good) => ({ ...good, clock: { frozen: true, now_ms: 9e15 } }), /clock.now_ms must be a time from 1970 to 9999/],
+    // Issue 29: values the shapes let through and the code later failed on with a 500.
+    ['a clock frozen at 1900', (good) => ({ ...good, clock: { frozen: true, now_ms: Date.UTC(1900, 0, 1) } }), /clock.now_ms must be a time from 1970 to 9999/],
+    ['a running clock before 1970', (good) => ({ ...good, clock: { frozen: false, offset_ms: -Date.now() - 1000 } }), /clock.offset_ms \(added to the wall clock\) must be a time/],
+    ['a token created at 2^53-1', (good) => edit(good, (s) => (s.domains.tokens.tokens[0].creation_time = 2 ** 53 - 1)), /tokens.tokens\[0\].creation_time must be a time from 1970 to 9999/],
+    ['a negative token TTL', (good) => edit(good, (s) => (s.domains.tokens.tokens[0].creation_ttl = -1)), /tokens\[0\].creation_ttl must be an integer from 0 to/],
+    ['a key pair seed of the wrong length', (good) => edit(good, (s) => (s.domains['fake-cloud'].instances[0].key_pair_seed = 'AAAA')), /instances\[0\].key_pair_seed must be base64 of 32 bytes/],
+    ['an access-list time before 1970', (good) => edit(good, (s) => (s.domains['cloud-auth'].state.cloud.access_list[0].expiration_time = -1)), /access_list\[0\].expiration_time must be a time/],
+    ['a version of no module', (good) => edit(good, (s) => (s.domains.registry.versions[0].moduleId = 'mod-none')), /versions\[0\].moduleId names no module/],
+    ['a module of no organization', (good) => edit(good, (s) => (s.domains.registry.modules[0].organization = 'nobody')), /modules\[0\].organization names no organization/],
+    ['an archive of no version', (good) => edit(good, (s) => (s.domains.registry.archives[0].versionId = 'modver-none')), /archives\[0\].versionId names no version/],
+    ['an access key of no principal', (good) => edit(good, (s) => (s.domains['fake-cloud'].keys[0].owner_arn = 'arn:aws:iam::123456789012:user/gone')), /keys\[0\].owner_arn names no principal/],
+    ['two tokens with one accessor', (good) => edit(good, (s) => (s.domains.tokens.tokens[1].accessor = s.domains.tokens.tokens[0].accessor)), /tokens\[1\].accessor repeats/],
   ]
 
   for (const [name, make, message] of cases) {

@@ -4,7 +4,7 @@ import { checkSavedFault, FaultError } from '../faults.ts'
 import type { DomainCodec } from './domain-codec.ts'
 import * as shape from './shape.ts'
 
-const frozenClock = shape.object<{ frozen: true; now_ms: number }>({ frozen: () => true, now_ms: shape.integer })
+const frozenClock = shape.object<{ frozen: true; now_ms: number }>({ frozen: () => true, now_ms: shape.epochMs })
 const runningClock = shape.object<{ frozen: false; offset_ms: number }>({ frozen: () => false, offset_ms: shape.integer })
 
 const clockShape: shape.Shape<ClockState> = (value, path) => {
@@ -19,9 +19,8 @@ export const clockCodec: DomainCodec = {
   save: (emulator) => emulator.clock.state(),
   parse(value, path) {
     const state = clockShape(value, path)
-    // The emulator clock is read as a Date everywhere: keep it inside what a Date can hold.
-    const ms = state.frozen ? state.now_ms : Date.now() + state.offset_ms
-    if (!Number.isFinite(new Date(ms).getTime())) throw new shape.SnapshotError(`Failed to read the snapshot: ${path} is out of range`)
+    // A running clock is read now: it must show what `POST /_doppel/clock` could set.
+    if (!state.frozen) shape.epochMs(Date.now() + state.offset_ms, `${path}.offset_ms (added to the wall clock)`)
     return (emulator) => emulator.clock.restore(state)
   },
 }

@@ -1,3 +1,4 @@
+import { EARLIEST_MS, LATEST_MS } from '../clock.ts'
 import { errorKind } from '../doppel-error.ts'
 /**
  * Typed checks for reading a snapshot back: each returns a fresh copy of a value of its type or throws a
@@ -18,6 +19,23 @@ export const boolean: Shape<boolean> = (value, path) => (typeof value === 'boole
 
 export const integer: Shape<number> = (value, path) =>
   typeof value === 'number' && Number.isSafeInteger(value) ? value : fail(path, 'an integer')
+
+/** An integer from `min` to `max`: what the code later adds, multiplies or formats stays in range. */
+export function integerIn(min: number, max: number): Shape<number> {
+  return (value, path) => {
+    const n = integer(value, path)
+    return n >= min && n <= max ? n : fail(path, `an integer from ${min} to ${max}`)
+  }
+}
+
+/** An instant the emulator clock can show (years 1970 to 9999, as `POST /_doppel/clock` accepts), in epoch ms. */
+export const epochMs: Shape<number> = (value, path) => {
+  const ms = integer(value, path)
+  return ms >= EARLIEST_MS && ms <= LATEST_MS ? ms : fail(path, 'a time from 1970 to 9999 in epoch milliseconds')
+}
+
+/** A duration in seconds no longer than the clock's whole range. */
+export const seconds: Shape<number> = integerIn(0, Math.floor(LATEST_MS / 1000))
 
 export const number: Shape<number> = (value, path) =>
   typeof value === 'number' && Number.isFinite(value) ? value : fail(path, 'a finite number')
@@ -114,4 +132,10 @@ export const base64Bytes: Shape<Buffer> = (value, path) => {
   const text = string(value, path)
   const bytes = Buffer.from(text, 'base64')
   return bytes.toString('base64') === text ? bytes : fail(path, 'base64')
+}
+
+/** Refuses the first record whose `field` names nothing in `known` (a reference to a missing record). */
+export function checkReferences<T>(records: readonly T[], path: string, field: keyof T & string, known: ReadonlySet<unknown>, what: string): void {
+  const index = records.findIndex((record) => !known.has(record[field]))
+  if (index !== -1) throw new SnapshotError(`Failed to read the snapshot: ${path}[${index}].${field} names no ${what}`)
 }

@@ -1,103 +1,145 @@
 /**
  * `doppel serve --data-dir <dir>`: the root instance's state lives in `<dir>/root.snapshot.json`, each
  * tenant's in `<dir>/tenants/<id>.snapshot.json`. Loaded at start; written when something changed, every
- * `--snapshot-interval`, and on a clean stop; a dropped tenant's file goes with it. Each write goes to a
- * temporary file that is synced, renamed over the snapshot, and the directory synced: a crash leaves the
- * previous complete snapshot.
+ * `--snapshot-interval`, and on a clean stop; a dropped tenant's file goes with it. Each write is atomic
+ * (see `writeAtomically`): a crash leaves the previous complete snapshot. A failed write is reported once
+ * and retried, backing off on the wall clock, until it works; a failed write at stop is an error.
  */
-import { constants } from 'node:fs'
-import { chmod, mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DurationError, parseDuration } from '../../core/duration.ts'
 import { SnapshotError } from '../../core/snapshot/shape.ts'
 import type { Doppel } from '../doppel/doppel.ts'
 import type { TenantRegistry } from '../tenants/index.ts'
-import { errorKind } from '../../core/doppel-error.ts'
+import { DataDirError, makeDirectory, nodeFs, prepareDirectory, readSnapshotText, removeTemporaries, writeAtomically, type DataDirFs } from './data-dir-files.ts'
+
+export { DataDirError, type DataDirFs } from './data-dir-files.ts'
 
 export const ROOT_SNAPSHOT_FILE = 'root.snapshot.json'
 export const TENANTS_DIRECTORY = 'tenants'
 const TENANT_FILE = /^([a-z0-9-]{1,63})\.snapshot\.json$/
 export const DEFAULT_SNAPSHOT_INTERVAL = '5s'
-
-/** The data directory could not be used at start: one line, naming the file. */
-export class DataDirError extends errorKind('DataDirError', 'DOPPEL_DATA_DIR') {}
+/** A failing write is tried again after this long, doubling up to the most. */
+const RETRY_FIRST_MS = 1000
+const RETRY_MOST_MS = 60_000
 
 export interface DataDirOptions {
   dir: string
   /** A duration (`5s`, `500ms`); default 5s. */
   interval?: string
-  /** Where a failed periodic write is reported (one line); the server keeps running. */
+  /** Where a write that starts failing, and its recovery, are reported (one line each); the server keeps running. */
   onError?: (message: string) => void
   /** The server's tenants: each is restored from and written to its own file. */
   tenants?: TenantRegistry
+  /** The file calls (tests make the disk fail through them); node:fs/promises by default. */
+  fs?: DataDirFs
+  /** The wall clock the retries back off on; Date.now by default. */
+  wallClock?: () => number
 }
 
 export interface DataDir {
   file: string
-  /** Writes the snapshot now if anything changed since the last write. */
+  /** Writes what changed since the last write now; rejects if a write fails (it is retried later). */
   flush(): Promise<void>
-  /** Stops the periodic writes and writes a last snapshot (clean stop). */
+  /** Stops the periodic writes and writes a last snapshot; rejects with a DataDirError if that fails. */
   close(): Promise<void>
 }
 
-/** Reads the snapshot into `doppel` (if there is one) and starts writing it back. */
+/** What a file was last written from: a new instance under the same name is written even at the same count. */
+interface Written {
+  instance: Doppel
+  changes: number
+}
+
+/** Checks the directory, reads the snapshots into `doppel` and its tenants, and starts writing them back. */
 export async function openDataDir(doppel: Doppel, options: DataDirOptions): Promise<DataDir> {
   const intervalMs = parseInterval(options.interval ?? DEFAULT_SNAPSHOT_INTERVAL)
+  const fs = options.fs ?? nodeFs
+  const now = options.wallClock ?? Date.now
   const file = join(options.dir, ROOT_SNAPSHOT_FILE)
-  try {
-    await mkdir(options.dir, { recursive: true, mode: 0o700 })
-  } catch (error) {
-    throw new DataDirError(`doppel serve: cannot create the data directory ${options.dir}: ${(error as Error).message}`)
-  }
-  await rm(temporaryFile(file), { force: true })
-  await loadSnapshotFile(doppel, file)
+  await prepareDirectory(fs, options.dir)
+  await loadSnapshotFile(fs, doppel, file)
   const tenantsDir = join(options.dir, TENANTS_DIRECTORY)
   const tenantFile = (id: string) => join(tenantsDir, `${id}.snapshot.json`)
-  /** What each instance's change counter was when its file was last written (root under ''). */
-  const written = new Map<string, number>([['', doppel.changes]])
+  const written = new Map<string, Written>([['', { instance: doppel, changes: doppel.changes }]])
   if (options.tenants) {
-    for (const id of await loadTenants(options.tenants, tenantsDir)) written.set(id, options.tenants.get(id)!.changes)
+    for (const id of await loadTenants(fs, options.tenants, tenantsDir)) {
+      const tenant = options.tenants.get(id)!
+      written.set(id, { instance: tenant, changes: tenant.changes })
+    }
   }
 
-  let writing = Promise.resolve()
-  const flush = (): Promise<void> => {
-    writing = writing.then(async () => {
-      if (doppel.changes !== written.get('')) {
-        const changes = doppel.changes
-        // Taken at once (synchronously), then written while requests go on.
-        await writeAtomically(file, JSON.stringify(doppel.snapshot()))
-        written.set('', changes)
-      }
-      if (!options.tenants) return
-      const live = new Set<string>()
-      for (const { id } of options.tenants.list()) {
-        const tenant = options.tenants.get(id)
-        if (!tenant) continue
-        live.add(id)
-        const changes = tenant.changes
-        if (changes === written.get(id)) continue
-        await mkdir(tenantsDir, { recursive: true, mode: 0o700 })
-        await writeAtomically(tenantFile(id), JSON.stringify(tenant.snapshot()))
-        written.set(id, changes)
-      }
-      for (const id of written.keys()) {
-        if (id === '' || live.has(id)) continue
-        await rm(tenantFile(id), { force: true })
-        written.delete(id)
-      }
-    })
-    return writing
+  /** Whether the file was last written from another instance, or from this one at another count. */
+  const stale = (key: string, instance: Doppel) => {
+    const last = written.get(key)
+    return last?.instance !== instance || last.changes !== instance.changes
   }
-  const report = (error: unknown) => options.onError?.(`doppel: failed to write the snapshot ${file}: ${(error as Error).message}`)
-  const timer = setInterval(() => void flush().catch(report), intervalMs)
+  /** The file being written or removed, named when that fails. */
+  let current = file
+  const save = async (key: string, instance: Doppel, path: string) => {
+    current = path
+    const changes = instance.changes
+    // Taken at once (synchronously), then written while requests go on.
+    await writeAtomically(fs, path, JSON.stringify(instance.snapshot()))
+    written.set(key, { instance, changes })
+  }
+  const saveAll = async () => {
+    if (stale('', doppel)) await save('', doppel, file)
+    if (!options.tenants) return
+    const live = new Set<string>()
+    for (const { id } of options.tenants.list()) {
+      const tenant = options.tenants.get(id)
+      if (!tenant) continue
+      live.add(id)
+      if (!stale(id, tenant)) continue
+      current = tenantsDir
+      await makeDirectory(fs, tenantsDir)
+      await save(id, tenant, tenantFile(id))
+    }
+    for (const id of written.keys()) {
+      if (id === '' || live.has(id)) continue
+      current = tenantFile(id)
+      await fs.rm(current, { force: true })
+      written.delete(id)
+    }
+  }
+
+  /** Set while writes fail: reported once, tried again at `retryAt`. */
+  let failing: { delayMs: number; retryAt: number } | undefined
+  let writing = Promise.resolve()
+  /** Flushes asked for and not yet settled: the timer adds none while one is under way (a slow disk). */
+  let queued = 0
+  const flush = (): Promise<void> => {
+    queued++
+    const attempt = writing.then(saveAll).finally(() => queued--).then(
+      () => {
+        if (failing) options.onError?.(`doppel: writing snapshots to ${options.dir} works again`)
+        failing = undefined
+      },
+      (error: unknown) => {
+        if (!failing) options.onError?.(`doppel: cannot write the snapshot ${current}: ${(error as Error).message}; retrying until it works`)
+        const delayMs = failing ? Math.min(failing.delayMs * 2, RETRY_MOST_MS) : RETRY_FIRST_MS
+        failing = { delayMs, retryAt: now() + delayMs }
+        throw error
+      },
+    )
+    writing = attempt.catch(() => undefined)
+    return attempt
+  }
+  const timer = setInterval(() => {
+    if (queued === 0 && (failing === undefined || now() >= failing.retryAt)) void flush().catch(() => undefined)
+  }, intervalMs)
   timer.unref()
   return {
     file,
     flush,
     close: async () => {
       clearInterval(timer)
-      await writing.catch(() => undefined)
-      await flush().catch(report)
+      await writing
+      try {
+        await saveAll()
+      } catch (error) {
+        throw new DataDirError(`doppel serve: the state at stop was not written to ${current}: ${(error as Error).message}`)
+      }
     },
   }
 }
@@ -115,10 +157,11 @@ function parseInterval(text: string): number {
 }
 
 /** Creates and restores every tenant with a file in `dir`; the ids restored. */
-async function loadTenants(tenants: TenantRegistry, dir: string): Promise<string[]> {
+async function loadTenants(fs: DataDirFs, tenants: TenantRegistry, dir: string): Promise<string[]> {
   let names: string[]
   try {
-    names = await readdir(dir)
+    await removeTemporaries(fs, dir)
+    names = await fs.readdir(dir)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
     throw new DataDirError(`doppel serve: cannot read the tenants' snapshots in ${dir}: ${(error as Error).message}`)
@@ -131,20 +174,15 @@ async function loadTenants(tenants: TenantRegistry, dir: string): Promise<string
     if (!tenant) throw new DataDirError(`doppel serve: cannot restore ${join(dir, name)}: more tenants than --max-tenants ${tenants.maxTenants}`)
     // The tenant's --seed fixtures load first, so the snapshot wins over them.
     await tenant.ready()
-    await loadSnapshotFile(tenant, join(dir, name))
+    await loadSnapshotFile(fs, tenant, join(dir, name))
     ids.push(id)
   }
   return ids
 }
 
-async function loadSnapshotFile(doppel: Doppel, file: string): Promise<void> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
-    throw new DataDirError(`doppel serve: cannot read the snapshot ${file}: ${(error as Error).message}`)
-  }
+async function loadSnapshotFile(fs: DataDirFs, doppel: Doppel, file: string): Promise<void> {
+  const text = await readSnapshotText(fs, file)
+  if (text === undefined) return
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -156,27 +194,5 @@ async function loadSnapshotFile(doppel: Doppel, file: string): Promise<void> {
   } catch (error) {
     if (error instanceof SnapshotError) throw new DataDirError(`doppel serve: cannot read the snapshot ${file}: ${error.message}`)
     throw error
-  }
-}
-
-const temporaryFile = (file: string) => `${file}.tmp`
-
-/** Write, fsync, rename, fsync the directory: the file is always the old or the new snapshot, whole. */
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const temporary = temporaryFile(file)
-  const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC, 0o600)
-  try {
-    await handle.writeFile(text, 'utf8')
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-  await chmod(temporary, 0o600)
-  await rename(temporary, file)
-  const directory = await open(join(file, '..'), constants.O_RDONLY)
-  try {
-    await directory.sync()
-  } finally {
-    await directory.close()
   }
 }

@@ -107,6 +107,10 @@ export function parseSnapshot(value: unknown): (emulator: Emulator) => void {
  */
 export function restoreSnapshot(emulator: Emulator, value: unknown): void {
   const load = parseSnapshot(value)
+  // Every record is in the document: one no larger than the limit cannot overflow it half way through the load.
+  if (JSON.stringify(value).length > emulator.store.maxBytes) {
+    throw new SnapshotError(`Failed to read the snapshot: it is larger than the state's limit of ${emulator.store.maxBytes} bytes`)
+  }
   // IMDS listeners belong to the state being replaced.
   void getFakeCloud(emulator).close()
   emulator.replaceState(load)

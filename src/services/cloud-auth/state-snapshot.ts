@@ -43,18 +43,18 @@ const roleShape = shape.object<RoleEntry>({
   allow_instance_migration: shape.boolean,
   disallow_reauthentication: shape.boolean,
   hmac_key: shape.string,
-  token_ttl: shape.integer,
-  token_max_ttl: shape.integer,
-  token_period: shape.integer,
-  token_explicit_max_ttl: shape.integer,
+  token_ttl: shape.seconds,
+  token_max_ttl: shape.seconds,
+  token_period: shape.seconds,
+  token_explicit_max_ttl: shape.seconds,
   token_policies: strings,
   token_bound_cidrs: strings,
   token_no_default_policy: shape.boolean,
-  token_num_uses: shape.integer,
+  token_num_uses: shape.integerIn(0, Number.MAX_SAFE_INTEGER),
   token_type: shape.literal('default', 'service', 'batch'),
-  ttl: shape.integer,
-  max_ttl: shape.integer,
-  period: shape.integer,
+  ttl: shape.seconds,
+  max_ttl: shape.seconds,
+  period: shape.seconds,
   policies: strings,
 })
 const roleTable = table((state: AuthState) => state.roles, roleShape, (r) => r.name)
@@ -79,7 +79,7 @@ const identityShape = shape.object<IdentityConfig>({
   ec2_metadata: shape.nullable(strings),
 })
 
-const tidyShape = shape.object<TidyConfig>({ safety_buffer: shape.integer, disable_periodic_tidy: shape.boolean })
+const tidyShape = shape.object<TidyConfig>({ safety_buffer: shape.seconds, disable_periodic_tidy: shape.boolean })
 
 const certificateShape = shape.object<CertificateEntry>({ name: shape.string, pem: shape.string, type: shape.literal('pkcs7', 'identity') })
 const certificateTable = table((state: AuthState) => state.certificates, certificateShape, (c) => c.name)
@@ -91,15 +91,15 @@ const accessListShape = shape.object<AccessListEntry>({
   instance_id: shape.string,
   role: shape.string,
   client_nonce: shape.string,
-  creation_time: shape.integer,
-  last_updated_time: shape.integer,
-  expiration_time: shape.integer,
+  creation_time: shape.epochMs,
+  last_updated_time: shape.epochMs,
+  expiration_time: shape.epochMs,
   pending_time: shape.string,
   disallow_reauthentication: shape.boolean,
 })
 const accessListTable = table((state: AuthState) => state.accessList, accessListShape, (e) => e.instance_id)
 
-const denyListShape = shape.object<DenyListEntry>({ tag: shape.string, creation_time: shape.integer, expiration_time: shape.integer })
+const denyListShape = shape.object<DenyListEntry>({ tag: shape.string, creation_time: shape.epochMs, expiration_time: shape.epochMs })
 const denyListTable = table((state: AuthState) => state.denyList, denyListShape, (e) => e.tag)
 
 const sessionShape = shape.object<AssumedRoleCredentials>({
@@ -111,7 +111,7 @@ const sessionShape = shape.object<AssumedRoleCredentials>({
   assumedRoleId: shape.string,
 })
 
-const fullArnShape = shape.object<FullArnEntry>({ arn: shape.string, expiresMs: shape.integer })
+const fullArnShape = shape.object<FullArnEntry>({ arn: shape.string, expiresMs: shape.epochMs })
 
 const mountTables = tables({ roles: roleTable, certificates: certificateTable, sts: stsTable, access_list: accessListTable, deny_list: denyListTable })
 
@@ -133,7 +133,7 @@ const mountStateShape = shape.object<SavedMount>({
   tidy_access_list: shape.nullable(tidyShape),
   tidy_deny_list: shape.nullable(tidyShape),
   default_account_id: shape.nullable(shape.string),
-  next_periodic_tidy_ms: shape.nullable(shape.integer),
+  next_periodic_tidy_ms: shape.nullable(shape.epochMs),
   assumed_sessions: shape.entries(sessionShape),
   full_arns: shape.entries(fullArnShape),
 })

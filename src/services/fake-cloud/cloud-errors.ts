@@ -48,6 +48,7 @@ export const cloudErrors = {
   invalidAction: (action: string, version: string) =>
     new CloudError('InvalidAction', `Could not find operation ${action} for version ${version}`, 400),
   bodyTooLarge: () => new CloudError('RequestEntityTooLarge', 'Request body is too large', 413),
+  stateTooLarge: (message: string) => new CloudError('RequestEntityTooLarge', message, 413),
   validation,
 
   // STS.

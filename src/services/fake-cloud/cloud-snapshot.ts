@@ -29,6 +29,12 @@ import { policyDocumentProblem, policyListProblem, type PolicyDocument } from '.
 const nullableString = shape.nullable(shape.string)
 /** Fields added after version 1 was first written: absent in an older snapshot, read as null. */
 const laterString: shape.Shape<string | null> = (value, path) => (value === undefined ? null : nullableString(value, path))
+/** A key pair's private seed as the code draws it: base64 of 32 bytes. */
+const laterSeed: shape.Shape<string | null> = (value, path) => {
+  const seed = laterString(value, path)
+  if (seed !== null && shape.base64Bytes(seed, path).length !== 32) throw new shape.SnapshotError(`Failed to read the snapshot: ${path} must be base64 of 32 bytes`)
+  return seed
+}
 
 /** A policy document (or list), checked by the same rules as at creation. */
 function policyShape<T>(problem: (value: unknown) => string | undefined): shape.Shape<T | null | undefined> {
@@ -66,7 +72,7 @@ const instanceShape = shape.object<InstanceRecord>({
   public_ip: laterString,
   public_dns_name: laterString,
   key_name: laterString,
-  key_pair_seed: laterString,
+  key_pair_seed: laterSeed,
 })
 const instanceTable = table((state: CloudState) => state.instances, instanceShape, (r) => r.instance_id)
 
@@ -78,7 +84,7 @@ const principalShape = shape.object<PrincipalRecord>({
   arn: shape.string,
   unique_id: shape.string,
   create_date: shape.string,
-  max_session_duration: shape.nullable(shape.integer),
+  max_session_duration: shape.nullable(shape.seconds),
   policies: policyShape<PolicyDocument[]>(policyListProblem),
   trust_policy: policyShape<PolicyDocument>((value) => policyDocumentProblem(value, true)),
 })
@@ -105,9 +111,9 @@ const keyShape = shape.object<AccessKeyRecord>({
   create_date: shape.string,
   session_token: nullableString,
   session_name: nullableString,
-  expires_ms: shape.nullable(shape.integer),
+  expires_ms: shape.nullable(shape.epochMs),
   chained: shape.boolean,
-  usable_from_ms: shape.optional(shape.integer),
+  usable_from_ms: shape.optional(shape.epochMs),
 })
 const keyTable = table((state: CloudState) => state.keys, keyShape, (r) => r.access_key_id)
 
@@ -157,6 +163,8 @@ export const cloudSnapshotCodec: DomainCodec = {
   },
   parse(value, path) {
     const saved = cloudShape(value, path)
+    // Deleting a principal deletes its keys: a key always has its owner.
+    shape.checkReferences(saved.keys, `${path}.keys`, 'owner_arn', new Set(saved.principals.map((r) => r.arn)), 'principal')
     const instances = new Set(saved.instances.map((r) => r.instance_id))
     for (const [name, id] of [['selected_instance', saved.selected_instance], ['last_instance', saved.last_instance]] as const) {
       if (id !== null && !instances.has(id)) throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.${name} is not a known instance`)

@@ -1,4 +1,5 @@
 import { BodyTooLargeError, readBodyBytes } from '../../core/http.ts'
+import { StateTooLargeError } from '../../core/store.ts'
 import { asEc2Error, cloudErrors } from './cloud-errors.ts'
 import type { CloudState } from './cloud-state.ts'
 import { describeInstances } from './ec2/describe-instances.ts'
@@ -101,7 +102,8 @@ export async function serveQueryApi(state: CloudState, service: QueryService, re
     const output = operation(state, verified, params)
     const result = typeof output === 'object' ? output.xml : output
     return service === 'ec2' ? ec2Result(action, result ?? '', meta) : queryResult(service, action, result, meta, typeof output === 'object' ? output.value : undefined)
-  } catch (error) {
+  } catch (caught) {
+    const error = caught instanceof StateTooLargeError ? cloudErrors.stateTooLarge(caught.message) : caught
     if (!(error instanceof CloudError)) throw error
     return service === 'ec2' ? ec2Error(asEc2Error(error), meta) : queryError(service, error, meta)
   }

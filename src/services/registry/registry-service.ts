@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../core/glossary.ts'
+import { StateTooLargeError } from '../../core/store.ts'
 import { BodyTooLargeError, requestUrl } from '../../core/http.ts'
 import { ARCHIVE_LIMIT, archivist } from './api/archivist.ts'
 import { discovery } from './api/discovery.ts'
@@ -22,6 +23,7 @@ export async function registry(request: Request, context: RequestContext): Promi
     throw registryErrors.notFound()
   } catch (error) {
     if (error instanceof RegistryError) return registryErrorResponse(error)
+    if (error instanceof StateTooLargeError) return registryErrorResponse(registryErrors.stateTooLarge(error.message))
     if (error instanceof BodyTooLargeError) {
       const limit = path.startsWith(ARCHIVIST_PREFIX) ? ARCHIVE_LIMIT : JSON_BODY_LIMIT
       return registryErrorResponse(registryErrors.tooLarge(limit))

@@ -16,12 +16,12 @@ const tokenShape = shape.object<IssuedToken>({
   entity_id: shape.string,
   path: shape.string,
   mount: shape.string,
-  creation_time: shape.integer,
-  creation_ttl: shape.integer,
-  expire_time: shape.nullable(shape.integer),
-  explicit_max_ttl: shape.integer,
-  period: shape.integer,
-  num_uses: shape.integer,
+  creation_time: shape.epochMs,
+  creation_ttl: shape.seconds,
+  expire_time: shape.nullable(shape.epochMs),
+  explicit_max_ttl: shape.seconds,
+  period: shape.seconds,
+  num_uses: shape.integerIn(0, Number.MAX_SAFE_INTEGER),
   renewable: shape.boolean,
   bound_cidrs: strings,
   internal_data: metadata,
@@ -42,4 +42,13 @@ export const tokenSnapshotCodec = tablesCodec({
   tables: tables({ tokens: tokenTable, entities: entityTable }),
   existing: (emulator) => emulator.existingDomain<TokenStore>(TOKENS_DOMAIN),
   state: tokenStore,
+  check(saved, path) {
+    // Accessors are drawn at random and looked up by value: two tokens sharing one cannot both be reached.
+    const seen = new Set<string>()
+    saved.tokens.forEach(({ accessor }, index) => {
+      if (accessor === '') return
+      if (seen.has(accessor)) throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.tokens[${index}].accessor repeats "${accessor}"`)
+      seen.add(accessor)
+    })
+  },
 })

@@ -57,6 +57,8 @@ export function identityDocument(state: CloudState, instance: InstanceRecord, fo
   if (value === undefined) {
     value = signDocument(Buffer.from(text, 'utf8'), format, state.emulator.clock.nowMs())
     cached.values.set(format, value)
+    // The signature embeds the signing time: a restart serves these bytes, so they are saved state.
+    state.emulator.noteChange()
   }
   return value
 }

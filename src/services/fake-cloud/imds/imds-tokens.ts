@@ -24,6 +24,10 @@ export function isValidImdsToken(state: CloudState, instanceId: string, token: s
 }
 
 function mac(state: CloudState, instanceId: string, expires: Buffer): Buffer {
-  state.imdsSecret ??= state.emulator.random.bytes(32)
+  if (state.imdsSecret === undefined) {
+    state.imdsSecret = state.emulator.random.bytes(32)
+    // Unseeded, the draw counts nowhere else: a restart must keep the key, or live tokens stop working.
+    state.emulator.noteChange()
+  }
   return createHmac('sha256', state.imdsSecret).update(instanceId).update(expires).digest().subarray(0, MAC_BYTES)
 }

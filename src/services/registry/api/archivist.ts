@@ -44,7 +44,13 @@ export async function archivist(request: Request, state: RegistryState, url: URL
     throw error
   }
   const at = now(state)
-  state.versions.set({ ...version, status: 'ok', contents, publishedAt: at, updatedAt: at })
   state.archives.set({ versionId: version.id, base64: Buffer.from(bytes).toString('base64') })
+  try {
+    state.versions.set({ ...version, status: 'ok', contents, publishedAt: at, updatedAt: at })
+  } catch (error) {
+    // Past the state's size limit: the upload leaves nothing behind (a pending version has no archive).
+    state.archives.delete(version.id)
+    throw error
+  }
   return new LightResponse(null, { status: 200 })
 }

@@ -54,6 +54,7 @@ export const registryErrors = {
   notFound: () => new RegistryError('DOPPEL_REGISTRY_NOT_FOUND', 404, 'not found'),
   forbidden: (detail: string) => new RegistryError('DOPPEL_REGISTRY_FORBIDDEN', 403, 'forbidden', detail),
   conflict: (detail: string) => new RegistryError('DOPPEL_REGISTRY_CONFLICT', 409, 'conflict', detail),
+  stateTooLarge: (message: string) => new RegistryError('DOPPEL_STATE_TOO_LARGE', 413, 'request entity too large', message),
   tooLarge: (limit: number) => new RegistryError('DOPPEL_REGISTRY_BODY_TOO_LARGE', 413, 'request entity too large', `request body exceeds ${limit} bytes`),
   invalidContentType: () => new RegistryError('DOPPEL_REGISTRY_CONTENT_TYPE', 415, 'invalid content type', 'content-type must be application/vnd.api+json'),
   invalidArchive: (detail: string) => new RegistryError('DOPPEL_REGISTRY_INVALID_ARCHIVE', 422, 'invalid archive', detail),

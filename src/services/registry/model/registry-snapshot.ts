@@ -90,8 +90,13 @@ export const registrySnapshotCodec = tablesCodec({
   existing: (emulator) => emulator.existingDomain<RegistryState>(REGISTRY_DOMAIN),
   state: registryState,
   check(saved, path) {
-    const moduleIds = new Set(saved.modules.map((m) => m.id))
-    const orphan = saved.versions.findIndex((v) => !moduleIds.has(v.moduleId))
-    if (orphan !== -1) throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.versions[${orphan}] belongs to no module`)
+    const organizations = new Set(saved.organizations.map((o) => o.name))
+    shape.checkReferences(saved.modules, `${path}.modules`, 'organization', organizations, 'organization')
+    shape.checkReferences(saved.versions, `${path}.versions`, 'moduleId', new Set(saved.modules.map((m) => m.id)), 'module')
+    shape.checkReferences(saved.archives, `${path}.archives`, 'versionId', new Set(saved.versions.map((v) => v.id)), 'version')
+    saved.tokens.forEach((token, index) => {
+      const missing = token.organizations.findIndex((name) => !organizations.has(name))
+      if (missing !== -1) throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.tokens[${index}].organizations[${missing}] names no organization`)
+    })
   },
 })

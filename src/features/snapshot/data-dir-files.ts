@@ -1,0 +1,132 @@
+/**
+ * The data directory's file operations: the start-up check, reading a snapshot, and the atomic write.
+ * Every call goes through a `DataDirFs` (node:fs/promises by default) so tests can make a disk fail.
+ */
+import { constants, type Stats } from 'node:fs'
+import * as fsPromises from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { dirname, join } from 'node:path'
+import { errorKind } from '../../core/doppel-error.ts'
+
+/** The data directory could not be used at start: one line, naming the file. */
+export class DataDirError extends errorKind('DataDirError', 'DOPPEL_DATA_DIR') {}
+
+/** The calls the data directory makes; `node:fs/promises` unless a test swaps one. */
+export type DataDirFs = Pick<typeof fsPromises, 'mkdir' | 'open' | 'readdir' | 'readFile' | 'rename' | 'rm' | 'stat'>
+
+export const nodeFs: DataDirFs = fsPromises
+
+const TEMPORARY = /\.[0-9a-f]{16}\.tmp$/
+
+/** A temporary name no one can have planted: it is created with O_EXCL, so a file (or link) there fails the open. */
+const temporaryName = (file: string) => `${file}.${randomBytes(8).toString('hex')}.tmp`
+
+/**
+ * Makes `dir` (and missing parents, mode 0700) or checks the existing one: a directory owned by this user,
+ * writable by no one else, where a file can be written. Node's recursive mkdir loops forever where the
+ * parent exists and mkdir still answers ENOENT (`/proc/nope`), so the walk up is done here.
+ */
+export async function prepareDirectory(fs: DataDirFs, dir: string): Promise<void> {
+  const refuse = (why: string) => new DataDirError(`doppel serve: cannot use the data directory ${dir}: ${why}`)
+  try {
+    await makeDirectory(fs, dir)
+  } catch (error) {
+    throw refuse((error as Error).message)
+  }
+  let stats: Stats
+  try {
+    stats = await fs.stat(dir)
+  } catch (error) {
+    throw refuse((error as Error).message)
+  }
+  if (!stats.isDirectory()) throw refuse('it is not a directory')
+  const uid = process.getuid?.()
+  if (uid !== undefined && stats.uid !== uid) throw refuse(`it is owned by uid ${stats.uid}, not this user (uid ${uid})`)
+  if ((stats.mode & 0o022) !== 0) {
+    throw refuse(`it is writable by others (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); chmod 700 it`)
+  }
+  try {
+    await removeTemporaries(fs, dir)
+    await writeAtomically(fs, join(dir, '.doppel-probe'), '')
+    await fs.rm(join(dir, '.doppel-probe'), { force: true })
+  } catch (error) {
+    throw refuse(`cannot write in it: ${(error as Error).message}`)
+  }
+}
+
+/** Makes `dir` and any missing parents (mode 0700); an existing one is left as it is. */
+export async function makeDirectory(fs: DataDirFs, dir: string): Promise<void> {
+  try {
+    await fs.mkdir(dir, { mode: 0o700 })
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EEXIST') return
+    const parent = dirname(dir)
+    if (code !== 'ENOENT' || parent === dir) throw error
+    await makeDirectory(fs, parent)
+    // Once more, and no further: a second ENOENT is final.
+    await fs.mkdir(dir, { mode: 0o700 }).catch((again: NodeJS.ErrnoException) => {
+      if (again.code !== 'EEXIST') throw again
+    })
+  }
+}
+
+/** Removes temporary files a killed process left in `dir` (unlinking a link removes the link only). */
+export async function removeTemporaries(fs: DataDirFs, dir: string): Promise<void> {
+  let names: string[]
+  try {
+    names = await fs.readdir(dir)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return
+    throw error
+  }
+  for (const name of names) if (TEMPORARY.test(name)) await fs.rm(join(dir, name), { force: true, recursive: true })
+}
+
+/** A snapshot's text, or undefined when there is none. A link is refused: doppel reads only files it wrote. */
+export async function readSnapshotText(fs: DataDirFs, file: string): Promise<string | undefined> {
+  let handle
+  try {
+    handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return undefined
+    const why = code === 'ELOOP' ? 'it is a symbolic link' : (error as Error).message
+    throw new DataDirError(`doppel serve: cannot read the snapshot ${file}: ${why}`)
+  }
+  try {
+    return await handle.readFile('utf8')
+  } catch (error) {
+    throw new DataDirError(`doppel serve: cannot read the snapshot ${file}: ${(error as Error).message}`)
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * Writes a fresh temporary file (O_EXCL: never through a planted file or link), syncs it, renames it over
+ * `file` (a link there is replaced, not followed) and syncs the directory: `file` is always the old or the
+ * new text, whole.
+ */
+export async function writeAtomically(fs: DataDirFs, file: string, text: string): Promise<void> {
+  const temporary = temporaryName(file)
+  const handle = await fs.open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600)
+  try {
+    try {
+      await handle.writeFile(text, 'utf8')
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await fs.rename(temporary, file)
+  } catch (error) {
+    await fs.rm(temporary, { force: true })
+    throw error
+  }
+  const directory = await fs.open(dirname(file), constants.O_RDONLY | constants.O_DIRECTORY)
+  try {
+    await directory.sync()
+  } finally {
+    await directory.close()
+  }
+}
