@@ -352,6 +352,7 @@ describe.skipIf(!present)('dashboard in headless chromium through doppel serve',
       expect(new Set(landmarks), fragment).toEqual(new Set(['banner', 'navigation', 'main']))
     }
     expect(await page.locator('#status').getAttribute('aria-live')).toBe('polite')
+    expect(await page.title()).toBe('Journal · doppel dashboard')
     await cdp.detach()
     await api('DELETE', '/_doppel/tenants/job-9')
   })

@@ -49,6 +49,8 @@ function show({ focus }) {
     if (link.dataset.page === current.page) link.setAttribute('aria-current', 'page')
     else link.removeAttribute('aria-current')
   }
+  const where = tenant ? `doppel: tenant ${tenant[1]}` : 'doppel dashboard'
+  document.title = `${$(`${current.page}-title`).firstChild.textContent.trim()} · ${where}`
   const entry = current.page === 'journal' && current.id !== undefined
   $('journal-filters').hidden = entry
   $('journal-list').hidden = entry
@@ -174,6 +176,5 @@ $('auto-refresh').addEventListener('change', (event) => {
 })
 
 $('where').textContent = tenant ? `tenant ${tenant[1]}` : '(root)'
-document.title = tenant ? `doppel: tenant ${tenant[1]}` : 'doppel dashboard'
 show({ focus: false })
 void refresh()
