@@ -38,6 +38,7 @@ Options:
   --snapshot-interval <d>  How often a changed state is written to --data-dir (default 5s)
   --max-tenants <n>     Tenants under /t/<name>/ at most (default 100; 0 serves none)
   --tenant-idle-timeout <d>  Drop a tenant unused this long on the wall clock (default 30m)
+  --tenant-heap-limit <MiB>  No new tenant while the heap holds more (default 70% of its limit)
   --pid-file <path>     Write doppel's process id here while it runs (to signal it behind npx)
   --quiet               Do not log requests to stderr
   -h, --help            Show this help
@@ -75,6 +76,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
       'snapshot-interval': { type: 'string' },
       'max-tenants': { type: 'string', default: '100' },
       'tenant-idle-timeout': { type: 'string', default: '30m' },
+      'tenant-heap-limit': { type: 'string' },
       ...PID_FILE_OPTION,
       quiet: { type: 'boolean', default: false },
     },
@@ -113,7 +115,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     ? undefined
     : (line: { method: string; path: string; status: number; ms: number }) =>
         io.stderr(`${line.method} ${line.path} ${line.status} ${line.ms.toFixed(1)}ms\n`)
-  const tenants = new TenantRegistry(doppel, tenantFlags(values['max-tenants'], values['tenant-idle-timeout']))
+  const tenants = new TenantRegistry(doppel, tenantFlags(values['max-tenants'], values['tenant-idle-timeout'], values['tenant-heap-limit']))
   let dataDir: DataDir | undefined
   if (values['data-dir'] !== undefined) {
     try {

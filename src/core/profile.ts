@@ -1,6 +1,7 @@
 /**
  * A profile is data the services read, never a name they branch on: header names, mounts, the environment
- * variables of the service's own credentials, and the one spec rule Vault's code does not apply (SHA-1).
+ * variables of the service's own credentials, the one spec rule Vault's code does not apply (SHA-1), and
+ * whether bad input Vault answers with a 500 gets Vault's status.
  * `service` uses the spec's names; `vault` also accepts Vault's headers and reads Vault's environment, so
  * existing Vault clients and set-ups work against doppel unchanged.
  */
@@ -22,6 +23,12 @@ export interface Profile {
   acceptsSha1Signatures: boolean
   /** Whether Vault's own description path (`/v1/sys/internal/specs/openapi`) answers. */
   vaultOpenApi: boolean
+  /**
+   * The status of bad input the real service answers as an internal error (500): `400` (the spec: bad input
+   * never gives a 5xx) or `'real'`, the real service's status, for clients whose retry and alerting logic
+   * branches on 5xx (the README's "Deliberate differences").
+   */
+  badInputStatus: 'real' | 400
 }
 
 export interface CredentialEnv {
@@ -38,6 +45,7 @@ export const SERVICE_PROFILE: Profile = {
   credentialEnv: { accessKey: ['CLOUD_ACCESS_KEY'], secretKey: ['CLOUD_SECRET_KEY'], sessionToken: ['CLOUD_SESSION_TOKEN'] },
   acceptsSha1Signatures: false,
   vaultOpenApi: false,
+  badInputStatus: 400,
 }
 
 export const VAULT_PROFILE: Profile = {
@@ -53,6 +61,12 @@ export const VAULT_PROFILE: Profile = {
   },
   acceptsSha1Signatures: true,
   vaultOpenApi: true,
+  badInputStatus: 'real',
+}
+
+/** The status a profile answers bad input with where the real service answers a 500 (scenarios read it). */
+export function badInputStatusCode(profile: Profile): number {
+  return profile.badInputStatus === 'real' ? 500 : profile.badInputStatus
 }
 
 /** Every profile, for rules that hold whichever is active (redaction of every token header). */

@@ -183,8 +183,9 @@ describe('SHA-1 signed material in the vault profile (docs/decisions/vault-profi
     const { identity, signature } = identitySignature(world, instance.instance_id)
     const forged = Buffer.from(signature, 'base64')
     forged[10]! ^= 1
+    // Vault's status for it, a 500 (test/cloud-auth/vault-status.test.ts).
     expect(await world.login({ role: 'web-role', identity, signature: forged.toString('base64') })).toEqual({
-      status: 400,
+      status: 500,
       body: { errors: ['instance identity verification using SHA256 RSA signature is unsuccessful'] },
     })
   })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { CONTROL_TABLE } from '../../src/features/doppel/control-table.ts'
 import { createDoppel } from '../../src/features/doppel/doppel.ts'
-import { routeRequest } from '../../src/features/doppel/service-urls.ts'
+import { routeRequest } from '../../src/features/doppel/route-request.ts'
 import { AWS_FACES } from '../../src/services/fake-cloud/index.ts'
 
 const concrete = (path: string) => path.replace(/:[A-Za-z_]+/g, 'x1').replace(/\*$/, 'x1')

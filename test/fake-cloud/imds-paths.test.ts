@@ -26,7 +26,7 @@ describe('IMDS paths through @aws-sdk/ec2-metadata-service', () => {
   })
 
   it('lists directories with or without the slash, and every leaf a listing names answers', async () => {
-    const { metadata } = await client({ iam_role_name: 'web', tags: { Name: 'web-1' } })
+    const { metadata } = await client({ iam_role_name: 'web', tags: { Name: 'web-1' }, instance_metadata_tags: 'enabled' })
     const walk = async (path: string): Promise<number> => {
       const listing = (await metadata.request(path, {})).split('\n')
       expect(await metadata.request(path.slice(0, -1), {})).toBe(listing.join('\n'))

@@ -9,7 +9,7 @@ const cloud = getFakeCloud(doppel)
 let web: Instance
 beforeEach(() => {
   doppel.reset()
-  web = cloud.createInstance({ iam_role_name: 'web', region: 'eu-west-1', tags: { Name: 'web-1' } })
+  web = cloud.createInstance({ iam_role_name: 'web', region: 'eu-west-1', tags: { Name: 'web-1' }, instance_metadata_tags: 'enabled' })
 })
 
 const imds = (path: string, init: RequestInit = {}, instance = web) =>

@@ -511,6 +511,10 @@ const HAND: Record<string, HandEntry> = {
     body: json({ state: 'stopped' }),
     takes: field(route, 'state'),
   }),
+  'POST /_doppel/cloud/instances/:id/metadata-options': (route) => ({
+    body: json({ instance_metadata_tags: 'enabled' }),
+    takes: field(route, 'instance_metadata_tags'),
+  }),
   'GET /_doppel/cloud/principals': () => READ_ONLY,
   'POST /_doppel/cloud/principals': (route) => ({ emptyIsBad: true, takes: field(route, 'name', { type: 'user' }) }),
   'GET /_doppel/cloud/consistency': () => READ_ONLY,

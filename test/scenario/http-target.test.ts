@@ -108,6 +108,6 @@ describe('http target failures', () => {
 
   it('the vault profile uses its own token and server-id header names', async () => {
     const target = await createHttpTarget({ url: 'http://vault.test', profile: 'vault', token: 't', fetch: async () => new Response('', { status: 404 }) })
-    expect(target.info).toMatchObject({ tokenHeader: 'X-Vault-Token', serverIdHeader: 'X-Vault-AWS-IAM-Server-ID', mount: 'cloud' })
+    expect(target.info).toMatchObject({ tokenHeader: 'X-Vault-Token', serverIdHeader: 'X-Vault-AWS-IAM-Server-ID', badInputStatus: 500, mount: 'cloud' })
   })
 })

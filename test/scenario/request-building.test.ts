@@ -13,6 +13,7 @@ const info: TargetInfo = {
   baseUrl: 'http://vault.test:8200/',
   registryUrl: 'https://tfe.test',
   serverIdHeader: 'X-Vault-AWS-IAM-Server-ID',
+  badInputStatus: 500,
 }
 
 describe('request steps', () => {

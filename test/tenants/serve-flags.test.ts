@@ -29,8 +29,19 @@ describe('doppel serve tenant flags', () => {
     }
   })
 
+  it('takes --tenant-heap-limit in MiB: past it a new tenant is refused with 429 naming the flag', async () => {
+    const handle = (await serve(['--port', '0', '--quiet', '--tenant-heap-limit', '1'], io))!
+    try {
+      const refused = await fetch(`${handle.main.url}/t/new/_doppel/health`)
+      expect(refused.status).toBe(429)
+      expect(((await refused.json()) as { errors: string[] }).errors[0]).toMatch(/more than 1 MiB \(--tenant-heap-limit\)/)
+    } finally {
+      await handle.close()
+    }
+  })
+
   it('refuses bad values as usage errors', async () => {
-    for (const args of [['--max-tenants', '-1'], ['--max-tenants', 'many'], ['--max-tenants', '1.5'], ['--tenant-idle-timeout', '0'], ['--tenant-idle-timeout', 'soon']]) {
+    for (const args of [['--max-tenants', '-1'], ['--max-tenants', 'many'], ['--max-tenants', '1.5'], ['--tenant-idle-timeout', '0'], ['--tenant-idle-timeout', 'soon'], ['--tenant-heap-limit', '0'], ['--tenant-heap-limit', '1.5GB']]) {
       await expect(serve(['--port', '0', ...args], io), args.join(' ')).rejects.toThrow(UsageError)
     }
   })

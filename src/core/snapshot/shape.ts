@@ -97,7 +97,12 @@ export function object<T>(fields: Fields<T>): Shape<T> {
       const field = fields[key as keyof T & string](input[key], `${path}.${key}`)
       if (field !== undefined) put(out, key, field)
     }
-    for (const name of names) if (!Object.hasOwn(input, name)) fields[name](undefined, `${path}.${name}`)
+    // A field an older snapshot lacks is checked as absent, and takes the value its shape reads absence as.
+    for (const name of names) {
+      if (Object.hasOwn(input, name)) continue
+      const field = fields[name](undefined, `${path}.${name}`)
+      if (field !== undefined) put(out, name, field)
+    }
     return out as T
   }
 }

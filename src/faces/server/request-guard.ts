@@ -6,7 +6,7 @@ import { Emulator } from '../../core/emulator.ts'
 import { SERVICE_PROFILE } from '../../core/profile.ts'
 import { CONTROL_TABLE } from '../../features/doppel/control-table.ts'
 import type { Doppel } from '../../features/doppel/doppel.ts'
-import { ownerOfPath } from '../../features/doppel/service-urls.ts'
+import { ownerOfPath } from '../../features/doppel/route-request.ts'
 import { AWS_FACES, awsFaceOf, isFakeCloudHost } from '../../services/fake-cloud/index.ts'
 import { isLoopbackName, splitAuthority } from '../../core/host-names.ts'
 

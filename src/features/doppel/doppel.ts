@@ -5,15 +5,15 @@ import type { RequestContext, Service } from '../../core/glossary.ts'
 import type { ControlTable } from '../../services/control/index.ts'
 import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from '../../services/fake-cloud/index.ts'
 import { registryFaultResponse } from '../../services/registry/api/json-api.ts'
-import type { FixtureSource } from '../fixtures/index.ts'
+import type { CheckedFixtures, FixtureSource } from '../fixtures/index.ts'
 import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from '../snapshot/snapshot-document.ts'
 import type { TenantDirectory } from '../tenants/glossary.ts'
 import { LightResponse, realResponse } from '../../core/light-response.ts'
 import { errorKind } from '../../core/doppel-error.ts'
 import { CONTROL_TABLE } from './control-table.ts'
-import { routeRequest, type ServiceName, type Surface } from './service-urls.ts'
+import { routeRequest, type ServiceName, type Surface } from './route-request.ts'
 
-export type { Surface } from './service-urls.ts'
+export type { Surface } from './route-request.ts'
 
 export interface HandleOptions {
   remoteAddress?: string
@@ -72,11 +72,14 @@ async function vaultOpenApi(options: { genericMountPaths: boolean }): Promise<un
 export class Doppel extends Emulator {
   /** The options it was created with, so that a tenant can be created alike. */
   readonly options: DoppelOptions
+  /** Fixture files parsed and checked once for this instance and those created alike (its server's tenants). */
+  readonly checkedFixtures: CheckedFixtures
   #fixtureSources: FixtureSource[] = []
 
   constructor(options: DoppelOptions = {}) {
     super(options)
     this.options = options
+    this.checkedFixtures = options.checkedFixtures ?? new Map()
   }
 
   /** Every route under `/_doppel/` (the control API's, the services' set-up routes, the features'). */
@@ -110,7 +113,7 @@ export class Doppel extends Emulator {
     const list = Array.isArray(sources) ? sources : [sources]
     this.#fixtureSources.push(...list)
     const load = () => {
-      const loading = import('../fixtures/index.ts').then(({ loadFixtureSources }) => loadFixtureSources(this, list))
+      const loading = import('../fixtures/index.ts').then(({ loadFixtureSources }) => loadFixtureSources(this, list, this.checkedFixtures))
       // Surfaced by ready() and by every request; not an unhandled rejection when nobody asks yet.
       // Once in, requests stop waiting on it.
       loading.then(
@@ -209,6 +212,8 @@ export class Doppel extends Emulator {
 export interface DoppelOptions extends EmulatorOptions {
   /** Fixture files (YAML or JSON paths) or fixture objects, loaded at creation and after every reset. */
   fixtures?: FixtureSource | FixtureSource[]
+  /** Fixture files already checked, shared with another instance (a server's tenants share their root's). */
+  checkedFixtures?: CheckedFixtures
 }
 
 /**

@@ -10,7 +10,7 @@ import { ALIASES } from '../../services/cloud-auth/routing/aliases.ts'
 import type { Endpoint, Operation } from '../../services/cloud-auth/routing/endpoint.ts'
 import { ROUTES } from '../../services/cloud-auth/routing/auth-routes.ts'
 import { SELF_ROUTES } from '../../services/cloud-auth/tokens/self-routes.ts'
-import { authError, FIELD_TYPE_SCHEMAS, jsonContent, ref, type Schema } from './schemas.ts'
+import { authError, FIELD_TYPE_SCHEMAS, jsonContent, ref, type Schema } from './component-schemas.ts'
 
 export interface AuthPathOptions {
   /** Path prefix: `/v1` in doppel's document, empty in Vault's (its routes are relative to `/v1/`). */

@@ -6,7 +6,7 @@ import { getProfile } from '../../core/profile.ts'
 import { API_PREFIX } from '../../services/cloud-auth/urls.ts'
 import { authPaths } from './auth-paths.ts'
 import { registryPaths } from './registry-paths.ts'
-import { COMPONENT_SCHEMAS, type Schema } from './schemas.ts'
+import { COMPONENT_SCHEMAS, type Schema } from './component-schemas.ts'
 
 export interface OpenApiOptions {
   profile?: 'service' | 'vault'

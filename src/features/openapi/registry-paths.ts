@@ -7,7 +7,7 @@ import { ROUTES as MANAGEMENT_ROUTES } from '../../services/registry/api/managem
 import { ROUTES as READ_ROUTES } from '../../services/registry/api/read-api.ts'
 import { routeTemplate, type RouteRow, type RouteTable } from '../../core/routing/index.ts'
 import { DISCOVERY_PATH } from '../../services/registry/urls.ts'
-import { jsonContent, ref, type Schema } from './schemas.ts'
+import { jsonContent, ref, type Schema } from './component-schemas.ts'
 
 type Operation<T> = T extends RouteTable<infer Row extends RegistryRow> ? Row['operation'] : never
 

@@ -7,6 +7,13 @@ export interface TenantOptions {
   idleTimeoutMs?: number
   /** The wall clock the idle timeout reads. Default `Date.now`. */
   wallClock?: () => number
+  /**
+   * No new tenant while the process's JavaScript heap holds more than this (bytes): each tenant keeps a
+   * whole emulator's state, so the count alone does not bound memory. Default 70% of the heap's limit.
+   */
+  heapLimitBytes?: number
+  /** Reads the heap in use (bytes). Default V8's `used_heap_size`. */
+  heapUsed?: () => number
 }
 
 export type { TenantDirectory, TenantSummary } from '../../core/glossary.ts'

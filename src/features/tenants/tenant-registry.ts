@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8'
 import { Clock } from '../../core/clock.ts'
 import { jsonResponse } from '../../core/http.ts'
 import { createDoppel, type Doppel, type DoppelOptions, type HandleOptions } from '../doppel/doppel.ts'
@@ -6,6 +7,7 @@ import { checkTenantName, splitTenantPath, TenantNameError } from './tenant-name
 
 const DEFAULT_MAX_TENANTS = 100
 const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000
+const DEFAULT_HEAP_SHARE = 0.7
 /** Idle tenants are looked for at most this often (and always before a new one is refused). */
 const SWEEP_INTERVAL_MS = 1000
 
@@ -26,6 +28,8 @@ interface Tenant {
 export class TenantRegistry implements TenantDirectory {
   readonly maxTenants: number
   readonly idleTimeoutMs: number
+  readonly heapLimitBytes: number
+  readonly #heapUsed: () => number
   readonly #root: Doppel
   readonly #now: () => number
   // Least recently used first: a request moves its tenant to the end, so a sweep stops at the first live one.
@@ -37,6 +41,9 @@ export class TenantRegistry implements TenantDirectory {
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS
     if (!Number.isSafeInteger(this.maxTenants) || this.maxTenants < 0) throw new RangeError(`maxTenants must be a whole number ≥ 0, not ${this.maxTenants}`)
     if (!(this.idleTimeoutMs > 0)) throw new RangeError(`idleTimeoutMs must be more than 0, not ${this.idleTimeoutMs}`)
+    this.heapLimitBytes = options.heapLimitBytes ?? Math.floor(getHeapStatistics().heap_size_limit * DEFAULT_HEAP_SHARE)
+    if (!(this.heapLimitBytes > 0)) throw new RangeError(`heapLimitBytes must be more than 0, not ${this.heapLimitBytes}`)
+    this.#heapUsed = options.heapUsed ?? (() => getHeapStatistics().used_heap_size)
     this.#root = root
     this.#now = options.wallClock ?? Date.now
   }
@@ -59,10 +66,8 @@ export class TenantRegistry implements TenantDirectory {
     }
     if (split === undefined) return this.#root.handle(request, { ...options, tenants: this })
     const tenant = this.#use(split.tenant)
-    if (tenant === undefined) {
-      return jsonResponse(429, {
-        errors: [`tenant limit reached: ${this.maxTenants} tenants exist (--max-tenants); DELETE /_doppel/tenants/<id> drops one, idle ones go after ${this.idleTimeoutMs / 1000}s`],
-      })
+    if (typeof tenant === 'string') {
+      return jsonResponse(429, { errors: [`${tenant}; DELETE /_doppel/tenants/<id> drops one, idle ones go after ${this.idleTimeoutMs / 1000}s`] })
     }
     url.pathname = split.path
     tenant.running++
@@ -97,7 +102,8 @@ export class TenantRegistry implements TenantDirectory {
    * way); undefined for a new one beyond the cap. Throws TenantNameError for a bad name.
    */
   open(id: string): Doppel | undefined {
-    return this.#use(checkTenantName(id))?.doppel
+    const tenant = this.#use(checkTenantName(id))
+    return typeof tenant === 'string' ? undefined : tenant.doppel
   }
 
   /** The tenant's instance (tests and the bench reach its in-process face through it); undefined if none. */
@@ -105,7 +111,8 @@ export class TenantRegistry implements TenantDirectory {
     return this.#tenants.get(id)?.doppel
   }
 
-  #use(id: string): Tenant | undefined {
+  /** The tenant, made on first use; for a new one beyond a limit, why it was refused. */
+  #use(id: string): Tenant | string {
     const now = this.#now()
     if (now >= this.#nextSweepAt) this.#sweep(now)
     let tenant = this.#tenants.get(id)
@@ -113,7 +120,11 @@ export class TenantRegistry implements TenantDirectory {
       this.#tenants.delete(id)
     } else {
       if (this.#tenants.size >= this.maxTenants) this.#sweep(now)
-      if (this.#tenants.size >= this.maxTenants) return undefined
+      if (this.#tenants.size >= this.maxTenants) return `tenant limit reached: ${this.maxTenants} tenants exist (--max-tenants)`
+      const heap = this.#heapUsed()
+      if (heap > this.heapLimitBytes) {
+        return `tenant memory limit reached: the heap holds ${mebibytes(heap)} MiB, more than ${mebibytes(this.heapLimitBytes)} MiB (--tenant-heap-limit)`
+      }
       tenant = { doppel: createDoppel(tenantOptions(this.#root, id)), createdAt: now, lastUsedAt: now, requests: 0, running: 0 }
     }
     tenant.lastUsedAt = now
@@ -152,6 +163,8 @@ export class TenantRegistry implements TenantDirectory {
   }
 }
 
+const mebibytes = (bytes: number) => Math.round(bytes / 1048576)
+
 /** The root's options for a new tenant: its own clock (never a shared one), its prefix, the same fixtures. */
 function tenantOptions(root: Doppel, id: string): DoppelOptions {
   const { clock, fixtures: _fixtures, ...rest } = root.options
@@ -162,6 +175,8 @@ function tenantOptions(root: Doppel, id: string): DoppelOptions {
     basePath: `${root.basePath}/t/${id}`,
     // One server, one set of caps: a tenant's IMDS listeners and faults count against its root's.
     sharedLimits: root.sharedLimits,
+    // The seed fixtures are parsed and checked once for the server, not once per tenant.
+    checkedFixtures: root.checkedFixtures,
   }
 }
 

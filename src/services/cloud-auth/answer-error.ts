@@ -1,3 +1,4 @@
+import type { Profile } from '../../core/profile.ts'
 import { StateTooLargeError } from '../../core/store.ts'
 import { authError, multiError } from './envelope.ts'
 import { FieldError } from './fields/index.ts'
@@ -9,13 +10,22 @@ export type RefusedOn = 'login' | 'authenticated'
 
 /**
  * The auth service's one error-to-answer mapper, called at its edge (`cloudAuth`): a refusal (login,
- * renewal, request data, …) answers its own status and message, a field that does not convert answers 400
- * `Field validation failed: …` (docs/reference/cloud-auth.md §1.6), state past `maxStateBytes` 413, anything else a 500 with its message.
+ * renewal, request data, …) answers its message with the status the profile asks for (doppel's own, or the
+ * real service's, which is a 500 for some bad input), a field that does not convert answers 400
+ * `Field validation failed: …` (docs/reference/cloud-auth.md §1.6), state past `maxStateBytes` 413, anything
+ * else a 500 with its message.
  */
-export function answerError(error: unknown, on: RefusedOn): Response {
-  if (error instanceof AuthRefusal) return authError(error.status, error.message)
+export function answerError(error: unknown, on: RefusedOn, profile: Pick<Profile, 'badInputStatus'>): Response {
+  if (error instanceof AuthRefusal) {
+    const status = profile.badInputStatus === 'real' ? error.realStatus : error.status
+    return status === 500 ? internalError(error.message, on) : authError(status, error.message)
+  }
   if (error instanceof FieldError) return authError(400, MESSAGES.fieldValidation(error.message))
   if (error instanceof StateTooLargeError) return authError(413, error.message)
-  const message = error instanceof Error ? error.message : String(error)
+  return internalError(error instanceof Error ? error.message : String(error), on)
+}
+
+/** The real service's internal error: 500, the message bare on login and a multierror elsewhere (docs/reference/cloud-auth.md §1.6). */
+function internalError(message: string, on: RefusedOn): Response {
   return authError(500, on === 'login' ? message : multiError(message))
 }

@@ -31,7 +31,7 @@ export async function cloudAuth(request: Request, context: RequestContext): Prom
   try {
     return await serve(request, context, route)
   } catch (error) {
-    return answerError(error, route.on)
+    return answerError(error, route.on, context.profile)
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Where doppel's auth service knowingly answers differently from the real one, as data for the README.
- * `bad-input-5xx`: the real service answers bad input with a 500; doppel answers 400 with the same
- * message, because bad input must never give a 5xx. `spec`: the spec states a behaviour the real
+ * `bad-input-5xx`: the real service answers bad input with a 500; the service profile answers 400 with the
+ * same message, because bad input must never give a 5xx, and the vault profile Vault's 500 (the refusal is
+ * thrown with both statuses, `BAD_INPUT_500`). `spec`: the spec states a behaviour the real
  * service does not have, and the spec wins. `real`: the spec states a rule the real service does not apply,
  * and doppel answers as the real service, because clients written against it rely on that.
  */
@@ -37,6 +38,7 @@ export const DEVIATIONS: readonly Deviation[] = [
     'invalid role tag version',
     'unrecognized item "<item>" in tag',
     'strconv.ParseBool: parsing "<value>": invalid syntax',
+    'time: invalid duration "<value>"',
     'missing role name',
     'missing nonce',
     'entry not found for "<role>"',
@@ -84,6 +86,63 @@ export const DEVIATIONS: readonly Deviation[] = [
       realStatus: 500,
       doppelStatus: 400,
       note: "a token whose instance, access-list entry, role or principal binding no longer holds, or past its max TTL",
+    }),
+  ),
+  ...[
+    'failed to decode the PEM encoded PKCS#7 signature',
+    'failed to parse the BER encoded PKCS#7 signature: <parser error>',
+    'failed to verify the signature: <pkcs7 error>',
+    'instance identity document could not be found in the signature',
+    '<JSON error of the document>',
+    'missing instance identity document',
+    'missing SHA256 RSA signature of the instance identity document',
+    'instance identity verification using SHA256 RSA signature is unsuccessful',
+    'missing role name',
+  ].map(
+    (message): Deviation => ({
+      kind: 'bad-input-5xx',
+      path: 'login (ec2)',
+      message,
+      realStatus: 500,
+      doppelStatus: 400,
+      note: 'a document that does not decode or verify, or no role name',
+    }),
+  ),
+  ...[
+    'AMI ID in the instance description is nil',
+    'subnet ID in the instance description is nil',
+    'VPC ID in the instance description is nil',
+    'IAM instance profile in the instance description is nil',
+    'IAM instance profile ARN in the instance description is nil',
+    'IAM instance profile ARN in the instance description is empty',
+    'failed to parse IAM instance profile ARN "<arn>": <reason>',
+    'could not fetch IAM client: <reason>',
+    'IAM role ARN could not be fetched: <reason>',
+  ].map(
+    (message): Deviation => ({
+      kind: 'bad-input-5xx',
+      path: 'login (ec2; iam with inference)',
+      message,
+      realStatus: 500,
+      doppelStatus: 400,
+      note: 'a bound the instance has no attribute for, or its profile without exactly one role',
+    }),
+  ),
+  ...[
+    'missing tag with key "<role_tag>" on the instance',
+    '<deny-list POST tag error>',
+    'role on the tag is not matching the role supplied',
+    'role tag is being used by an unauthorized instance',
+    'role tag is deny listed',
+    'policies on the role tag must be subset of policies on the role',
+  ].map(
+    (message): Deviation => ({
+      kind: 'bad-input-5xx',
+      path: 'login (ec2 with a role tag)',
+      message,
+      realStatus: 500,
+      doppelStatus: 400,
+      note: 'a role tag that is missing, does not parse or verify, or does not fit the login',
     }),
   ),
   {

@@ -36,6 +36,9 @@ const laterSeed: shape.Shape<string | null> = (value, path) => {
   return seed
 }
 
+/** Tag access in IMDS, added after version 1: absent in an older snapshot, read as EC2's default. */
+const laterTagAccess: shape.Shape<'enabled' | 'disabled'> = (value, path) => (value === undefined ? 'disabled' : shape.literal('enabled', 'disabled')(value, path))
+
 /** A policy document (or list), checked by the same rules as at creation. */
 function policyShape<T>(problem: (value: unknown) => string | undefined): shape.Shape<T | null | undefined> {
   return (value, path) => {
@@ -64,6 +67,7 @@ const instanceShape = shape.object<InstanceRecord>({
   pending_time: shape.string,
   instance_profile_id: nullableString,
   http_tokens: shape.literal('optional', 'required'),
+  instance_metadata_tags: laterTagAccess,
   reservation_id: shape.string,
   security_group_id: shape.string,
   mac: shape.string,

@@ -3,7 +3,7 @@ import type { Server } from 'node:http'
 import type { Emulator } from '../../core/emulator.ts'
 import { ExpiryQueue } from '../../core/expiry-queue.ts'
 import type { KeyedCollection } from '../../core/store.ts'
-import type { HttpTokens, Instance } from './glossary.ts'
+import type { HttpTokens, Instance, InstanceMetadataTags } from './glossary.ts'
 import type { PolicyDocument } from './iam/policy-document.ts'
 import { createIds, type Ids } from './ids.ts'
 import { sweepExpiredSessions } from './sts/session-tokens.ts'
@@ -12,6 +12,7 @@ import { sweepExpiredSessions } from './sts/session-tokens.ts'
 export interface InstanceRecord extends Instance {
   instance_profile_id: string | null
   http_tokens: HttpTokens
+  instance_metadata_tags: InstanceMetadataTags
   reservation_id: string
   security_group_id: string
   mac: string

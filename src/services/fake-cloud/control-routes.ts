@@ -6,7 +6,7 @@ import { CloudError } from './glossary.ts'
 import { consistencySettings, setConsistency } from './iam/key-propagation.ts'
 import { closeListener, startImdsListener } from './imds/imds-listener.ts'
 import { listInstances, listPrincipals } from './inventory-listing.ts'
-import { createInstance, createPrincipal, deletePrincipal, setInstanceState, toInstance } from './inventory.ts'
+import { createInstance, createPrincipal, deletePrincipal, modifyInstanceMetadataOptions, setInstanceState, toInstance } from './inventory.ts'
 
 const BODY: BodySpec = { kind: 'object', limit: 'cloud' }
 
@@ -51,6 +51,13 @@ export const CLOUD_CONTROL_ROUTES: readonly ControlRoute[] = ([
     access: 'control',
     body: BODY,
     run: (call) => ok(toInstance(setInstanceState(state(call), name(call.params.id!), body(call).state))),
+  },
+  {
+    method: 'POST',
+    path: '/_doppel/cloud/instances/:id/metadata-options',
+    access: 'control',
+    body: BODY,
+    run: (call) => ok(toInstance(modifyInstanceMetadataOptions(state(call), name(call.params.id!), call.body))),
   },
   { method: 'POST', path: '/_doppel/cloud/instances/:id/imds', access: 'control', run: async (call) => ok(await startImdsListener(state(call), name(call.params.id!))) },
   {

@@ -9,7 +9,7 @@ import { createAccessKey, deleteAccessKey, getInstanceProfile, getRole, getUser 
 import { builtInCertificates } from './identity/issue-document.ts'
 import { consistencySettings, setConsistency } from './iam/key-propagation.ts'
 import { closeListeners, startImdsListener } from './imds/imds-listener.ts'
-import { createInstance, createPrincipal, deletePrincipal, setInstanceState, toInstance } from './inventory.ts'
+import { createInstance, createPrincipal, deletePrincipal, modifyInstanceMetadataOptions, setInstanceState, toInstance } from './inventory.ts'
 import { authenticate, defaultServiceKey } from './principals.ts'
 import { serveQueryApi } from './query-api.ts'
 import { assumeRole, getCallerIdentity } from './sts/sts-operations.ts'
@@ -37,6 +37,7 @@ export function getFakeCloud(emulator: Emulator): FakeCloudApi {
       return record === undefined ? undefined : toInstance(record)
     },
     setInstanceState: (instanceId, next) => toInstance(setInstanceState(state(), instanceId, next)),
+    modifyInstanceMetadataOptions: (instanceId, options) => toInstance(modifyInstanceMetadataOptions(state(), instanceId, options)),
     createPrincipal: (input) => createPrincipal(state(), input),
     deletePrincipal: (arnOrName) => deletePrincipal(state(), arnOrName),
     defaultServiceCredentials: () => {

@@ -45,6 +45,8 @@ export interface InstanceInput {
   pending_time?: string
   /** IMDS session rule: `optional` serves IMDSv1 and v2 (the default), `required` only v2. */
   http_tokens?: HttpTokens
+  /** Whether IMDS serves the instance's tags under `meta-data/tags/` (EC2's `InstanceMetadataTags`); default `disabled`, as on EC2. */
+  instance_metadata_tags?: InstanceMetadataTags
   /** The public IPv4 address; null for none. Default: one is assigned, as in a default VPC's subnets. */
   public_ip?: string | null
   /** Default: `ec2-<ip with dashes>.compute-1.amazonaws.com` in us-east-1, else `….<region>.compute.amazonaws.com`. */
@@ -54,6 +56,13 @@ export interface InstanceInput {
 }
 
 export type HttpTokens = 'optional' | 'required'
+export type InstanceMetadataTags = 'enabled' | 'disabled'
+
+/** The instance metadata options a running instance can change (EC2's `ModifyInstanceMetadataOptions`). */
+export interface MetadataOptions {
+  http_tokens?: HttpTokens
+  instance_metadata_tags?: InstanceMetadataTags
+}
 
 export interface Instance {
   instance_id: string
@@ -74,6 +83,7 @@ export interface Instance {
   pending_time: string
   instance_profile_id?: string | null
   http_tokens?: HttpTokens
+  instance_metadata_tags?: InstanceMetadataTags
   /** Kept across a stop and start, as an Elastic IP; DescribeInstances shows it only while the instance runs. */
   public_ip?: string | null
   public_dns_name?: string | null
@@ -150,6 +160,8 @@ export interface FakeCloudApi {
   createInstance(input?: InstanceInput): Instance
   getInstance(instanceId: string): Instance | undefined
   setInstanceState(instanceId: string, state: InstanceState): Instance
+  /** Changes the given metadata options (`http_tokens`, `instance_metadata_tags`), as EC2's ModifyInstanceMetadataOptions. */
+  modifyInstanceMetadataOptions(instanceId: string, options: MetadataOptions): Instance
   createPrincipal(input: PrincipalInput): Principal
   deletePrincipal(arnOrName: string): boolean
   /** The identity that the auth service acts as when neither config/client nor CLOUD_* keys are set. */

@@ -13,6 +13,7 @@ export { CloudError } from './glossary.ts'
 export { regionalStsEndpoint } from './regions.ts'
 export { AWS_FACES, awsFaceOf, FAKE_CLOUD_URL, isFakeCloudHost, regionalStsRegion } from './urls.ts'
 export { isInProcessEndpoint, registerCloudListener } from './own-origins.ts'
+export { regionAtAwsHost } from './aws-host-call.ts'
 export { signedFormHeaders } from './sigv4/sign-request.ts'
 // SigV4 building blocks, shared with the scenario runner's request signer.
 export { canonicalHeaders, canonicalQuery, encodeRfc3986 } from './sigv4/canonical-request.ts'
@@ -29,7 +30,9 @@ export type {
   IdentityFormat,
   Instance,
   InstanceInput,
+  InstanceMetadataTags,
   InstanceState,
+  MetadataOptions,
   PolicyDocument,
   Principal,
   PrincipalInput,

@@ -1,5 +1,5 @@
 import { cloudErrors } from './cloud-errors.ts'
-import type { InstanceInput, InstanceState, PrincipalInput } from './glossary.ts'
+import type { InstanceInput, InstanceState, MetadataOptions, PrincipalInput } from './glossary.ts'
 import { policyDocumentProblem, policyListProblem } from './iam/policy-document.ts'
 
 /**
@@ -34,6 +34,7 @@ const INSTANCE_RULES: Record<keyof InstanceInput, FieldRule> = {
   tags: { test: isTagMap, expected: 'an object of string values (keys 1-128 characters, not starting "aws:"; values up to 256)' },
   pending_time: { test: isRfc3339Seconds, expected: 'a UTC time such as "2024-03-05T09:41:27Z"' },
   http_tokens: { test: oneOf(['optional', 'required']), expected: 'one of optional, required' },
+  instance_metadata_tags: { test: oneOf(['enabled', 'disabled']), expected: 'one of enabled, disabled' },
   public_ip: { test: (v) => v === null || isIpv4(v), expected: 'an IPv4 address, or null for none' },
   public_dns_name: { test: isHostName, expected: 'a DNS name such as "ec2-3-80-1-2.compute-1.amazonaws.com"' },
   key_name: { test: (v) => v === null || matches(/^[\x20-\x7e]{1,255}$/)(v), expected: 'a key pair name of 1 to 255 ASCII characters, or null for none' },
@@ -82,6 +83,16 @@ export function parseInstanceState(value: unknown, instanceId: string): Instance
     throw cloudErrors.badInput(`Failed to change the state of instance ${instanceId}: "state" must be ${INSTANCE_RULES.state.expected}`)
   }
   return value as InstanceState
+}
+
+const METADATA_OPTION_RULES: Record<keyof MetadataOptions, FieldRule> = {
+  http_tokens: INSTANCE_RULES.http_tokens,
+  instance_metadata_tags: INSTANCE_RULES.instance_metadata_tags,
+}
+
+/** Checked metadata options for `modifyInstanceMetadataOptions`. */
+export function parseMetadataOptions(value: unknown, instanceId: string): MetadataOptions {
+  return checkObject<MetadataOptions>(value, METADATA_OPTION_RULES, `Failed to change the metadata options of instance ${instanceId}`)
 }
 
 function checkObject<T>(value: unknown, rules: Record<string, FieldRule>, operation: string): T {

@@ -5,7 +5,7 @@ import { keyPairSeed } from './ec2/key-pairs.ts'
 import { assignPublicIp, publicDnsName } from './ec2/public-address.ts'
 import type { Instance, InstanceInput, InstanceState, Principal } from './glossary.ts'
 import { DEFAULT_ACCOUNT, DEFAULT_REGION } from './ids.ts'
-import { parseInstanceInput, parseInstanceState, parsePrincipalInput } from './inventory-input.ts'
+import { parseInstanceInput, parseInstanceState, parseMetadataOptions, parsePrincipalInput } from './inventory-input.ts'
 import {
   addInstanceProfile,
   addLongTermKey,
@@ -61,6 +61,7 @@ export function createInstance(state: CloudState, raw: unknown): InstanceRecord 
     tags: input.tags ?? {},
     pending_time: input.pending_time ?? isoSeconds(state.emulator.clock.nowMs()),
     http_tokens: input.http_tokens ?? 'optional',
+    instance_metadata_tags: input.instance_metadata_tags ?? 'disabled',
     reservation_id: ids.ec2('r'),
     security_group_id: ids.ec2('sg'),
     mac: ids.mac(),
@@ -106,6 +107,17 @@ export function setInstanceState(state: CloudState, instanceId: string, raw: unk
   return updated
 }
 
+/** Changes the given metadata options of an instance, as EC2's ModifyInstanceMetadataOptions; the others stay. */
+export function modifyInstanceMetadataOptions(state: CloudState, instanceId: string, raw: unknown): InstanceRecord {
+  const record = state.instances.get(instanceId)
+  if (record === undefined) throw cloudErrors.instanceNotFound([instanceId])
+  const options = parseMetadataOptions(raw, instanceId)
+  if (record.state === 'terminated') throw cloudErrors.incorrectInstanceState(instanceId)
+  const updated: InstanceRecord = { ...record, ...options }
+  state.instances.set(updated)
+  return updated
+}
+
 /** The public shape of an instance. */
 export function toInstance(record: InstanceRecord): Instance {
   return {
@@ -126,6 +138,7 @@ export function toInstance(record: InstanceRecord): Instance {
     tags: { ...record.tags },
     pending_time: record.pending_time,
     http_tokens: record.http_tokens,
+    instance_metadata_tags: record.instance_metadata_tags,
     public_ip: record.public_ip,
     public_dns_name: record.public_dns_name,
     key_name: record.key_name,

@@ -56,6 +56,8 @@ export const FAKE_CLOUD_URL = new RegExp(`^https?://${HOST_NAME}(?::\\d+)?/`, 'i
 const METADATA_HOSTS = new Set(['169.254.169.254', '[fd00:ec2::254]'])
 const AWS_HOST = /\.amazonaws\.com(?:\.cn)?$/
 const SERVICE_HOST = /^(sts|iam|ec2)(?:\.[a-z0-9-]+)?\.amazonaws\.com(?:\.cn)?$/
+const REGIONAL_SERVICE_HOST = /^(?:sts|iam|ec2)\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$/
+const OTHER_PARTITION_HOST = /\.amazonaws\.com\.cn$/
 const GLOBAL_STS_HOST = 'sts.amazonaws.com'
 const REGIONAL_STS_HOST = /^sts\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$/
 
@@ -72,6 +74,19 @@ export function isMetadataHost(name: string): boolean {
 /** Whether a lower-case host name is under one of AWS's DNS suffixes. */
 export function isAwsHost(name: string): boolean {
   return AWS_HOST.test(name)
+}
+
+/** The region in a lower-case regional service host name (`ec2.<region>.amazonaws.com`); undefined for a global one. */
+export function awsHostRegion(name: string): string | undefined {
+  return REGIONAL_SERVICE_HOST.exec(name)?.[1]
+}
+
+/**
+ * Whether a lower-case AWS host name is in a partition other than `aws` (`*.amazonaws.com.cn`, aws-cn),
+ * where none of the fake cloud's principals (all `arn:aws:`) exist.
+ */
+export function isOtherPartitionHost(name: string): boolean {
+  return OTHER_PARTITION_HOST.test(name)
 }
 
 /** The query API a lower-case host name addresses (`sts`, `iam`, `ec2`, global or regional), else undefined. */

@@ -6,12 +6,12 @@ import { JsonPathError, parseJsonPath } from '../expressions/json-path.ts'
 import { hasTemplate, parseExpression, parseTemplate, TemplateError, type PathOperand } from '../expressions/template.ts'
 import { ScenarioError, type ScenarioIssue } from '../../../features/documents/document-error.ts'
 import { formatPath } from '../../../features/documents/format-path.ts'
-import { SCHEMAS } from '../../../features/documents/schemas.ts'
+import { SCHEMAS } from '../../../features/documents/shipped-schemas.ts'
 import { validateAgainstSchema } from '../../../features/documents/schema-validator.ts'
 import { parseYamlSource } from '../../../features/documents/yaml-source.ts'
 
 /** The names `${{ target.<name> }}` offers. */
-export const TARGET_FIELDS = ['name', 'kind', 'mount', 'token', 'registryToken', 'tokenHeader', 'baseUrl', 'registryUrl', 'profile', 'serverIdHeader'] as const
+export const TARGET_FIELDS = ['name', 'kind', 'mount', 'token', 'registryToken', 'tokenHeader', 'baseUrl', 'registryUrl', 'profile', 'serverIdHeader', 'badInputStatus'] as const
 
 const RUN_FIELDS = ['id']
 

@@ -1,5 +1,5 @@
 import type { ClockOptions } from '../../../core/clock.ts'
-import { getProfile } from '../../../core/profile.ts'
+import { badInputStatusCode, getProfile } from '../../../core/profile.ts'
 import { createDoppel, type Doppel } from '../../../features/doppel/doppel.ts'
 import { callControl } from '../../../services/control/index.ts'
 import { CAPABILITIES, type Capability } from '../glossary.ts'
@@ -37,6 +37,7 @@ export function createEmulatorTarget(options: EmulatorTargetOptions = {}): Targe
     baseUrl: BASE_URL,
     registryUrl: BASE_URL,
     serverIdHeader: profile.serverIdHeader,
+    badInputStatus: badInputStatusCode(profile),
   }
   return {
     info,

@@ -1,5 +1,5 @@
 import { parseDuration } from '../../../core/duration.ts'
-import { getProfile } from '../../../core/profile.ts'
+import { badInputStatusCode, getProfile } from '../../../core/profile.ts'
 import { CAPABILITIES, type Capability } from '../glossary.ts'
 import { FixtureError } from '../../../features/documents/document-error.ts'
 import { canonicalHeader } from './emulator-target.ts'
@@ -56,6 +56,7 @@ export async function createHttpTarget(options: HttpTargetOptions): Promise<Targ
     baseUrl: url ?? primary,
     registryUrl: registryUrl ?? primary,
     serverIdHeader: profile.serverIdHeader,
+    badInputStatus: badInputStatusCode(profile),
   }
   // The token opens the control API of a server bound beyond loopback, and shows /_doppel/state unredacted.
   const control = httpControl(fetchImpl, primary, cloudUrl, token ? { [info.tokenHeader]: token } : {})

@@ -17,6 +17,8 @@ export interface TargetInfo {
   registryUrl: string
   /** The iam login server-id header of the profile. */
   serverIdHeader: string
+  /** The status of bad input the real service answers with a 500: 400 in the service profile, 500 in the vault profile. */
+  badInputStatus: number
 }
 
 export type InspectTopic = 'state' | 'journal' | 'faults' | 'clock'

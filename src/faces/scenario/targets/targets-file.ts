@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { formatPath } from '../../../features/documents/format-path.ts'
-import { SCHEMAS } from '../../../features/documents/schemas.ts'
+import { SCHEMAS } from '../../../features/documents/shipped-schemas.ts'
 import { validateAgainstSchema } from '../../../features/documents/schema-validator.ts'
 import { parseYamlSource } from '../../../features/documents/yaml-source.ts'
 import { ScenarioError } from '../../../features/documents/document-error.ts'

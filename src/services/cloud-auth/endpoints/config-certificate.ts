@@ -8,18 +8,18 @@ import { MESSAGES } from '../auth-messages.ts'
 import { readPemCertificate } from '../pem/pem-certificate.ts'
 import type { OperationInput } from '../routing/endpoint.ts'
 import { keyedEntries } from '../routing/keyed-entries.ts'
-import { AuthRefusal } from '../auth-refusal.ts'
+import { AuthRefusal, BAD_INPUT_500 } from '../auth-refusal.ts'
 
 const TYPES: readonly string[] = ['pkcs7', 'identity']
 
 /**
  * The certificate must be exactly one PEM block holding an X.509 certificate.
- * @note The real service answers these two failures with a 500; doppel answers 400 (see deviations.ts).
+ * @note The real service answers these two failures with a 500; the service profile 400 (see deviations.ts).
  */
 function checkCertificate(pem: string): void {
   const read = readPemCertificate(pem)
-  if (!read.found || read.rest.length !== 0) throw new AuthRefusal(MESSAGES.notOnePemBlock)
-  if (!read.certificate) throw new AuthRefusal(MESSAGES.malformedCertificate)
+  if (!read.found || read.rest.length !== 0) throw new AuthRefusal(MESSAGES.notOnePemBlock, BAD_INPUT_500)
+  if (!read.certificate) throw new AuthRefusal(MESSAGES.malformedCertificate, BAD_INPUT_500)
 }
 
 function write({ state, fields, params, operation }: OperationInput): undefined {

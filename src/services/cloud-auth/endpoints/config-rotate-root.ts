@@ -6,7 +6,7 @@ import { MESSAGES } from '../auth-messages.ts'
 import { cloudErrorText } from '../provider/provider-client.ts'
 import { providerCalls } from '../provider/index.ts'
 import type { Endpoint, OperationInput, OperationResult } from '../routing/endpoint.ts'
-import { AuthRefusal } from '../auth-refusal.ts'
+import { AuthRefusal, BAD_INPUT_500 } from '../auth-refusal.ts'
 
 async function rotate({ context, state }: OperationInput): Promise<OperationResult> {
   const config = state.clientConfig
@@ -21,15 +21,15 @@ async function rotate({ context, state }: OperationInput): Promise<OperationResu
   try {
     userName = (await provider.getUser(oldCredentials)).name
   } catch (error) {
-    throw new AuthRefusal(MESSAGES.rotateGetUser(providerError(error)))
+    throw new AuthRefusal(MESSAGES.rotateGetUser(providerError(error)), BAD_INPUT_500)
   }
-  if (!userName) throw new AuthRefusal(MESSAGES.rotateNilUserName)
+  if (!userName) throw new AuthRefusal(MESSAGES.rotateNilUserName, BAD_INPUT_500)
 
   let created: { accessKeyId: string; secretAccessKey: string }
   try {
     created = await provider.createAccessKey(oldCredentials, userName)
   } catch (error) {
-    throw new AuthRefusal(MESSAGES.rotateCreateAccessKey(providerError(error)))
+    throw new AuthRefusal(MESSAGES.rotateCreateAccessKey(providerError(error)), BAD_INPUT_500)
   }
   state.clientConfig = { ...config, access_key: created.accessKeyId, secret_key: created.secretAccessKey }
 
@@ -37,7 +37,7 @@ async function rotate({ context, state }: OperationInput): Promise<OperationResu
   try {
     await provider.deleteAccessKey(oldCredentials, config.access_key, userName)
   } catch (error) {
-    throw new AuthRefusal(MESSAGES.rotateDeleteOldKey(config.access_key, providerError(error)))
+    throw new AuthRefusal(MESSAGES.rotateDeleteOldKey(config.access_key, providerError(error)), BAD_INPUT_500)
   }
   return { data: { access_key: created.accessKeyId } }
 }

@@ -10,7 +10,7 @@ import { MESSAGES } from '../auth-messages.ts'
 import { RoleTagError, verifyRoleTag } from '../role-tags/index.ts'
 import type { OperationInput } from '../routing/endpoint.ts'
 import { keyedEntries } from '../routing/keyed-entries.ts'
-import { AuthRefusal } from '../auth-refusal.ts'
+import { AuthRefusal, BAD_INPUT_500 } from '../auth-refusal.ts'
 import { formatRfc3339Nano } from '../time-format.ts'
 
 function tagFrom(params: Record<string, string>): string {
@@ -25,8 +25,8 @@ function deny({ context, state, params }: OperationInput): undefined {
   try {
     verified = verifyRoleTag(state, tag)
   } catch (error) {
-    // @note The real service answers these with a 500; doppel answers 400 (see deviations.ts).
-    if (error instanceof RoleTagError) throw new AuthRefusal(error.message)
+    // @note The real service answers these with a 500; the service profile 400 (see deviations.ts).
+    if (error instanceof RoleTagError) throw new AuthRefusal(error.message, BAD_INPUT_500)
     throw error
   }
   const role = state.roles.get(verified.tag.role.toLowerCase())

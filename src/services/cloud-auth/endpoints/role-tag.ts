@@ -4,7 +4,7 @@ import { MESSAGES } from '../auth-messages.ts'
 import { isSubset, sanitizePolicies } from '../policies.ts'
 import { ROLE_TAG_VERSION, signRoleTag } from '../role-tags/index.ts'
 import type { Endpoint, OperationInput, OperationResult } from '../routing/endpoint.ts'
-import { AuthRefusal } from '../auth-refusal.ts'
+import { AuthRefusal, BAD_INPUT_500 } from '../auth-refusal.ts'
 
 function createTag({ context, state, fields, params }: OperationInput): OperationResult {
   const name = params.role!.toLowerCase()
@@ -46,8 +46,8 @@ function createTag({ context, state, fields, params }: OperationInput): Operatio
     },
     role.hmac_key,
   )
-  // @note The real service answers a 500 here; doppel answers 400 (see deviations.ts).
-  if (Buffer.byteLength(value) > ROLE_TAG_VALUE_LIMIT) throw new AuthRefusal(MESSAGES.tagValueTooLong)
+  // @note The real service answers a 500 here; the service profile 400 (see deviations.ts).
+  if (Buffer.byteLength(value) > ROLE_TAG_VALUE_LIMIT) throw new AuthRefusal(MESSAGES.tagValueTooLong, BAD_INPUT_500)
   return { data: { tag_key: role.role_tag, tag_value: value }, warnings }
 }
 

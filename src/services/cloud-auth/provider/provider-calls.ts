@@ -5,7 +5,7 @@
  * face; any other URL is a real outgoing request.
  */
 import type { RequestContext } from '../../../core/glossary.ts'
-import { getFakeCloud, isInProcessEndpoint, type AssumedRoleCredentials, type AwsCredentials, type CallerIdentity, type DescribedInstance, type IamEntity } from '../../fake-cloud/index.ts'
+import { getFakeCloud, isInProcessEndpoint, regionAtAwsHost, type AssumedRoleCredentials, type AwsCredentials, type CallerIdentity, type DescribedInstance, type IamEntity } from '../../fake-cloud/index.ts'
 import type { AuthState } from '../state.ts'
 import { remoteProvider, type RemoteTarget } from './remote-provider.ts'
 
@@ -15,14 +15,20 @@ const IAM_REGION = 'us-east-1'
 const STS_DEFAULT_REGION = 'us-east-1'
 
 type Override = 'endpoint' | 'iam_endpoint' | 'sts_endpoint'
+const SERVICE_OF: Record<Override, 'ec2' | 'iam' | 'sts'> = { endpoint: 'ec2', iam_endpoint: 'iam', sts_endpoint: 'sts' }
 
-/** The remote target of a call, or undefined when the fake cloud answers it in process. */
-function remote(context: RequestContext, state: AuthState, override: Override, region: string, credentials: AwsCredentials): RemoteTarget | undefined {
+/**
+ * Where a call goes: a remote target, or the region the fake cloud answers it in, in process; an override
+ * that names an AWS host name is met as that host would meet the call (`regionAtAwsHost` throws its refusal).
+ */
+type Route = { remote: RemoteTarget } | { region: string }
+
+function route(context: RequestContext, state: AuthState, override: Override, region: string, credentials: AwsCredentials): Route {
   const config = state.clientConfig
   const endpoint = config?.[override] ?? ''
-  if (isInProcessEndpoint(context.emulator, endpoint)) return undefined
+  if (isInProcessEndpoint(context.emulator, endpoint)) return { region: regionAtAwsHost(SERVICE_OF[override], endpoint, region) }
   const maxRetries = config !== undefined && config.max_retries >= 0 ? config.max_retries : SDK_DEFAULT_RETRIES
-  return { endpoint, region, credentials, maxRetries, nowMs: context.emulator.clock.nowMs(), ...(context.signal && { signal: context.signal }) }
+  return { remote: { endpoint, region, credentials, maxRetries, nowMs: context.emulator.clock.nowMs(), ...(context.signal && { signal: context.signal }) } }
 }
 
 const stsRegion = (state: AuthState) => state.clientConfig?.sts_region || STS_DEFAULT_REGION
@@ -41,40 +47,40 @@ export interface ProviderCalls {
 /** The provider as this mount's configuration reaches it. Calls throw CloudError (or Error) like the SDK. */
 export function providerCalls(context: RequestContext, state: AuthState): ProviderCalls {
   const cloud = getFakeCloud(context.emulator)
-  const sts = (credentials: AwsCredentials) => remote(context, state, 'sts_endpoint', stsRegion(state), credentials)
-  const iam = (credentials: AwsCredentials) => remote(context, state, 'iam_endpoint', IAM_REGION, credentials)
+  const sts = (credentials: AwsCredentials) => route(context, state, 'sts_endpoint', stsRegion(state), credentials)
+  const iam = (credentials: AwsCredentials) => route(context, state, 'iam_endpoint', IAM_REGION, credentials)
   return {
     getCallerIdentity: async (credentials) => {
-      const target = sts(credentials)
-      return target ? remoteProvider.getCallerIdentity(target) : cloud.getCallerIdentity(credentials)
+      const to = sts(credentials)
+      return 'remote' in to ? remoteProvider.getCallerIdentity(to.remote) : cloud.getCallerIdentity(credentials)
     },
     assumeRole: async (credentials, input) => {
-      const target = sts(credentials)
-      return target ? remoteProvider.assumeRole(target, input) : cloud.assumeRole(credentials, input)
+      const to = sts(credentials)
+      return 'remote' in to ? remoteProvider.assumeRole(to.remote, input) : cloud.assumeRole(credentials, input)
     },
     describeInstance: async (credentials, region, instanceId) => {
-      const target = remote(context, state, 'endpoint', region, credentials)
-      return target ? remoteProvider.describeInstance(target, instanceId) : cloud.describeInstance(credentials, region, instanceId)
+      const to = route(context, state, 'endpoint', region, credentials)
+      return 'remote' in to ? remoteProvider.describeInstance(to.remote, instanceId) : cloud.describeInstance(credentials, to.region, instanceId)
     },
     getInstanceProfile: async (credentials, name) => {
-      const target = iam(credentials)
-      return target ? remoteProvider.getInstanceProfile(target, name) : cloud.getInstanceProfile(credentials, name)
+      const to = iam(credentials)
+      return 'remote' in to ? remoteProvider.getInstanceProfile(to.remote, name) : cloud.getInstanceProfile(credentials, name)
     },
     getUser: async (credentials, name) => {
-      const target = iam(credentials)
-      return target ? remoteProvider.getUser(target, name) : cloud.getUser(credentials, name)
+      const to = iam(credentials)
+      return 'remote' in to ? remoteProvider.getUser(to.remote, name) : cloud.getUser(credentials, name)
     },
     getRole: async (credentials, name) => {
-      const target = iam(credentials)
-      return target ? remoteProvider.getRole(target, name) : cloud.getRole(credentials, name)
+      const to = iam(credentials)
+      return 'remote' in to ? remoteProvider.getRole(to.remote, name) : cloud.getRole(credentials, name)
     },
     createAccessKey: async (credentials, userName) => {
-      const target = iam(credentials)
-      return target ? remoteProvider.createAccessKey(target, userName) : cloud.createAccessKey(credentials, userName)
+      const to = iam(credentials)
+      return 'remote' in to ? remoteProvider.createAccessKey(to.remote, userName) : cloud.createAccessKey(credentials, userName)
     },
     deleteAccessKey: async (credentials, accessKeyId, userName) => {
-      const target = iam(credentials)
-      return target ? remoteProvider.deleteAccessKey(target, accessKeyId, userName) : cloud.deleteAccessKey(credentials, accessKeyId, userName)
+      const to = iam(credentials)
+      return 'remote' in to ? remoteProvider.deleteAccessKey(to.remote, accessKeyId, userName) : cloud.deleteAccessKey(credentials, accessKeyId, userName)
     },
   }
 }

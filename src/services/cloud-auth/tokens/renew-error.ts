@@ -5,7 +5,8 @@ import { AuthRefusal } from '../auth-refusal.ts'
  * handler answers as `failed to renew entry: <message>`.
  *
  * @note The real service answers these with a 500; the token no longer matching its role or instance is
- * the caller's state, not a server fault, so doppel answers 400 with the same message.
+ * the caller's state, not a server fault, so the service profile answers 400 with the same message (the
+ * vault profile Vault's 500: `renew-self` throws the answer with `BAD_INPUT_500`).
  */
 export class RenewError extends AuthRefusal {
   override name = 'RenewError'

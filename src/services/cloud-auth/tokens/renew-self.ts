@@ -3,7 +3,7 @@ import { authError, authResponse } from '../envelope.ts'
 import { toDurationField } from '../fields/index.ts'
 import { readRequestData } from '../request-body.ts'
 import { MESSAGES } from '../auth-messages.ts'
-import { AuthRefusal } from '../auth-refusal.ts'
+import { AuthRefusal, BAD_INPUT_500 } from '../auth-refusal.ts'
 import { requestToken } from '../../../core/request-token.ts'
 import { addressIsAllowed } from './bound-cidrs.ts'
 import { RenewError } from './renew-error.ts'
@@ -40,7 +40,7 @@ export async function handleRenewSelf(request: Request, context: RequestContext)
   try {
     check = await renewalCheck(context, token)
   } catch (error) {
-    if (error instanceof RenewError) throw new AuthRefusal(TOKEN_MESSAGES.renewFailed(error.message))
+    if (error instanceof RenewError) throw new AuthRefusal(TOKEN_MESSAGES.renewFailed(error.message), BAD_INPUT_500)
     throw error
   }
   const nowMs = emulator.clock.nowMs()

@@ -1,5 +1,5 @@
 import { MOUNT_DEFAULT_TTL } from '../limits.ts'
-import { AuthRefusal } from '../auth-refusal.ts'
+import { AuthRefusal, BAD_INPUT_500 } from '../auth-refusal.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
 import { capPeriod, capTtl, effectiveMaxTtl } from './ttl-cap.ts'
 
@@ -21,7 +21,7 @@ export interface RenewalTtl {
  * token's explicit max; a period renews for the period (capped, and bounded by issue + explicit max), else
  * for the increment, the role TTL or the mount default, bounded by issue + effective max. Times are
  * truncated to the second, as the real service does. Past the bound, renewal is refused (a 500 in the real
- * service, 400 here).
+ * service, 400 in the service profile).
  */
 export function renewalTtl(bounds: RenewalBounds, increment: number, explicitMaxTtl: number, issuedMs: number, nowMs: number): RenewalTtl {
   const now = Math.floor(nowMs / 1000)
@@ -39,7 +39,7 @@ export function renewalTtl(bounds: RenewalBounds, increment: number, explicitMax
   }
   if (maxValid !== undefined) {
     const left = maxValid - now
-    if (left <= 0) throw new AuthRefusal(TOKEN_MESSAGES.pastMaxTtl)
+    if (left <= 0) throw new AuthRefusal(TOKEN_MESSAGES.pastMaxTtl, BAD_INPUT_500)
     ttl = capTtl(ttl, left, warnings)
   }
   return { ttl, warnings }

@@ -59,7 +59,12 @@ function instanceXml(i: InstanceRecord): string {
       ? ''
       : element('iamInstanceProfile', textElement('arn', i.instance_profile_arn), textElement('id', i.instance_profile_id)),
     textElement('ebsOptimized', false),
-    element('metadataOptions', textElement('httpTokens', i.http_tokens), textElement('httpEndpoint', 'enabled')),
+    element(
+      'metadataOptions',
+      textElement('httpTokens', i.http_tokens),
+      textElement('httpEndpoint', 'enabled'),
+      textElement('instanceMetadataTags', i.instance_metadata_tags),
+    ),
   ].join('')
 }
 

@@ -59,7 +59,8 @@ export function metadataTree(state: CloudState, instance: InstanceRecord): { 'me
     'security-groups': constant('default'),
     services: { domain: constant('amazonaws.com'), partition: constant('aws') },
   }
-  if (Object.keys(instance.tags).length > 0) {
+  // Tags are served only with tag access on (EC2's InstanceMetadataTags, off by default).
+  if (instance.instance_metadata_tags === 'enabled' && Object.keys(instance.tags).length > 0) {
     metaData.tags = { instance: Object.fromEntries(Object.entries(instance.tags).map(([key, value]) => [key, constant(value)])) }
   }
   const identity = (format: IdentityFormat) => () => identityDocument(state, instance, format)

@@ -40,7 +40,7 @@ export function verifySigV4(state: CloudState, request: SignedRequest, service: 
       `Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '${material.scopeDate}' != '${requestDate}', from '${material.requestTime}'.`,
     )
   }
-  checkScopeRegion(service, material.region, request.url.host)
+  if (service === 'sts') checkStsScopeRegion(material.region, request.url.host)
   if (material.service !== service) throw cloudErrors.scopeMismatch(`Credential should be scoped to correct service: '${service}'. `)
   if (material.terminator !== 'aws4_request') {
     throw cloudErrors.scopeMismatch(`Credential should be scoped with a valid terminator: 'aws4_request', not '${material.terminator}'.`)
@@ -70,10 +70,10 @@ export function verifySigV4(state: CloudState, request: SignedRequest, service: 
 /**
  * STS refuses a scope region it does not know, or one other than its endpoint's (the global endpoint signs
  * as us-east-1): the reason `use_sts_region_from_client` exists (docs/reference/cloud-auth.md §5 B.5).
- * `host` is where the request was sent, which a replay's `Host` header does not change.
+ * `host` is where the request was sent, which a replay's `Host` header does not change. Also applied to an
+ * in-process call sent to an STS host name (`aws-host-call.ts`).
  */
-function checkScopeRegion(service: string, region: string, host: string): void {
-  if (service !== 'sts') return
+export function checkStsScopeRegion(region: string, host: string): void {
   const expected = stsEndpointRegion(host)
   if (regionDnsSuffix(region) === undefined || (expected !== undefined && expected !== region)) {
     throw cloudErrors.scopeMismatch(`Credential should be scoped to a valid region, not '${region}'. `)

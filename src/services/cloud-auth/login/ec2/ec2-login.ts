@@ -6,6 +6,7 @@ import { effectiveIdentityConfig, type AuthState } from '../../state.ts'
 import { addressIsAllowed } from '../../tokens/bound-cidrs.ts'
 import { prepareAuth } from '../issue-auth.ts'
 import type { LoginInput, LoginResult } from '../login-input.ts'
+import { BAD_INPUT_500 } from '../../auth-refusal.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
 import { selectMetadata } from '../metadata.ts'
@@ -27,7 +28,7 @@ export async function ec2Login(context: RequestContext, state: AuthState, input:
   const document = verifiedDocument(context, state, input)
 
   const roleName = input.role !== '' ? input.role : document.imageId
-  if (roleName === '') throw new LoginError(LOGIN_MESSAGES.missingRoleName)
+  if (roleName === '') throw new LoginError(LOGIN_MESSAGES.missingRoleName, BAD_INPUT_500)
   const role = state.roles.get(roleName.toLowerCase())
   if (!role) throw new LoginError(LOGIN_MESSAGES.ec2RoleNotFound(roleName))
   if (!addressIsAllowed(context.remoteAddress, role.token_bound_cidrs)) throw new LoginError(MESSAGES.permissionDenied, 403)

@@ -1,4 +1,5 @@
 import { checkJsonDepth, SERVICE_NESTING_LIMIT, NestingTooDeepError } from '../../../../core/bounded-parse.ts'
+import { BAD_INPUT_500 } from '../../auth-refusal.ts'
 import { LoginError } from '../login-error.ts'
 
 /** The identity document fields the login reads (docs/reference/cloud-auth.md §4, "Identity document fields used"). */
@@ -24,7 +25,7 @@ export function parseIdentityDocument(bytes: Buffer): IdentityDocument {
   const value = decodeFirstJsonValue(bytes.toString('utf8'))
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     if (value === null) return { instanceId: '', imageId: '', accountId: '', region: '', pendingTime: '' }
-    throw new LoginError(`json: cannot unmarshal ${goJsonKind(value)} into Go value of type awsauth.identityDocument`)
+    throw new LoginError(`json: cannot unmarshal ${goJsonKind(value)} into Go value of type awsauth.identityDocument`, BAD_INPUT_500)
   }
   const record = value as Record<string, unknown>
   const document: IdentityDocument = { instanceId: '', imageId: '', accountId: '', region: '', pendingTime: '' }
@@ -34,11 +35,11 @@ export function parseIdentityDocument(bytes: Buffer): IdentityDocument {
     if (name !== undefined) {
       if (field === null) continue
       if (typeof field !== 'string') {
-        throw new LoginError(`json: cannot unmarshal ${goJsonKind(field)} into Go struct field identityDocument.${name} of type string`)
+        throw new LoginError(`json: cannot unmarshal ${goJsonKind(field)} into Go struct field identityDocument.${name} of type string`, BAD_INPUT_500)
       }
       document[name] = field
     } else if (lower === 'tags' && field !== null && (typeof field !== 'object' || Array.isArray(field))) {
-      throw new LoginError(`json: cannot unmarshal ${goJsonKind(field)} into Go struct field identityDocument.tags of type map[string]interface {}`)
+      throw new LoginError(`json: cannot unmarshal ${goJsonKind(field)} into Go struct field identityDocument.tags of type map[string]interface {}`, BAD_INPUT_500)
     }
   }
   return document
@@ -46,21 +47,21 @@ export function parseIdentityDocument(bytes: Buffer): IdentityDocument {
 
 /** The first JSON value of the text, as Go's stream decoder reads it (trailing text is not looked at). */
 function decodeFirstJsonValue(text: string): unknown {
-  if (text.trim() === '') throw new LoginError('EOF')
+  if (text.trim() === '') throw new LoginError('EOF', BAD_INPUT_500)
   try {
     checkJsonDepth(text, SERVICE_NESTING_LIMIT)
     return JSON.parse(text)
   } catch (error) {
-    if (error instanceof NestingTooDeepError) throw new LoginError('exceeded max depth')
+    if (error instanceof NestingTooDeepError) throw new LoginError('exceeded max depth', BAD_INPUT_500)
     const message = (error as Error).message
     const trailing = /Unexpected non-whitespace character after JSON at position (\d+)/.exec(message)
     if (trailing) return JSON.parse(text.slice(0, Number(trailing[1])))
-    if (/Unexpected end of JSON input|Unterminated string/.test(message)) throw new LoginError('unexpected EOF')
+    if (/Unexpected end of JSON input|Unterminated string/.test(message)) throw new LoginError('unexpected EOF', BAD_INPUT_500)
     const position = /position (\d+)/.exec(message)
     const at = position ? Number(position[1]) : text.search(/\S/)
     const character = text[at] ?? ''
     const where = at === text.search(/\S/) ? 'looking for beginning of value' : 'in literal or value'
-    throw new LoginError(`invalid character ${goCharQuote(character)} ${where}`)
+    throw new LoginError(`invalid character ${goCharQuote(character)} ${where}`, BAD_INPUT_500)
   }
 }
 

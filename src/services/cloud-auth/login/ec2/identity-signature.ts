@@ -1,4 +1,5 @@
 import { verify as verifySignature } from 'node:crypto'
+import { BAD_INPUT_500 } from '../../auth-refusal.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
 import type { TrustedCertificate } from './trusted-certificate.ts'
@@ -19,8 +20,8 @@ export function verifyIdentitySignature(
   trusted: readonly TrustedCertificate[],
   allowSha1: boolean,
 ): void {
-  if (document.length === 0) throw new LoginError(LOGIN_MESSAGES.missingIdentity)
-  if (signature.length === 0) throw new LoginError(LOGIN_MESSAGES.missingSignature)
+  if (document.length === 0) throw new LoginError(LOGIN_MESSAGES.missingIdentity, BAD_INPUT_500)
+  if (signature.length === 0) throw new LoginError(LOGIN_MESSAGES.missingSignature, BAD_INPUT_500)
   let refusedAlgorithm: string | undefined
   for (const certificate of trusted) {
     if (certificate.publicKey.asymmetricKeyType !== 'rsa' || !safeVerify(document, certificate, signature)) continue
@@ -28,9 +29,9 @@ export function verifyIdentitySignature(
     refusedAlgorithm ??= certificate.sha1Algorithm
   }
   if (refusedAlgorithm !== undefined) {
-    throw new LoginError(`${LOGIN_MESSAGES.identityUnverified}: ${LOGIN_MESSAGES.insecureAlgorithm(refusedAlgorithm)}`)
+    throw new LoginError(`${LOGIN_MESSAGES.identityUnverified}: ${LOGIN_MESSAGES.insecureAlgorithm(refusedAlgorithm)}`, BAD_INPUT_500)
   }
-  throw new LoginError(LOGIN_MESSAGES.identityUnverified)
+  throw new LoginError(LOGIN_MESSAGES.identityUnverified, BAD_INPUT_500)
 }
 
 function safeVerify(document: Buffer, certificate: TrustedCertificate, signature: Buffer): boolean {

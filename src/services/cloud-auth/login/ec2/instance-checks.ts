@@ -5,6 +5,7 @@ import { cloudErrorText, credentialsForAccount } from '../../provider/provider-c
 import { IncompleteDescription, providerCalls } from '../../provider/index.ts'
 import type { AuthState } from '../../state.ts'
 import { parseIamArn } from '../../iam-arn.ts'
+import { BAD_INPUT_500 } from '../../auth-refusal.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
 import { errorKind } from '../../../../core/doppel-error.ts'
@@ -51,7 +52,7 @@ export interface InstanceFacts {
  * The role's instance bounds in the real service's order (docs/reference/cloud-auth.md §4 E.2). Returns the validation
  * failure (the caller adds `Error validating instance: ` or `error validating instance: `), or undefined
  * when every bound holds. Missing instance attributes are refused with their own message (a 500 in the
- * real service, 400 here).
+ * real service, 400 in the service profile: `BAD_INPUT_500`).
  */
 export async function instanceBoundFailure(
   context: RequestContext,
@@ -68,15 +69,15 @@ export async function instanceBoundFailure(
     return LOGIN_MESSAGES.accountIdBound(facts.accountId, roleName)
   }
   if (role.bound_ami_id.length > 0) {
-    if (instance.imageId === undefined) throw new LoginError(LOGIN_MESSAGES.amiNil)
+    if (instance.imageId === undefined) throw new LoginError(LOGIN_MESSAGES.amiNil, BAD_INPUT_500)
     if (!role.bound_ami_id.includes(instance.imageId)) return LOGIN_MESSAGES.amiBound(instance.imageId, roleName)
   }
   if (role.bound_subnet_id.length > 0) {
-    if (instance.subnetId === undefined) throw new LoginError(LOGIN_MESSAGES.subnetNil)
+    if (instance.subnetId === undefined) throw new LoginError(LOGIN_MESSAGES.subnetNil, BAD_INPUT_500)
     if (!role.bound_subnet_id.includes(instance.subnetId)) return LOGIN_MESSAGES.subnetBound(instance.subnetId, roleName)
   }
   if (role.bound_vpc_id.length > 0) {
-    if (instance.vpcId === undefined) throw new LoginError(LOGIN_MESSAGES.vpcNil)
+    if (instance.vpcId === undefined) throw new LoginError(LOGIN_MESSAGES.vpcNil, BAD_INPUT_500)
     if (!role.bound_vpc_id.includes(instance.vpcId)) return LOGIN_MESSAGES.vpcBound(instance.vpcId, roleName)
   }
   if (role.bound_iam_instance_profile_arn.length > 0) {
@@ -99,9 +100,9 @@ export function arnBoundMatches(bound: string, arn: string): boolean {
 }
 
 function instanceProfileArn(instance: DescribedInstance): string {
-  if (!instance.iamInstanceProfile) throw new LoginError(LOGIN_MESSAGES.profileNil)
+  if (!instance.iamInstanceProfile) throw new LoginError(LOGIN_MESSAGES.profileNil, BAD_INPUT_500)
   if (instance.iamInstanceProfile.arn === undefined || instance.iamInstanceProfile.arn === null) {
-    throw new LoginError(LOGIN_MESSAGES.profileArnNil)
+    throw new LoginError(LOGIN_MESSAGES.profileArnNil, BAD_INPUT_500)
   }
   return instance.iamInstanceProfile.arn
 }
@@ -109,25 +110,25 @@ function instanceProfileArn(instance: DescribedInstance): string {
 /** The ARN of the one role in the instance's profile, through IAM GetInstanceProfile. */
 async function instanceRoleArn(context: RequestContext, state: AuthState, instance: DescribedInstance, facts: InstanceFacts): Promise<string> {
   const profileArn = instanceProfileArn(instance)
-  if (profileArn === '') throw new LoginError(LOGIN_MESSAGES.profileArnEmpty)
+  if (profileArn === '') throw new LoginError(LOGIN_MESSAGES.profileArnEmpty, BAD_INPUT_500)
   let profileName: string
   try {
     profileName = parseIamArn(profileArn).friendlyName
   } catch (error) {
-    throw new LoginError(LOGIN_MESSAGES.profileArnParse(profileArn, (error as Error).message))
+    throw new LoginError(LOGIN_MESSAGES.profileArnParse(profileArn, (error as Error).message), BAD_INPUT_500)
   }
   let credentials
   try {
     credentials = await credentialsForAccount(context, state, facts.accountId)
   } catch (error) {
-    throw new LoginError(LOGIN_MESSAGES.iamClient(cloudErrorText(context.emulator, error)))
+    throw new LoginError(LOGIN_MESSAGES.iamClient(cloudErrorText(context.emulator, error)), BAD_INPUT_500)
   }
   let roles
   try {
     roles = (await providerCalls(context, state).getInstanceProfile(credentials, profileName)).roles ?? []
   } catch (error) {
-    throw new LoginError(LOGIN_MESSAGES.roleArnFetch(cloudErrorText(context.emulator, error)))
+    throw new LoginError(LOGIN_MESSAGES.roleArnFetch(cloudErrorText(context.emulator, error)), BAD_INPUT_500)
   }
-  if (roles.length !== 1) throw new LoginError(LOGIN_MESSAGES.roleArnFetch(LOGIN_MESSAGES.profileRoles))
+  if (roles.length !== 1) throw new LoginError(LOGIN_MESSAGES.roleArnFetch(LOGIN_MESSAGES.profileRoles), BAD_INPUT_500)
   return roles[0]!.arn
 }

@@ -1,4 +1,5 @@
 import { decodeStdBase64 } from '../../../../core/go/go-base64.ts'
+import { BAD_INPUT_500 } from '../../auth-refusal.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
 import { Asn1Error } from '../../../../core/asn1.ts'
@@ -14,21 +15,21 @@ import type { TrustedCertificate } from './trusted-certificate.ts'
  */
 export function documentFromPkcs7(value: string, trusted: readonly TrustedCertificate[], allowSha1: boolean): IdentityDocument {
   const bytes = decodeStdBase64(value.replace(/[ \t]/g, ''))
-  if (!bytes) throw new LoginError(LOGIN_MESSAGES.pkcs7Pem)
+  if (!bytes) throw new LoginError(LOGIN_MESSAGES.pkcs7Pem, BAD_INPUT_500)
   let signed
   try {
     signed = parsePkcs7(bytes)
   } catch (error) {
-    if (error instanceof Asn1Error) throw new LoginError(LOGIN_MESSAGES.pkcs7Parse(error.message))
+    if (error instanceof Asn1Error) throw new LoginError(LOGIN_MESSAGES.pkcs7Parse(error.message), BAD_INPUT_500)
     throw error
   }
   try {
     verifyPkcs7(signed, { trusted, allowSha1 })
   } catch (error) {
-    if (error instanceof Pkcs7Error) throw new LoginError(LOGIN_MESSAGES.pkcs7Verify(error.message))
+    if (error instanceof Pkcs7Error) throw new LoginError(LOGIN_MESSAGES.pkcs7Verify(error.message), BAD_INPUT_500)
     throw error
   }
-  if (signed.content.length === 0) throw new LoginError(LOGIN_MESSAGES.pkcs7NoContent)
+  if (signed.content.length === 0) throw new LoginError(LOGIN_MESSAGES.pkcs7NoContent, BAD_INPUT_500)
   return parseIdentityDocument(signed.content)
 }
 
