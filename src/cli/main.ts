@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { didYouMean } from './did-you-mean.ts'
 import { serve } from './serve-command.ts'
 import type { CliIo } from '../core/cli-io.ts'
-import { untilStopped } from './stop-on-signal.ts'
+import { watchForStop } from './stop-on-signal.ts'
 import { StartupError, UsageError } from './usage-error.ts'
 
 const COMMANDS = ['serve', 'run', 'conformance', 'conformance-vault', 'record', 'compare', 'openapi', 'help', '--help', '--version'] as const
@@ -46,17 +46,22 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         io.stdout(`${version()}\n`)
         return 0
       case 'serve': {
-        const handle = await serve(rest, io)
-        if (!handle) return 0
-        await untilStopped()
+        const stop = watchForStop()
         try {
-          await handle.close()
-        } catch (error) {
-          // A failed stop (the last --data-dir write) is one line and exit code 1.
-          io.stderr(`${(error as Error).message}\n`)
-          return 1
+          const handle = await serve(rest, io)
+          if (!handle) return 0
+          await stop.stopped
+          try {
+            await handle.close()
+          } catch (error) {
+            // A failed stop (the last --data-dir write) is one line and exit code 1.
+            io.stderr(`${(error as Error).message}\n`)
+            return 1
+          }
+          return 0
+        } finally {
+          stop.dispose()
         }
-        return 0
       }
       case 'run': {
         const { runCommand } = await import('./run-command.ts')
@@ -75,12 +80,22 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return openApiCommand(rest, io)
       }
       case 'record': {
-        const [{ startRecord }, { runUntilStopped }] = await Promise.all([import('./record-command.ts'), import('./proxy-session.ts')])
-        return await runUntilStopped(await startRecord(rest, io))
+        const stop = watchForStop()
+        try {
+          const [{ startRecord }, { runUntilStopped }] = await Promise.all([import('./record-command.ts'), import('./proxy-session.ts')])
+          return await runUntilStopped(await startRecord(rest, io), stop)
+        } finally {
+          stop.dispose()
+        }
       }
       case 'compare': {
-        const [{ startCompare }, { runUntilStopped }] = await Promise.all([import('./compare-command.ts'), import('./proxy-session.ts')])
-        return await runUntilStopped(await startCompare(rest, io))
+        const stop = watchForStop()
+        try {
+          const [{ startCompare }, { runUntilStopped }] = await Promise.all([import('./compare-command.ts'), import('./proxy-session.ts')])
+          return await runUntilStopped(await startCompare(rest, io), stop)
+        } finally {
+          stop.dispose()
+        }
       }
       default: {
         const suggestion = didYouMean(command, COMMANDS)

@@ -8,7 +8,7 @@ import { forwardingProxy } from '../faces/record/forwarding-proxy.ts'
 import { createDoppelServer, listen, type RunningServer } from '../faces/server/doppel-server.ts'
 import { resolve } from 'node:path'
 import { baseUrlFlag, listenOptions, PID_FILE_OPTION, portFlag } from './flags.ts'
-import { untilStopped, writePidFile } from './stop-on-signal.ts'
+import { writePidFile, type StopWatch } from './stop-on-signal.ts'
 import { StartupError, UsageError } from './usage-error.ts'
 
 export const PROXY_OPTIONS = {
@@ -85,8 +85,9 @@ export async function startProxySession(command: 'record' | 'compare', options: 
 }
 
 /** Waits for a stop (a signal, npm's parent gone, or a stop over HTTP), then stops; the exit code. 0 after `--help`. */
-export async function runUntilStopped(session: ProxySession | undefined): Promise<number> {
+export async function runUntilStopped(session: ProxySession | undefined, stop: StopWatch): Promise<number> {
   if (!session) return 0
-  await untilStopped(session.stopRequested)
+  await Promise.race([stop.stopped, session.stopRequested])
+  stop.dispose()
   return session.stop()
 }

@@ -1,16 +1,17 @@
 import { resolve } from 'node:path'
 import type { CliIo } from '../core/cli-io.ts'
-import type { Exchange } from '../faces/record/exchange.ts'
-import { SPLIT_RULES, writeScenarios, type SplitRule } from '../faces/record/write-scenarios.ts'
+import { RecordingFiles, RecordingOutError, SPLIT_RULES, type SplitRule } from '../faces/record/recording-files.ts'
+import { readStartingState, StartingStateError } from '../faces/record/starting-state.ts'
 import { parseOptions } from './parse-options.ts'
 import { PROXY_OPTIONS, proxyFlags, startProxySession, type ProxySession } from './proxy-session.ts'
-import { UsageError } from './usage-error.ts'
+import { StartupError, UsageError } from './usage-error.ts'
 
 export const RECORD_USAGE = `Usage: doppel record --upstream <url> --out <dir> [options]
 
-Forwards every request to the upstream unchanged and, when stopped (SIGINT/SIGTERM or
-POST /_doppel/record/stop), writes the exchanges as YAML scenarios that replay on the emulator,
-on doppel serve and on the upstream.
+Forwards every request to the upstream unchanged and writes the exchanges, as they happen, as
+YAML scenarios that replay on the emulator, on doppel serve and on the upstream; stops on
+SIGINT/SIGTERM or POST /_doppel/record/stop. Secrets are never written. Bodies are held up to
+64 MiB: a larger answer is a 502 to the client and left out.
 
 Options:
   --upstream <url>      The server to record (required)
@@ -19,6 +20,8 @@ Options:
   --host <addr>         Address to bind (default 127.0.0.1)
   --split-by <rule>     session (default: one scenario) or service (auth and registry apart)
   --name <name>         Scenario and file name (default recording-<time>)
+  --upstream-token <t>  Management token of a doppel upstream: its state at the start is
+                        restored by each scenario's first step, so replays start from it
   --pid-file <path>     Write doppel's process id here while it runs (to signal it behind npx)
   --quiet               Do not log requests to stderr
   -h, --help            Show this help
@@ -30,7 +33,7 @@ export async function startRecord(argv: string[], io: CliIo): Promise<ProxySessi
   const line = parseOptions(
     'record',
     argv,
-    { ...PROXY_OPTIONS, out: { type: 'string' }, 'split-by': { type: 'string', default: 'session' }, name: { type: 'string' } },
+    { ...PROXY_OPTIONS, out: { type: 'string' }, 'split-by': { type: 'string', default: 'session' }, name: { type: 'string' }, 'upstream-token': { type: 'string' } },
     RECORD_USAGE,
     io,
   )
@@ -41,7 +44,21 @@ export async function startRecord(argv: string[], io: CliIo): Promise<ProxySessi
   const splitBy = values['split-by'] as SplitRule
   if (!SPLIT_RULES.includes(splitBy)) throw new UsageError(`doppel record: --split-by must be one of ${SPLIT_RULES.join(', ')}, not "${splitBy}"`)
   const out = resolve(io.cwd, values.out)
-  const exchanges: Exchange[] = []
+  const token = values['upstream-token']
+  let files: RecordingFiles
+  try {
+    files = await RecordingFiles.open({
+      out,
+      splitBy,
+      upstream,
+      ...(values.name !== undefined && { name: values.name }),
+      ...(token !== undefined && { readStartingState: () => readStartingState(upstream, token) }),
+    })
+  } catch (error) {
+    if (error instanceof RecordingOutError || error instanceof StartingStateError) throw new StartupError(error.message)
+    throw error
+  }
+  let failed: string | undefined
   return startProxySession(
     'record',
     {
@@ -50,11 +67,18 @@ export async function startRecord(argv: string[], io: CliIo): Promise<ProxySessi
       host: values.host,
       quiet: values.quiet,
       ...(values['pid-file'] !== undefined && { pidFile: values['pid-file'] }),
-      onExchange: (exchange) => void exchanges.push(exchange),
+      onExchange: async (exchange) => {
+        try {
+          await files.add(exchange)
+        } catch (error) {
+          // The client still gets its answer; the session's end says the files are incomplete.
+          if (failed === undefined) io.stderr(`doppel record: cannot write the recording: ${(failed = (error as Error).message)}\n`)
+        }
+      },
       finish: async () => {
-        const files = await writeScenarios(exchanges, { out, splitBy, ...(values.name !== undefined && { name: values.name }) })
-        io.stderr(files.length === 0 ? 'doppel record: nothing recorded\n' : files.map((file) => `doppel record: wrote ${file}\n`).join(''))
-        return 0
+        const written = files.written
+        io.stderr(written.length === 0 ? 'doppel record: nothing recorded\n' : written.map((file) => `doppel record: wrote ${file}\n`).join(''))
+        return failed === undefined ? 0 : 1
       },
     },
     io,

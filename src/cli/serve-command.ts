@@ -3,6 +3,8 @@ import type { Server } from 'node:http'
 import { registerCloudListener } from '../services/fake-cloud/index.ts'
 import { createDoppelServer, listen, type RunningServer, type ServerOptions } from '../faces/server/doppel-server.ts'
 import { isLoopbackAddress } from '../faces/server/request-guard.ts'
+import { developmentTls, TLS_DIRECTORY, tlsFromFiles, type TlsMaterial } from '../faces/server/tls-files.ts'
+import { join } from 'node:path'
 import { DataDirError, openDataDir, type DataDir } from '../features/snapshot/data-dir.ts'
 import { TenantRegistry } from '../features/tenants/index.ts'
 import type { CliIo } from '../core/cli-io.ts'
@@ -10,6 +12,7 @@ import { SERVE_SEED_OPTIONS, serveSeedFlags } from './deprecated-flags.ts'
 import { FIXTURES_OPTION, listenOptions, PID_FILE_OPTION, portFlag, PROFILE_OPTION, profileFlag } from './flags.ts'
 import { writePidFile } from './stop-on-signal.ts'
 import { resolve } from 'node:path'
+import { createSecureContext } from 'node:tls'
 import { parseOptions } from './parse-options.ts'
 import { tenantFlags } from './tenant-flags.ts'
 import { StartupError, UsageError } from './usage-error.ts'
@@ -30,6 +33,10 @@ Options:
   --profile <name>      service (default) or vault (X-Vault-Token, mount "aws" too)
   --allow-sha1          Accept SHA-1-based identity signatures at ec2 login
   --cloud-port <n>      Also serve STS/EC2/IAM/IMDS at the root of their own listener
+  --tls                 Serve HTTPS (both listeners) with a development CA made at start, kept in
+                        --data-dir's tls/ folder or else in a temporary folder removed at stop
+  --tls-cert <file>     Serve HTTPS with this PEM certificate (chain may follow; needs --tls-key)
+  --tls-key <file>      The PEM private key of --tls-cert
   --imds-listener-limit <n>  Per-instance IMDS sockets open at once, tenants included (default 64)
   --fault-limit <n>     Faults set at once, tenants included (default 1000)
   --clock-start <time>  Start the emulator clock at this RFC 3339 time
@@ -43,7 +50,8 @@ Options:
   --quiet               Do not log requests to stderr
   -h, --help            Show this help
 
-Prints exactly one line "doppel listening on http://HOST:PORT" when ready. SIGINT/SIGTERM stop it
+Prints exactly one line "doppel listening on http://HOST:PORT" (https:// with TLS) when ready; with
+--tls, stderr says where the CA is ("export VAULT_CACERT=…" and the like). SIGINT/SIGTERM stop it
 (within a second: listeners and connections closed, pending latency faults and provider calls ended),
 and so does the end of npx or the npm script that started it.`
 
@@ -68,6 +76,9 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
       ...PROFILE_OPTION,
       'allow-sha1': { type: 'boolean', default: false },
       'cloud-port': { type: 'string' },
+      tls: { type: 'boolean', default: false },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
       'imds-listener-limit': { type: 'string' },
       'fault-limit': { type: 'string' },
       'clock-start': { type: 'string' },
@@ -124,29 +135,43 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
       throw error instanceof DataDirError ? new StartupError(error.message) : error
     }
   }
+  const allowedHosts = values['allowed-host'] ?? []
+  const tls = tlsFlags(values, [values.host, ...allowedHosts], io.cwd)
   const serverOptions: ServerOptions = {
     ...(log && { onRequest: log }),
-    allowedHosts: values['allowed-host'] ?? [],
+    allowedHosts,
     controlTokens: values['control-token'] ?? [],
     tenants,
+    ...(tls && { tls: { cert: tls.cert, key: tls.key } }),
   }
-  const main = await listenOrExplain(createDoppelServer(doppel, serverOptions), port, values.host, '--port')
+  let main: RunningServer | undefined
+  let cloud: RunningServer | undefined
+  try {
+    main = await listenOrExplain(createDoppelServer(doppel, serverOptions), port, values.host, '--port')
+    if (values['cloud-port'] !== undefined) {
+      const cloudPort = portFlag('serve', '--cloud-port', values['cloud-port'])
+      cloud = await listenOrExplain(createDoppelServer(doppel, { ...serverOptions, surface: 'cloud' }), cloudPort, values.host, '--cloud-port')
+    }
+  } catch (error) {
+    await main?.close()
+    tls?.close()
+    throw error
+  }
   if (!isLoopbackAddress(main.host) && doppel.isRootToken('root')) {
     io.stderr(`doppel: warning: listening beyond loopback (${main.host}) with the default root token "root": anyone who can reach this port can manage it; set --root-token\n`)
   }
-  let cloud: RunningServer | undefined
-  if (values['cloud-port'] !== undefined) {
-    const cloudPort = portFlag('serve', '--cloud-port', values['cloud-port'])
-    cloud = await listenOrExplain(createDoppelServer(doppel, { ...serverOptions, surface: 'cloud' }), cloudPort, values.host, '--cloud-port')
+  if (cloud) {
     registerCloudListener(doppel, cloud.url)
     io.stderr(`doppel fake cloud on ${cloud.url}\n`)
   }
+  if (tls?.caFile) io.stderr(trustHints(tls, main.url))
   let removePidFile: (() => void) | undefined
   const close = async () => {
     // Pending latency faults would otherwise hold their requests (and the process) open.
     doppel.endPendingDelays()
     await Promise.all([main.close(), cloud?.close(), doppel.cloud.close()])
     await dataDir?.close()
+    tls?.close()
     removePidFile?.()
   }
   if (values['pid-file'] !== undefined) {
@@ -160,6 +185,59 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
   io.stdout(`doppel listening on ${main.url}\n`)
   return { main, ...(cloud && { cloud }), close }
 }
+
+/**
+ * The certificate `--tls` or `--tls-cert`/`--tls-key` ask for, or undefined for plain HTTP. A development
+ * certificate names loopback, `--host` and every `--allowed-host`; its CA is kept in `--data-dir`.
+ */
+function tlsFlags(
+  values: { tls: boolean; 'tls-cert'?: string; 'tls-key'?: string; 'data-dir'?: string },
+  names: string[],
+  cwd: string,
+): TlsMaterial | undefined {
+  const certFile = values['tls-cert']
+  const keyFile = values['tls-key']
+  if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError('doppel serve: --tls-cert and --tls-key go together')
+  if (certFile !== undefined && keyFile !== undefined) {
+    let material: TlsMaterial
+    try {
+      material = tlsFromFiles(resolve(cwd, certFile), resolve(cwd, keyFile))
+      // Node checks the pair when a context is made: a mismatch is a start-up error, not the first client's.
+      createSecureContext({ cert: material.cert, key: material.key })
+    } catch (error) {
+      throw new StartupError(`doppel serve: cannot use --tls-cert ${certFile} with --tls-key ${keyFile}: ${(error as Error).message}`)
+    }
+    return material
+  }
+  if (!values.tls) return undefined
+  const dir = values['data-dir'] === undefined ? undefined : join(resolve(cwd, values['data-dir']), TLS_DIRECTORY)
+  try {
+    return developmentTls(names, dir)
+  } catch (error) {
+    throw new StartupError(`doppel serve: cannot make the --tls certificates${dir ? ` in ${dir}` : ''}: ${(error as Error).message}`)
+  }
+}
+
+/**
+ * What `vault server -dev-tls` prints: where the CA is, as lines a shell can run. A wildcard bind's address
+ * is not one to connect to (nor in the certificate): the address given is loopback's.
+ */
+function trustHints(tls: TlsMaterial, url: string): string {
+  const ca = shellWord(tls.caFile!)
+  const address = url.replace(/^https:\/\/(0\.0\.0\.0|\[::\])(?=:)/, (_, host: string) => `https://${host === '[::]' ? '[::1]' : '127.0.0.1'}`)
+  return [
+    `doppel: serving TLS with ${tls.newCa ? 'a new' : 'the kept'} development CA ${tls.caFile}; clients can trust it with:`,
+    `export VAULT_ADDR=${shellWord(address)}`,
+    `export VAULT_CACERT=${ca}`,
+    `export NODE_EXTRA_CA_CERTS=${ca}`,
+    `export REQUESTS_CA_BUNDLE=${ca}`,
+    `# curl --cacert ${ca}; Go and OpenSSL read SSL_CERT_FILE=${ca} (instead of the system's CAs)`,
+    '',
+  ].join('\n')
+}
+
+/** A path as one shell word: as is when it is plain, else single-quoted. */
+const shellWord = (text: string): string => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`)
 
 /** Listens, turning the usual start-up failures into one-line usage errors. */
 async function listenOrExplain(server: Server, port: number, host: string, flag: string): Promise<RunningServer> {

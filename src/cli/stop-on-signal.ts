@@ -9,26 +9,39 @@ import { rmSync, readFileSync, writeFileSync } from 'node:fs'
 /** How often the parent is checked: well inside the second in which doppel promises to stop. */
 const PARENT_CHECK_MS = 200
 
+/** When a long-running command should stop; watched from before it starts listening. */
+export interface StopWatch {
+  /** Resolves on SIGINT, SIGTERM or, under npm, the parent's end. */
+  readonly stopped: Promise<void>
+  /** Stops watching (the signals' default, ending the process, applies again). */
+  dispose(): void
+}
+
 /**
- * Resolves once the command should stop, or once `requested` resolves (a stop asked for over HTTP). Its
- * listeners go with it, so a second signal while stopping ends the process at once (Node's default).
- * npm sets `npm_lifecycle_event` for what it runs; a doppel started otherwise may outlive its parent.
+ * Watches for the stop from the moment it is called: a command calls it before it listens, so a signal
+ * sent as soon as its ready line appears, or npm's shell ending then, is not missed (the parent is the
+ * one the command started under). The listeners go at the first stop, so a second signal while stopping
+ * ends the process at once (Node's default). npm sets `npm_lifecycle_event` for what it runs; a doppel
+ * started otherwise may outlive its parent.
  */
-export function untilStopped(requested?: Promise<unknown>, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  return new Promise((resolve) => {
-    const parent = process.ppid
-    const stop = () => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      clearInterval(watch)
-      resolve()
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
-    // The check alone never keeps the process alive; the server's listener does.
-    const watch = env.npm_lifecycle_event === undefined ? undefined : setInterval(() => process.ppid !== parent && stop(), PARENT_CHECK_MS).unref()
-    void requested?.then(stop)
-  })
+export function watchForStop(env: NodeJS.ProcessEnv = process.env): StopWatch {
+  const parent = process.ppid
+  let resolve!: () => void
+  const stopped = new Promise<void>((done) => (resolve = done))
+  // The check alone never keeps the process alive; the server's listener does.
+  const watch = env.npm_lifecycle_event === undefined ? undefined : setInterval(() => process.ppid !== parent && stop(), PARENT_CHECK_MS).unref()
+  function dispose(): void {
+    process.off('SIGINT', stop)
+    process.off('SIGTERM', stop)
+    clearInterval(watch)
+  }
+  function stop(): void {
+    dispose()
+    resolve()
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  return { stopped, dispose }
 }
 
 /**

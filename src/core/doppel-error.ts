@@ -1,3 +1,4 @@
+import type { Explanation } from './explanation.ts'
 /**
  * The base of every error doppel throws, with a stable `code` to match on instead of the message (as
  * Node's `ERR_*` and vitest's codes). Messages stay the real services' texts to the letter; the code
@@ -70,6 +71,14 @@ export type DoppelErrorCode = keyof typeof ERROR_CODES
 export class DoppelError<Code extends string = DoppelErrorCode> extends Error {
   override name = 'DoppelError'
   readonly code: Code
+  /** Why, for the journal (a refusal's rule, the value seen, what would pass); never shown to the client. */
+  declare explanation: Explanation | undefined
+
+  /** Sets the explanation where the error is thrown: `throw new LoginError(text).explain({ … })`. */
+  explain(explanation: Explanation): this {
+    this.explanation = explanation
+    return this
+  }
 
   constructor(code: Code, message: string, options?: ErrorOptions) {
     super(message, options)

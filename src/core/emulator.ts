@@ -26,6 +26,8 @@ export interface EmulatorOptions {
   env?: Record<string, string | undefined>
   /** How many requests the journal keeps. Default 1000. */
   journalLimit?: number
+  /** How many bytes of each body (request and answer) a journal entry keeps. Default 16 KiB. */
+  journalBodyLimit?: number
   /**
    * The path prefix clients reach this instance under (a tenant's `/t/<name>`); links the services write
    * into bodies carry it. Default: none.
@@ -68,7 +70,7 @@ export class Emulator {
     this.clock = options.clock instanceof Clock ? options.clock : new Clock(options.clock)
     this.random = new Random(options.seed)
     this.store = new Store(options.maxStateBytes)
-    this.journal = new Journal(options.journalLimit)
+    this.journal = new Journal(options.journalLimit, options.journalBodyLimit)
     this.sharedLimits = options.sharedLimits ?? {
       imdsListeners: new SharedPool(options.imdsListenerLimit ?? DEFAULT_IMDS_LISTENER_LIMIT),
       faults: new SharedPool(options.faultLimit ?? DEFAULT_FAULT_LIMIT),

@@ -1,3 +1,24 @@
+import type { Explanation } from './explanation.ts'
+
+/** A request as the journal keeps it: secrets redacted, the body cut at the journal's body limit. */
+export interface JournalRequest {
+  method: string
+  /** Path and query, credential query parameters redacted. */
+  path: string
+  headers: Record<string, string>
+  body: string
+  /** Whether the body was cut at the journal's body limit. */
+  truncated: boolean
+}
+
+/** An answer as the journal keeps it: the same headers and body the client received, bounded and redacted. */
+export interface JournalResponse {
+  status: number
+  headers: Record<string, string>
+  body: string
+  truncated: boolean
+}
+
 export interface JournalEntry {
   id: number
   time: string
@@ -8,6 +29,11 @@ export interface JournalEntry {
   durationMs: number
   /** Set for calls the emulator made to its own fake cloud without HTTP. */
   internal?: boolean
+  request: JournalRequest
+  /** Absent for a dropped connection, which had no answer. */
+  response?: JournalResponse
+  /** Why the request was refused (see `core/explanation.ts`): on refusals only. */
+  explanation?: Explanation
 }
 
 /** What the journal stores per request: numbers, formatted only when the entries are read. */
@@ -19,43 +45,51 @@ export interface JournalRecord {
   status: number
   /** Unrounded milliseconds. */
   duration: number
+  request: JournalRequest
+  response?: JournalResponse
+  explanation?: Explanation
 }
 
-/** A bounded record of the requests an emulator instance answered, newest last. */
+/** The default cap on each kept body, each way: 16 KiB. */
+export const JOURNAL_BODY_LIMIT = 16 * 1024
+
+/**
+ * A bounded record of the requests an emulator instance answered, newest last: `limit` entries, each body
+ * cut at `bodyLimit` bytes, so the journal's memory has a ceiling whatever the traffic.
+ */
 export class Journal {
   readonly limit: number
+  readonly bodyLimit: number
   // A ring: once full, each record overwrites the oldest instead of shifting the array.
   #ring: (JournalRecord & { id: number })[] = []
   #next = 1
 
-  constructor(limit = 1000) {
+  constructor(limit = 1000, bodyLimit = JOURNAL_BODY_LIMIT) {
     this.limit = limit
+    this.bodyLimit = bodyLimit
   }
 
-  record(record: JournalRecord): void {
+  /** Stores a record; returns its id. */
+  record(record: JournalRecord): number {
     const stored = record as JournalRecord & { id: number }
     stored.id = this.#next
     this.#ring[(this.#next - 1) % this.limit] = stored
-    this.#next++
+    return this.#next++
   }
 
   entries(): JournalEntry[] {
     const count = this.#ring.length
     const oldest = count < this.limit ? 0 : (this.#next - 1) % this.limit
     const out: JournalEntry[] = []
-    for (let i = 0; i < count; i++) {
-      const r = this.#ring[(oldest + i) % count]!
-      out.push({
-        id: r.id,
-        time: new Date(r.timeMs).toISOString(),
-        service: r.service,
-        method: r.method,
-        url: r.url,
-        status: r.status,
-        durationMs: Math.round(r.duration * 1000) / 1000,
-      })
-    }
+    for (let i = 0; i < count; i++) out.push(entry(this.#ring[(oldest + i) % count]!))
     return out
+  }
+
+  /** The entry with this id, while the journal still holds it. */
+  entry(id: number): JournalEntry | undefined {
+    if (id < 1 || id >= this.#next || id < this.#next - this.#ring.length) return undefined
+    const stored = this.#ring[(id - 1) % this.limit]
+    return stored?.id === id ? entry(stored) : undefined
   }
 
   /** How many requests were recorded since the last clear, including those the bound dropped. */
@@ -66,5 +100,20 @@ export class Journal {
   clear(): void {
     this.#ring = []
     this.#next = 1
+  }
+}
+
+function entry(r: JournalRecord & { id: number }): JournalEntry {
+  return {
+    id: r.id,
+    time: new Date(r.timeMs).toISOString(),
+    service: r.service,
+    method: r.method,
+    url: r.url,
+    status: r.status,
+    durationMs: Math.round(r.duration * 1000) / 1000,
+    request: r.request,
+    ...(r.response && { response: r.response }),
+    ...(r.explanation && { explanation: r.explanation }),
   }
 }

@@ -97,6 +97,11 @@ export class LightRequest {
     return this.#used || (this.#real?.bodyUsed ?? false)
   }
 
+  /** The body as received, without reading it (the journal keeps a copy of its start). */
+  receivedBody(): Uint8Array | undefined {
+    return this.#body
+  }
+
   async bytes(): Promise<Uint8Array<ArrayBuffer>> {
     return this[BUFFERED_BODY]() as Uint8Array<ArrayBuffer>
   }

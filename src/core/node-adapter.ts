@@ -25,14 +25,15 @@ function readWhole(req: IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * Turns a Node request into a Fetch `Request`, keeping repeated headers and the Host as received. A
+ * Turns a Node request into a Fetch `Request`, keeping repeated headers and the Host as received (under
+ * `scheme`, which a TLS listener gives as `https`, so links built from the request's origin stay on TLS). A
  * request without a body or with one up to 1 MiB becomes a light request (read into memory first);
  * a larger or chunked body streams through a real `Request`.
  */
-export async function toFetchRequest(req: IncomingMessage, fallbackHost: string): Promise<Request> {
+export async function toFetchRequest(req: IncomingMessage, fallbackHost: string, scheme: 'http' | 'https' = 'http'): Promise<Request> {
   const raw = req.rawHeaders
   const method = req.method ?? 'GET'
-  const url = `http://${firstRawHeader(raw, 'host') ?? fallbackHost}${req.url ?? '/'}`
+  const url = `${scheme}://${firstRawHeader(raw, 'host') ?? fallbackHost}${req.url ?? '/'}`
   if (method === 'GET' || method === 'HEAD') return new LightRequest(method, url, raw, undefined)
   const length = firstRawHeader(raw, 'content-length')
   if (length === undefined && firstRawHeader(raw, 'transfer-encoding') === undefined) return new LightRequest(method, url, raw, undefined)

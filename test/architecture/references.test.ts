@@ -13,7 +13,8 @@ const THIS_FILE = 'test/architecture/references.test.ts'
 
 const CITATION = /docs\/reference\/([\w-]+)\.md §(\d+(?:\.\d+)*)/g
 /** A `§` before a number that the full form does not introduce (inside the reference pages: their own sections). */
-const BARE = /(?<!docs\/reference\/[\w-]+\.md )§(?=\d)/g
+// A section of an RFC (`RFC 5280 §4.1.2.5`) is a citation of that standard, not of these notes.
+const BARE = /(?<!docs\/reference\/[\w-]+\.md |RFC \d+ )§(?=\d)/g
 const OLD_FORMS = [
   /shared\/reference/g,
   /(?<!docs\/)\breference\/(cloud-auth|registry|fake-cloud|scenario-format)\b/g,
@@ -105,6 +106,7 @@ describe('references', () => {
           file('src/c.ts', '/** role write (reference §3.7), then (§11) */'),
           file('conformance/d.yaml', 'desc: reference cloud-auth §3.7 and `reference/registry.md`, see shared/reference'),
           file('docs/reference/cloud-auth.md', 'as in §3.7 and §4'),
+          file('src/e.ts', '// UTCTime up to 2049 (RFC 5280 §4.1.2.5)'),
         ],
         pages,
       ),

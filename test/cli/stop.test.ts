@@ -142,4 +142,32 @@ describe('stopping within a second', () => {
     expect(performance.now() - started).toBeLessThan(1000)
     expect(existsSync(pidFile)).toBe(false)
   })
+
+  it('the moment its ready line appears: the shell killed then, or SIGTERM to doppel then, still stops it cleanly', async () => {
+    for (const target of ['shell', 'doppel'] as const) {
+      const pidFile = join(tempDir('stop'), 'doppel.pid')
+      const shell = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" serve --port 0 --quiet --pid-file "${pidFile}"; :`], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, npm_lifecycle_event: 'npx' },
+      })
+      cleanup.push(() => shell.exitCode === null && shell.signalCode === null && shell.kill('SIGKILL'))
+      let pid = 0
+      // Signalled in the same turn as the ready line arrives: before the CLI could wait for a stop, had it
+      // started watching only once the server was up.
+      await new Promise<void>((resolve) =>
+        shell.stdout!.once('data', () => {
+          pid = Number(readFileSync(pidFile, 'utf8'))
+          process.kill(target === 'shell' ? shell.pid! : pid, 'SIGTERM')
+          resolve()
+        }),
+      )
+      cleanup.push(() => isRunning(pid) && process.kill(pid, 'SIGKILL'))
+      const started = performance.now()
+      for (let i = 0; i < 100 && isRunning(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(isRunning(pid), target).toBe(false)
+      expect(performance.now() - started, target).toBeLessThan(1000)
+      // A clean stop removes its pid file; a process killed by the signal would have left it.
+      expect(existsSync(pidFile), target).toBe(false)
+    }
+  })
 })

@@ -21,7 +21,7 @@ const exchange: fc.Arbitrary<Exchange> = fc.record({
 })
 
 const becomesAScenario = fc.property(fc.array(exchange, { maxLength: 8 }), (exchanges) => {
-  // A session of control calls only is not written (write-scenarios.ts).
+  // A session of control calls only is not written (recording-files.ts).
   fc.pre(exchanges.some((e) => !e.target.startsWith('/_doppel/')))
   const scenario = buildScenario(exchanges, { name: 'property' })
   const text = stringify(scenario, { lineWidth: 0, aliasDuplicateObjects: false })

@@ -116,7 +116,7 @@ describe('doppel record as a process', () => {
     expect(auth).not.toContain(secret)
     expect(auth).not.toContain('AKIAIOSFODNN7EXAMPLE')
     expect(auth).toContain('secret_key: ${{ vars.secret_key }}')
-    expect(auth).toContain("${{ env.DOPPEL_SECRET_SECRET_KEY || '' }}")
+    expect(auth).toContain("${{ env.DOPPEL_SECRET_SECRET_KEY || 'redacted-secret_key' }}")
     expect(readFileSync(join(out, 'cli-registry.yaml'), 'utf8')).toContain('/api/v2/ping')
     for (const file of ['cli-auth.yaml', 'cli-registry.yaml']) {
       const console = quiet()

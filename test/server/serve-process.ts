@@ -16,10 +16,10 @@ export async function startServe(args: string[]): Promise<ServeProcess> {
   let stderr = ''
   child.stderr!.on('data', (chunk) => (stderr += chunk))
   const [line] = (await once(child.stdout!, 'data')) as [Buffer]
-  const match = /^doppel listening on (http:\/\/[^:]+:(\d+))\n$/.exec(line.toString())
+  const match = /^doppel listening on (https?):\/\/[^:]+:(\d+)\n$/.exec(line.toString())
   if (!match) throw new Error(`unexpected first line: ${line.toString()} ${stderr}`)
   const port = Number(match[2])
-  return { child, url: `http://127.0.0.1:${port}`, port, stderr: () => stderr }
+  return { child, url: `${match[1]}://127.0.0.1:${port}`, port, stderr: () => stderr }
 }
 
 /** Stops a child that is still running (after a failed test). */

@@ -1,26 +1,15 @@
 // Unmodified Python clients (Debian's python3-hvac and python3-boto3) against `doppel serve --profile vault`:
 // botocore reads the region and the role's credentials from a fake IMDS listener, boto3 calls the fake STS,
 // and hvac logs in with the iam and the ec2 method, as an application on an instance would.
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PYTHON, pythonModulesPresent } from './python-modules.ts'
 
 const BIN = new URL('../../bin/doppel.js', import.meta.url).pathname
 const APP = new URL('./python/instance_app.py', import.meta.url).pathname
-const PYTHON = process.env.DOPPEL_TEST_PYTHON ?? '/usr/bin/python3'
-
-function pythonClientsPresent(): boolean {
-  try {
-    execFileSync(PYTHON, ['-c', 'import hvac, boto3'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
-
-// CI installs the Debian packages (.ci/run), so there a missing client is a failure, not a skip.
-const present = pythonClientsPresent() || process.env.CI === 'true'
+const present = pythonModulesPresent(['hvac', 'boto3'])
 if (!present) console.warn(`python client test skipped: ${PYTHON} lacks hvac/boto3 (apt-get install python3-hvac python3-boto3)`)
 
 interface AppResult {

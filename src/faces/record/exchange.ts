@@ -8,6 +8,8 @@ export interface Exchange {
   status: number
   responseHeaders: [string, string][]
   responseBody: Buffer
+  /** Why the proxy answered 502 instead of the upstream (too large, broken off, no answer); no response then. */
+  refused?: string
 }
 
 export function header(headers: readonly [string, string][], name: string): string | undefined {

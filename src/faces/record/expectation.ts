@@ -7,6 +7,7 @@ import { literalJson, literalText } from '../../features/documents/template-mark
 import { formatJsonPath, type JsonPath } from '../scenario/expressions/json-path.ts'
 import { header, isText, jsonBody, type Exchange } from './exchange.ts'
 import type { Refs } from './refs.ts'
+import { hasSecretPair } from './secrets.ts'
 import { isClockNumber, TIME_MATCHER, volatility } from './volatile.ts'
 
 export interface RecordedExpectation {
@@ -26,8 +27,8 @@ export function expectationOf(exchange: Exchange, stepId: string, refs: Refs): R
   if (contentType) headers['Content-Type'] = { $regex: `^${contentType.split(';')[0]!.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` }
   for (const name of ['Location', 'X-Terraform-Get']) {
     const value = header(exchange.responseHeaders, name)
-    // An absolute URL names the recorded host; its shape is all that replays.
-    if (value !== undefined) headers[name] = value.includes('://') ? { $type: 'string', $minLength: 1 } : refs.template(value)
+    // An absolute URL names the recorded host, a signed one holds a secret: its shape is all that replays.
+    if (value !== undefined) headers[name] = value.includes('://') || hasSecretPair(value) ? { $type: 'string', $minLength: 1 } : refs.template(value)
   }
   if (Object.keys(headers).length > 0) expect.headers = headers
   if (json !== undefined) {

@@ -1,21 +1,24 @@
 /**
  * The proxy both `doppel record` and `doppel compare` run: every request goes to the upstream unchanged
- * (method including `LIST`, headers, body) and its answer comes back; each exchange is handed on.
- * Served through doppel's own node:http adapter, which reads the `LIST` verb Node's parser refuses.
+ * (method including `LIST`, headers, body; `Host` too when a SigV4 signature covers it) and its answer
+ * comes back; each exchange is handed on. Served through doppel's own node:http adapter, which reads the
+ * `LIST` verb Node's parser refuses.
  */
 import { readBodyBytes, BodyTooLargeError, jsonResponse } from '../../core/http.ts'
 import type { Exchange } from './exchange.ts'
+import { callUpstream } from './upstream-call.ts'
 
 export const STOP_PATH = '/_doppel/record/stop'
 
-/** Bodies above this are refused (413) rather than buffered. */
-const BODY_LIMIT = 64 * 1024 * 1024
+/**
+ * The most a request or an answer may hold (64 MiB, above the registry's 50 MiB archives): a request past it
+ * is refused with 413, an answer past it is a 502 to the client and a refused exchange; neither is buffered
+ * past it.
+ */
+export const BODY_LIMIT = 64 * 1024 * 1024
 
-/** Hop-by-hop headers, and those fetch sets itself for the upstream connection. */
-export const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'te', 'upgrade', 'proxy-connection', 'accept-encoding'])
-
-/** fetch has already decoded the body, so these would describe bytes the client never gets. */
-const DECODED_RESPONSE = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'])
+/** Hop-by-hop headers: they describe the client's connection to the proxy, not the request. */
+export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'content-length', 'transfer-encoding', 'te', 'upgrade', 'proxy-connection'])
 
 export interface ForwardingProxyOptions {
   upstream: string
@@ -23,13 +26,17 @@ export interface ForwardingProxyOptions {
   onExchange: (exchange: Exchange) => void | Promise<void>
   /** `POST /_doppel/record/stop`. */
   onStop: () => void
-  fetch?: typeof globalThis.fetch
 }
 
 export function forwardingProxy(options: ForwardingProxyOptions): { handle(request: Request, handling?: { signal?: AbortSignal }): Promise<Response> } {
   const upstream = options.upstream.replace(/\/+$/, '')
-  const fetchImpl = options.fetch ?? globalThis.fetch
   let queue: Promise<unknown> = Promise.resolve()
+  // One exchange at a time, in arrival order: compare feeds the emulator the same sequence.
+  const handOn = async (exchange: Exchange) => {
+    const handed = queue.then(() => options.onExchange(exchange))
+    queue = handed.catch(() => undefined)
+    await handed
+  }
   return {
     async handle(request, handling = {}) {
       const url = new URL(request.url)
@@ -46,43 +53,31 @@ export function forwardingProxy(options: ForwardingProxyOptions): { handle(reque
         throw error
       }
       const requestHeaders: [string, string][] = []
-      const headers = new Headers()
-      request.headers.forEach((value, name) => {
-        requestHeaders.push([name, value])
-        if (!HOP_BY_HOP.has(name)) headers.append(name, value)
-      })
+      request.headers.forEach((value, name) => void requestHeaders.push([name, value]))
       const target = url.pathname + url.search
-      let answer: Response
-      let responseBody: Buffer
-      try {
-        answer = await fetchImpl(upstream + target, {
-          method: request.method,
-          headers,
-          redirect: 'manual',
-          // A stopping server aborts the call: the client gets the 502 below, if still connected.
-          ...(handling.signal && { signal: handling.signal }),
-          ...(body.length > 0 && request.method !== 'GET' && request.method !== 'HEAD' && { body: new Uint8Array(body) }),
-        })
-        responseBody = Buffer.from(await answer.arrayBuffer())
-      } catch (error) {
-        const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message
-        return jsonResponse(502, { errors: [`doppel: upstream ${upstream} did not answer: ${cause}`] })
+      const upstreamUrl = new URL(upstream + target)
+      const signed = isSigV4Signed(requestHeaders, url.searchParams)
+      const sent = requestHeaders.filter(([name]) => !HOP_BY_HOP.has(name) && (signed || name !== 'host'))
+      if (!signed) sent.push(['host', upstreamUrl.host])
+      if (body.length > 0) sent.push(['content-length', String(body.length)])
+      // A stopping server aborts the call: the client gets a 502, if still connected.
+      const answer = await callUpstream({ method: request.method, url: upstreamUrl, headers: sent, body, limit: BODY_LIMIT, ...(handling.signal && { signal: handling.signal }) })
+      const exchange: Exchange = { method: request.method, target, requestHeaders, requestBody: body, status: 0, responseHeaders: [], responseBody: Buffer.alloc(0) }
+      if (!('status' in answer)) {
+        const message = answer.reason === 'unreachable' ? `did not answer: ${answer.message}` : answer.message
+        await handOn({ ...exchange, refused: `upstream ${message}` })
+        return jsonResponse(502, { errors: [`doppel: upstream ${upstream} ${message}`] })
       }
-      const responseHeaders: [string, string][] = []
+      await handOn({ ...exchange, status: answer.status, responseHeaders: answer.headers, responseBody: answer.body })
+      const empty = answer.status === 204 || answer.status === 304 || answer.body.length === 0
       const out = new Headers()
-      answer.headers.forEach((value, name) => {
-        if (DECODED_RESPONSE.has(name)) return
-        responseHeaders.push([name, value])
-        if (name !== 'set-cookie') out.append(name, value)
-      })
-      for (const cookie of answer.headers.getSetCookie()) out.append('set-cookie', cookie)
-      const exchange: Exchange = { method: request.method, target, requestHeaders, requestBody: body, status: answer.status, responseHeaders, responseBody }
-      // One exchange at a time, in arrival order: compare feeds the emulator the same sequence.
-      const handed = queue.then(() => options.onExchange(exchange))
-      queue = handed.catch(() => undefined)
-      await handed
-      const empty = answer.status === 204 || answer.status === 304 || responseBody.length === 0
-      return new Response(empty ? null : new Uint8Array(responseBody), { status: answer.status, statusText: answer.statusText, headers: out })
+      for (const [name, value] of answer.headers) out.append(name, value)
+      return new Response(empty ? null : new Uint8Array(answer.body), { status: answer.status, statusText: answer.statusText, headers: out })
     },
   }
+}
+
+/** A request signed with SigV4 (in its headers or presigned): its `Host` is part of what was signed. */
+function isSigV4Signed(headers: readonly [string, string][], query: URLSearchParams): boolean {
+  return query.has('X-Amz-Signature') || headers.some(([name, value]) => name === 'authorization' && /^AWS4-HMAC-SHA256\s/i.test(value))
 }

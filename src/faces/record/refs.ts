@@ -11,17 +11,18 @@ export interface Ref {
   sameAs?: string
 }
 
-const BOUNDARY_BEFORE = '(?<![A-Za-z0-9_-])'
-const BOUNDARY_AFTER = '(?![A-Za-z0-9_-])'
+/** A value is replaced only as a whole token: not next to one of these characters. */
+const WORD = /[A-Za-z0-9_-]/
 
 export class Refs {
   readonly #byValue = new Map<string, Ref>()
-  #pattern: RegExp | undefined
+  /** The values' distinct lengths, longest first: what `template` tries at each position. */
+  #lengths: number[] | undefined
 
   add(value: string, ref: Ref): void {
     if (value === '' || this.#byValue.has(value)) return
     this.#byValue.set(value, ref)
-    this.#pattern = undefined
+    this.#lengths = undefined
   }
 
   get(value: string): Ref | undefined {
@@ -29,25 +30,30 @@ export class Refs {
   }
 
   /**
-   * Recorded text as the scenario writes it: every recorded value in it (whole tokens only) replaced by its
-   * template, the rest kept literal (`literalText`).
+   * Recorded text as the scenario writes it: every recorded value in it (whole tokens only, the longest
+   * at each position) replaced by its template, the rest kept literal (`literalText`). Lookups by length,
+   * not one pattern of every value: a session adds values as it goes, and each would mean a new pattern
+   * as long as all of them.
    */
   template(value: string): string {
     const whole = this.#byValue.get(value)
     if (whole) return whole.template
     if (this.#byValue.size === 0) return literalText(value)
-    this.#pattern ??= new RegExp(
-      `${BOUNDARY_BEFORE}(${[...this.#byValue.keys()]
-        .sort((a, b) => b.length - a.length)
-        .map((v) => v.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
-        .join('|')})${BOUNDARY_AFTER}`,
-      'g',
-    )
+    const lengths: number[] = (this.#lengths ??= [...new Set([...this.#byValue.keys()].map((key) => key.length))].sort((a, b) => b - a))
     let out = ''
     let last = 0
-    for (const found of value.matchAll(this.#pattern)) {
-      out += literalText(value.slice(last, found.index)) + this.#byValue.get(found[0])!.template
-      last = found.index + found[0].length
+    for (let at = 0; at < value.length; at++) {
+      if (at > 0 && WORD.test(value[at - 1]!)) continue
+      for (const length of lengths) {
+        const end = at + length
+        if (end > value.length || (end < value.length && WORD.test(value[end]!))) continue
+        const ref = this.#byValue.get(value.slice(at, end))
+        if (!ref) continue
+        out += literalText(value.slice(last, at)) + ref.template
+        last = end
+        at = end - 1
+        break
+      }
     }
     return out + literalText(value.slice(last))
   }

@@ -5,15 +5,17 @@
  * `clock.advance`, `fixtures`), so signed login payloads are made afresh on every replay.
  */
 import { decodeOrKeep } from '../../core/decode-segment.ts'
-import { literalText } from '../../features/documents/template-marker.ts'
+import { literalJson, literalText } from '../../features/documents/template-marker.ts'
 import { parse as parseYaml } from 'yaml'
 import { formatJsonPath } from '../scenario/expressions/json-path.ts'
 import { expectationOf } from './expectation.ts'
-import { isText, jsonBody, type Exchange } from './exchange.ts'
+import { header, isText, jsonBody, type Exchange } from './exchange.ts'
 import { IAM_FIELDS, iamSigning } from './iam-signing.ts'
 import { documentInPkcs7 } from './pkcs7-document.ts'
+import { ROLE_PATH, roleFixture } from './read-state.ts'
 import { Refs } from './refs.ts'
-import { SECRET_KEYS, TOKEN_HEADERS, TRANSPORT_HEADERS, volatility } from './volatile.ts'
+import { redactPairs, SECRET_HEADERS, SECRET_KEYS, secretEnvName, secretVarName, TOKEN_HEADERS } from './secrets.ts'
+import { TRANSPORT_HEADERS, volatility } from './volatile.ts'
 
 export interface ScenarioDocument {
   version: 1
@@ -29,21 +31,27 @@ export interface ScenarioDocument {
 export interface BuildOptions {
   name: string
   labels?: string[]
+  /**
+   * The upstream's state when the recording started (a doppel's `GET /_doppel/snapshot`): the scenario's
+   * first step restores it, so a replay starts where the recording did (fixtures, faker values, random
+   * position, fake-cloud instances), and paths keep the recorded mount, which the snapshot holds.
+   */
+  startingState?: unknown
+  /** The upstream's base URL: answers name it in absolute links (registry pagination), the target's on replay. */
+  upstream?: string
 }
 
 type Json = Record<string, unknown>
 
 /** Turns recorded exchanges into a scenario that replays on the emulator, a `doppel serve` and the upstream. */
 export function buildScenario(exchanges: readonly Exchange[], options: BuildOptions): ScenarioDocument {
-  return new Builder(options).build(exchanges)
+  const builder = new ScenarioBuilder(options)
+  for (const exchange of exchanges) builder.add(exchange)
+  return builder.document()
 }
 
-/** The environment variable a secret var reads, so the secret is given at replay and never on disk. */
-export function secretEnvName(name: string): string {
-  return `DOPPEL_SECRET_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`
-}
-
-class Builder {
+/** Builds a scenario one exchange at a time, as a recording goes; `document()` is the scenario so far. */
+export class ScenarioBuilder {
   readonly refs = new Refs()
   readonly steps: Record<string, unknown>[] = []
   readonly vars: Record<string, string> = {}
@@ -51,21 +59,36 @@ class Builder {
   fixtures: Json | undefined
   usesCloud = false
   skipped = 0
+  refused = 0
+  exchanges = 0
+  /** Whether a service call (not only control calls) was added: a scenario worth writing. */
+  hasRequests = false
+  /** Roles the session wrote, or already read: a later read shows the session's doing, not the starting state. */
+  readonly #rolesSeen = new Set<string>()
   #next = 1
   readonly options: BuildOptions
 
   constructor(options: BuildOptions) {
     this.options = options
+    if (options.upstream !== undefined) this.refs.add(options.upstream.replace(/\/+$/, ''), { template: '${{ target.registryUrl }}' })
+    if (options.startingState !== undefined) {
+      this.steps.push({
+        id: 'start',
+        request: { method: 'PUT', path: '/_doppel/snapshot', json: literalJson(options.startingState) },
+        expect: { status: 204 },
+      })
+    }
   }
 
-  build(exchanges: readonly Exchange[]): ScenarioDocument {
-    for (const exchange of exchanges) this.add(exchange)
+  document(): ScenarioDocument {
+    const requires = [...(this.usesCloud ? ['fake-cloud'] : []), ...(this.options.startingState !== undefined ? ['reset'] : [])]
+    const left = [this.skipped > 0 && `${this.skipped} control calls left out`, this.refused > 0 && `${this.refused} refused by the proxy left out`].filter(Boolean)
     return {
       version: 1,
       name: this.options.name,
-      desc: `Recorded by doppel record: ${exchanges.length} exchanges${this.skipped > 0 ? `, ${this.skipped} control calls left out` : ''}.`,
+      desc: `Recorded by doppel record: ${this.exchanges} exchanges${left.map((part) => `, ${part}`).join('')}.`,
       labels: this.options.labels ?? ['recorded'],
-      ...(this.usesCloud && { requires: ['fake-cloud'] }),
+      ...(requires.length > 0 && { requires }),
       ...(Object.keys(this.vars).length > 0 && { vars: this.vars }),
       ...(this.fixtures && { fixtures: this.fixtures }),
       steps: this.steps,
@@ -77,8 +100,17 @@ class Builder {
   }
 
   add(exchange: Exchange): void {
+    this.exchanges++
+    // The upstream gave no answer (too large, broken off, unreachable): nothing to replay.
+    if (exchange.refused !== undefined) {
+      this.refused++
+      return
+    }
     const path = exchange.target.split('?')[0]!
-    if (!path.startsWith('/_doppel/')) return this.requestStep(exchange)
+    if (!path.startsWith('/_doppel/')) {
+      this.hasRequests = true
+      return this.requestStep(exchange)
+    }
     const body = (jsonBody(exchange.requestBody) ?? {}) as Json
     const ok = exchange.status < 300
     if (path === '/_doppel/cloud/instances' && exchange.method === 'POST' && ok) return this.cloudCreate('cloud.createInstance', exchange, body)
@@ -157,7 +189,7 @@ class Builder {
     }
     if (!fixture || typeof fixture !== 'object') return
     const renamed = this.renameOrganizations(fixture as Json)
-    this.fixtures = mergeFixtures(this.fixtures ?? {}, this.refs.templateJson(renamed) as Json)
+    this.fixtures = mergeFixtures(this.fixtures ?? {}, this.secrets(this.refs.templateJson(renamed)) as Json)
   }
 
   /** Registry organisations get a per-run name: modules in them would collide on a second replay. */
@@ -172,14 +204,16 @@ class Builder {
 
   requestStep(exchange: Exchange): void {
     const [rawPath, query] = splitTarget(exchange.target)
+    const role = ROLE_PATH.exec(rawPath)?.[1]
+    if (role !== undefined) this.startingRole(exchange, decodeOrKeep(role))
     const id = this.stepId()
     const json = jsonBody(exchange.requestBody)
     const mount = /^\/v1\/auth\/([^/]+)/.exec(rawPath)?.[1]
     // The mount's name shows in answers too (`display_name`, `path`); replays run on their own mount.
-    if (mount !== undefined && mount !== 'token') this.refs.add(decodeOrKeep(mount), { template: '${{ target.mount }}' })
+    if (mount !== undefined && this.templatesMount(mount)) this.refs.add(decodeOrKeep(mount), { template: '${{ target.mount }}' })
     const path = this.templatePath(rawPath)
     const request: Json = { method: exchange.method, path }
-    if (query !== undefined) request.path = `${path}?${this.refs.template(query)}`
+    if (query !== undefined) request.path = `${path}?${this.secretPairs(query)}`
     if (/^\/(api\/|\.well-known\/|_archivist\/)/.test(rawPath)) request.service = 'registry'
 
     const headers: Json = {}
@@ -192,8 +226,14 @@ class Builder {
         const bearer = /^Bearer\s+/i.exec(value)
         const token = bearer ? value.slice(bearer[0].length) : value
         const ref = this.refs.get(token)
-        // A token the session obtained is a capture; any other is the target's own token.
+        // A token the session obtained is a capture; any other is the target's own token, also where an
+        // answer echoes it (a short one such as `root` is also a word: policies, display names).
         if (ref) headers[name] = bearer ? `Bearer ${ref.template}` : ref.template
+        else if (token.length >= 8) this.refs.add(token, { template: '${{ target.token }}' })
+        continue
+      }
+      if (SECRET_HEADERS.has(lower)) {
+        headers[name] = this.refs.get(value)?.template ?? this.secretVar(lower, value)
         continue
       }
       if (lower === 'content-type' && json !== undefined && /^application\/json\b/.test(value)) continue
@@ -208,11 +248,22 @@ class Builder {
       const templated = this.refs.templateJson(json) as Json
       request.json = this.secrets(isLogin && 'iam_request_headers' in (json as Json) ? this.iamLogin(json as Json, templated) : templated)
     } else if (exchange.requestBody.length > 0) {
-      if (isText(exchange.requestBody)) request.body = this.refs.template(exchange.requestBody.toString('utf8'))
+      const text = exchange.requestBody.toString('utf8')
+      const form = /^application\/x-www-form-urlencoded\b/i.test(header(exchange.requestHeaders, 'content-type') ?? '')
+      if (isText(exchange.requestBody)) request.body = form ? this.secretPairs(text) : this.refs.template(text)
       else request.bodyBase64 = exchange.requestBody.toString('base64')
     }
     const { expect, capture } = expectationOf(exchange, id, this.refs)
     this.steps.push({ id, request, expect, ...(Object.keys(capture).length > 0 && { capture }) })
+  }
+
+  /** A role read before the session wrote it was there at the start: it joins the fixture (unless the scenario restores a snapshot). */
+  startingRole(exchange: Exchange, name: string): void {
+    const first = !this.#rolesSeen.has(name)
+    this.#rolesSeen.add(name)
+    const data = (jsonBody(exchange.responseBody) as { data?: unknown } | undefined)?.data
+    if (!first || exchange.method !== 'GET' || exchange.status !== 200 || this.options.startingState !== undefined || !isObject(data)) return
+    this.fixtures = mergeFixtures(this.fixtures ?? {}, { auth: { roles: { [literalText(name)]: this.refs.templateJson(roleFixture(data)) } } })
   }
 
   /**
@@ -255,29 +306,65 @@ class Builder {
   }
 
   /**
+   * Whether a recorded mount becomes `${{ target.mount }}` (a fresh mount per run on a shared server): not
+   * the token store, and not when the scenario restores the upstream's state, which holds the mount itself.
+   */
+  templatesMount(mount: string): boolean {
+    return mount !== 'token' && this.options.startingState === undefined
+  }
+
+  /**
    * `/v1/auth/<mount>/…` → `/v1/auth/${{ target.mount }}/…` (the token store is not a mount of the
    * method); recorded values in the rest of the path become their templates.
    */
   templatePath(rawPath: string): string {
     const mount = MOUNT_PREFIX.exec(rawPath)
-    if (!mount || mount[1] === 'token') return this.refs.template(rawPath)
+    if (!mount || !this.templatesMount(mount[1]!)) return this.refs.template(rawPath)
     return '/v1/auth/${{ target.mount }}' + this.refs.template(rawPath.slice(mount[0].length))
   }
 
-  /** Secret request fields become vars read from the environment at replay; the value is never written. */
+  /** Secret request fields (at any depth) become vars read from the environment at replay; the value is never written. */
   secrets(value: unknown): unknown {
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return value
+    if (Array.isArray(value)) return value.map((item) => this.secrets(item))
+    if (!value || typeof value !== 'object') return value
     // Built from entries: a `__proto__` key of the recorded body stays an own key.
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => {
         if (!(SECRET_KEYS.test(key) && typeof item === 'string' && item !== '' && !item.startsWith('${{'))) return [key, this.secrets(item)]
-        this.vars[key] = `\${{ env.${secretEnvName(key)} || '' }}`
-        const template = `\${{ vars.${key} }}`
-        // An answer that echoes it (an access key read back) must not write it either.
-        this.refs.add(item, { template })
-        return [key, template]
+        return [key, this.secretVar(key, item)]
       }),
     )
+  }
+
+  /** A query string or form body with its secret parameters as vars (or the capture that produced them). */
+  secretPairs(pairs: string): string {
+    return redactPairs(
+      pairs,
+      (text) => this.refs.template(text),
+      (name, value) => {
+        const template = this.secretVar(name, value)
+        // Sent encoded, as recorded: the value is the expression's, piped through `urlencode`.
+        const expression = /^\$\{\{ (.+) \}\}$/.exec(template)?.[1]
+        return expression === undefined ? template : `\${{ ${expression} | urlencode }}`
+      },
+    )
+  }
+
+  /** `${{ vars.<name> }}` for a secret value, read from `DOPPEL_SECRET_<NAME>` at replay; one var per value. */
+  secretVar(name: string, value: string): string {
+    if (value === '') return ''
+    const known = this.refs.get(value)
+    if (known) return known.template
+    const base = secretVarName(name)
+    let key = base
+    for (let n = 2; Object.hasOwn(this.vars, key); n++) key = `${base}_${n}`
+    // Without the variable, a stand-in that fixtures accept (a registry token must not be empty) and the
+    // steps that send the secret send alike.
+    this.vars[key] = `\${{ env.${secretEnvName(key)} || 'redacted-${key}' }}`
+    const template = `\${{ vars.${key} }}`
+    // An answer that echoes it (an access key read back) must not write it either.
+    this.refs.add(value, { template })
+    return template
   }
 }
 

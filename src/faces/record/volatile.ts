@@ -3,6 +3,8 @@
  * timestamps, ETags): the recorder turns them into matchers and captures instead of literals.
  */
 
+import { SECRET_KEYS } from './secrets.ts'
+
 /** Keys whose non-empty string values are generated: captured, matched by type. */
 const GENERATED_KEYS = /^(request_id|lease_id|client_token|accessor|nonce|entity_id|role_id|id|token|.*_accessor|.*uuid|etag|unique_id|user_id|access_key_id|secret_access_key|session_token)$/i
 
@@ -34,18 +36,11 @@ export function volatility(key: string | number | undefined, value: string): Vol
   if (TOKEN.test(value) || UUID.test(value)) return 'generated'
   if (typeof key !== 'string') return 'stable'
   if (TIME_KEYS.test(key)) return 'time'
+  // A secret in an answer is never written: captured where a later step needs it, matched by type.
+  if (SECRET_KEYS.test(key)) return 'generated'
   if (GENERATED_KEYS.test(key) && !value.includes('/')) return 'generated'
   return 'stable'
 }
-
-/** Request headers that carry credentials: never written to a scenario. */
-export const TOKEN_HEADERS = new Set(['x-service-token', 'x-vault-token', 'authorization'])
-
-/**
- * Request body keys whose values are secrets, or signed login payloads that cannot be replayed (when the
- * session did not show how they were made, they are not templated by then).
- */
-export const SECRET_KEYS = /^(secret_key|secret_access_key|access_key|password|client_secret|session_token|token|pkcs7|identity|signature|iam_request_headers|iam_request_body|iam_request_url)$/i
 
 /** Headers the transport owns, or that say nothing about the service's behaviour. */
 export const TRANSPORT_HEADERS = new Set([

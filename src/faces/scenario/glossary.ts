@@ -1,3 +1,4 @@
+import type { Explanation } from '../../core/explanation.ts'
 /** Shared types of the scenario engine: the parsed scenario, targets' capabilities, and results. */
 
 /** What a target can do beyond answering requests. A step needing a missing one is skipped, with the reason. */
@@ -116,6 +117,8 @@ export interface StepResult {
   expected?: unknown
   request?: RequestSummary
   observed?: Observed
+  /** Why the target refused the request, when a failing step's answer was a refusal doppel explained. */
+  explanation?: Explanation
   attempts: number
   durationMs: number
 }

@@ -1,4 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
+import { Server as TlsServer } from 'node:tls'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { DroppedConnection, type Doppel, type Surface } from '../../features/doppel/doppel.ts'
@@ -6,6 +8,7 @@ import { requestRouter, type TenantOptions, type TenantRegistry } from '../../fe
 import { listVerb, plainAnswer, type ClientError } from './list-verb.ts'
 import { toFetchRequest, writeFetchResponse } from '../../core/node-adapter.ts'
 import { createRequestGuard, type GuardOptions } from './request-guard.ts'
+import { guardTlsConnections } from './tls-connections.ts'
 
 export interface ServerOptions extends GuardOptions {
   /** `main` serves every service; `cloud` serves the fake cloud at the root (`--cloud-port`). */
@@ -18,6 +21,11 @@ export interface ServerOptions extends GuardOptions {
   headersTimeoutMs?: number
   /** Time allowed for a whole request (default 120 s), then 408. */
   requestTimeoutMs?: number
+  /**
+   * Serve HTTPS with this PEM certificate (the chain may follow it) and key; `issueServerCertificate`
+   * makes a development pair. The TLS handshake gets the headers' time-out.
+   */
+  tls?: { cert: string | Buffer; key: string | Buffer }
 }
 
 export interface RunningServer {
@@ -48,19 +56,22 @@ export const DEFAULT_HOST = '127.0.0.1'
 export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: ServerOptions = {}): Server {
   const surface = options.surface ?? 'main'
   const headersTimeout = options.headersTimeoutMs ?? 10_000
-  const server = createHttpServer(
-    {
-      keepAliveTimeout: 5000,
-      headersTimeout,
-      requestTimeout: Math.max(options.requestTimeoutMs ?? 120_000, headersTimeout),
-      // Node checks the two time-outs on this period (30 s by default, too coarse for a 10 s limit).
-      connectionsCheckingInterval: Math.max(10, Math.min(1000, headersTimeout / 4)),
-    },
-    (req, res) => {
-      list.markMethod(req)
-      answerInOrder(req, res)
-    },
-  )
+  const httpOptions = {
+    keepAliveTimeout: 5000,
+    headersTimeout,
+    requestTimeout: Math.max(options.requestTimeoutMs ?? 120_000, headersTimeout),
+    // Node checks the two time-outs on this period (30 s by default, too coarse for a 10 s limit).
+    connectionsCheckingInterval: Math.max(10, Math.min(1000, headersTimeout / 4)),
+  }
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    list.markMethod(req)
+    answerInOrder(req, res)
+  }
+  const scheme = options.tls ? 'https' : 'http'
+  const server: Server = options.tls
+    ? createHttpsServer({ ...httpOptions, cert: options.tls.cert, key: options.tls.key, handshakeTimeout: headersTimeout }, onRequest)
+    : createHttpServer(httpOptions, onRequest)
+  if (options.tls) guardTlsConnections(server, headersTimeout)
   const list = listVerb(server)
   const guard = createRequestGuard(doppel, server, options)
   const closeAllConnections = server.closeAllConnections.bind(server)
@@ -110,7 +121,7 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
     const started = performance.now()
     let status = 0
     try {
-      const response = guard(req, res) ?? (await respond(await toFetchRequest(req, fallbackHost()), req.socket.remoteAddress))
+      const response = guard(req, res) ?? (await respond(await toFetchRequest(req, fallbackHost(), scheme), req.socket.remoteAddress))
       status = response.status
       await writeFetchResponse(res, response)
     } catch (error) {
@@ -154,7 +165,10 @@ function onLoopback(args: unknown[]): unknown[] {
   return args
 }
 
-/** Starts a server and resolves once it listens, on 127.0.0.1 unless `host` is given. Port 0 picks a free port. */
+/**
+ * Starts a server and resolves once it listens, on 127.0.0.1 unless `host` is given. Port 0 picks a free
+ * port. The URL is `https://` for a server made with `tls`.
+ */
 export async function listen(server: Server, port: number, host = DEFAULT_HOST): Promise<RunningServer> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -166,7 +180,7 @@ export async function listen(server: Server, port: number, host = DEFAULT_HOST):
   const address = server.address() as AddressInfo
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url: `${server instanceof TlsServer ? 'https' : 'http'}://${shownHost}:${address.port}`,
     port: address.port,
     host: address.address,
     close: () =>

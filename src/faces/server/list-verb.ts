@@ -1,6 +1,7 @@
 import { METHODS, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { Duplex } from 'node:stream'
+import { Server as TlsServer } from 'node:tls'
 
 /** What Node's parser reports when it refuses a request line (`HPE_INVALID_METHOD` and friends). */
 export interface ClientError extends Error {
@@ -130,7 +131,8 @@ class Feeder {
       }
       next.open()
     })
-    this.server.emit('connection', next)
+    // An HTTPS server hands decrypted sockets to HTTP on 'secureConnection' ('connection' would start TLS again).
+    this.server.emit(this.server instanceof TlsServer ? 'secureConnection' : 'connection', next)
     this.#start(first)
   }
 

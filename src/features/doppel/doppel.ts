@@ -10,6 +10,9 @@ import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from '../snapshot/
 import type { TenantDirectory } from '../tenants/glossary.ts'
 import { LightResponse, realResponse } from '../../core/light-response.ts'
 import { errorKind } from '../../core/doppel-error.ts'
+import { explainResponse, responseExplanation, type Explanation } from '../../core/explanation.ts'
+import { journalRequest, journalResponse, requestBodySource, type BodySource } from './journal-exchange.ts'
+import { redactExplanation } from '../../services/control/redact.ts'
 import { CONTROL_TABLE } from './control-table.ts'
 import { routeRequest, type ServiceName, type Surface } from './route-request.ts'
 
@@ -150,7 +153,8 @@ export class Doppel extends Emulator {
   async fetch(input: Request | string | URL, init?: RequestInit): Promise<Response> {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init)
     try {
-      return realResponse(await this.handle(request))
+      const response = await this.handle(request)
+      return explainResponse(realResponse(response), responseExplanation(response))
     } catch (error) {
       if (error instanceof DroppedConnection) throw new TypeError('fetch failed', { cause: error })
       throw error
@@ -166,6 +170,7 @@ export class Doppel extends Emulator {
     const started = performance.now()
     const url = new URL(request.url)
     const route = routeRequest(url, options.surface ?? 'main')
+    const body = requestBodySource(request, this.journal.bodyLimit)
     let response: Response
     if (route === undefined) {
       response = new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
@@ -174,7 +179,7 @@ export class Doppel extends Emulator {
       // Faults never touch the control API, whichever service answers under /_doppel/.
       const fault = url.pathname.startsWith('/_doppel/') ? undefined : this.faults.take(request.method, url)
       if (fault?.drop) {
-        this.#record(route.journal, request, 0, started)
+        await this.#record(route.journal, request, url, body, undefined, started)
         throw new DroppedConnection(`Connection dropped by fault ${fault.id}`)
       }
       if (fault?.latency_ms) await this.#delays.wait(fault.latency_ms)
@@ -193,18 +198,38 @@ export class Doppel extends Emulator {
         response = await service.serve(request, context)
       }
     }
-    this.#record(route?.journal ?? 'none', request, response.status, started)
+    await this.#record(route?.journal ?? 'none', request, url, body, response, started)
     return response
   }
 
-  #record(service: string, request: Request, status: number, started: number): void {
+  /**
+   * Why `response` was refused, in doppel's words (`{ rule, seen, expected?, hint?, details? }`), for a
+   * failing assertion's message; undefined for an answer that was not a refusal. The client's answer
+   * never carries it.
+   *
+   * @example
+   * const response = await doppel.fetch(loginRequest)
+   * expect(response.status, JSON.stringify(doppel.explain(response))).toBe(200)
+   */
+  explain(response: Response): Explanation | undefined {
+    return responseExplanation(response)
+  }
+
+  /** The exchange, bounded and redacted, and the refusal's explanation, as one journal entry. */
+  async #record(service: string, request: Request, url: URL, body: BodySource, response: Response | undefined, started: number): Promise<void> {
+    const path = url.pathname + url.search
+    const limit = this.journal.bodyLimit
+    const explanation = response && responseExplanation(response)
     this.journal.record({
       timeMs: this.clock.nowMs(),
       service,
       method: request.method,
       url: request.url,
-      status,
+      status: response?.status ?? 0,
       duration: performance.now() - started,
+      request: await journalRequest(request, path, body, limit),
+      ...(response && { response: await journalResponse(response, path, limit) }),
+      ...(explanation && { explanation: redactExplanation(explanation) }),
     })
   }
 }

@@ -1,3 +1,4 @@
+import { explainResponse } from '../../core/explanation.ts'
 import type { Profile } from '../../core/profile.ts'
 import { StateTooLargeError } from '../../core/store.ts'
 import { authError, multiError } from './envelope.ts'
@@ -13,15 +14,19 @@ export type RefusedOn = 'login' | 'authenticated'
  * renewal, request data, …) answers its message with the status the profile asks for (doppel's own, or the
  * real service's, which is a 500 for some bad input), a field that does not convert answers 400
  * `Field validation failed: …` (docs/reference/cloud-auth.md §1.6), state past `maxStateBytes` 413, anything
- * else a 500 with its message.
+ * else a 500 with its message. A refusal's explanation goes beside the answer, for the journal; one thrown
+ * without names its code and message.
  */
 export function answerError(error: unknown, on: RefusedOn, profile: Pick<Profile, 'badInputStatus'>): Response {
   if (error instanceof AuthRefusal) {
     const status = profile.badInputStatus === 'real' ? error.realStatus : error.status
-    return status === 500 ? internalError(error.message, on) : authError(status, error.message)
+    const answer = status === 500 ? internalError(error.message, on) : authError(status, error.message)
+    return explainResponse(answer, error.explanation ?? { rule: error.code, seen: error.message })
   }
-  if (error instanceof FieldError) return authError(400, MESSAGES.fieldValidation(error.message))
-  if (error instanceof StateTooLargeError) return authError(413, error.message)
+  if (error instanceof FieldError) {
+    return explainResponse(authError(400, MESSAGES.fieldValidation(error.message)), error.explanation ?? { rule: 'field type', seen: error.message })
+  }
+  if (error instanceof StateTooLargeError) return explainResponse(authError(413, error.message), { rule: 'maxStateBytes', seen: error.message })
   return internalError(error instanceof Error ? error.message : String(error), on)
 }
 

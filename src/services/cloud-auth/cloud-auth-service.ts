@@ -5,6 +5,8 @@
 import type { RequestContext } from '../../core/glossary.ts'
 import { requestUrl } from '../../core/http.ts'
 import { answerError, type RefusedOn } from './answer-error.ts'
+import { explainResponse } from '../../core/explanation.ts'
+import { tokenExplanation } from './tokens/token-refusal.ts'
 import { authError, multiError } from './envelope.ts'
 import { handleLogin } from './login/index.ts'
 import { MESSAGES } from './auth-messages.ts'
@@ -73,8 +75,12 @@ async function serve(request: Request, context: RequestContext, route: { on: Ref
   if (!context.emulator.isRootToken(token)) {
     // A live login token is known, but its policies grant no management path: an ACL refusal, which the
     // real service reports as a multierror (docs/reference/cloud-auth.md §1.2).
-    const known = isIssuedTokenForm(token) && tokenStore(context.emulator).lookup(token) !== undefined
-    return authError(403, known ? multiError(MESSAGES.permissionDenied) : MESSAGES.permissionDenied)
+    const store = isIssuedTokenForm(token) ? tokenStore(context.emulator) : undefined
+    const known = store !== undefined && store.lookup(token!) !== undefined
+    const why = known
+      ? { rule: 'root token', seen: "a login's token: its policies grant no management path", hint: 'manage with a root token' }
+      : tokenExplanation(context, store, token)
+    return explainResponse(authError(403, known ? multiError(MESSAGES.permissionDenied) : MESSAGES.permissionDenied), why)
   }
   if (mount) {
     const state = authState(context.emulator, mount.mount)

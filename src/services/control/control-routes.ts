@@ -42,7 +42,8 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     access: 'control',
     run: (call) => {
       const { journal } = emulator(call)
-      return ok({ total: journal.total, limit: journal.limit, entries: call.management ? journal.entries() : redactEntries(journal.entries()) })
+      const entries = journal.entries()
+      return ok({ total: journal.total, limit: journal.limit, bodyLimit: journal.bodyLimit, entries: call.management ? entries : redactEntries(entries) })
     },
   },
   { method: 'DELETE', path: '/_doppel/journal', access: 'control', run: act((call) => emulator(call).journal.clear()) },

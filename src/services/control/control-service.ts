@@ -2,6 +2,8 @@ import { isDoppelError, type DoppelErrorCode } from '../../core/doppel-error.ts'
 import type { RequestContext } from '../../core/glossary.ts'
 import { jsonResponse, requestUrl } from '../../core/http.ts'
 import { LightResponse } from '../../core/light-response.ts'
+import { explainResponse, explanationOf, listText, type Explanation } from '../../core/explanation.ts'
+import { requestToken } from '../../core/request-token.ts'
 import { refused, type ControlAccess, type ControlAnswer, type ControlCall, type ControlRoute, type RouteTable } from '../../core/routing/index.ts'
 import { readControlBody } from './control-body.ts'
 import { hasManagementToken } from './management-token.ts'
@@ -42,16 +44,27 @@ export async function control(request: Request, context: RequestContext, table: 
   const url = requestUrl(request, context)
   const path = url.pathname.replace(/\/+$/, '')
   const match = table.match(request.method, path)
-  if (match === 404) return answer(refused(404, `unsupported path: ${request.method} ${path}`))
-  if (match === 405) return answer(refused(405, 'unsupported operation'))
+  if (match === 404) {
+    return answer(refused(404, `unsupported path: ${request.method} ${path}`), { rule: 'control route', seen: path, hint: 'the README lists the control API' })
+  }
+  if (match === 405) {
+    const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((method) => typeof table.match(method, path) !== 'number')
+    return answer(refused(405, 'unsupported operation'), { rule: 'control route method', seen: request.method, expected: listText(methods) })
+  }
   const route = match.row
   // Hashing the offered token costs a little: only routes that ask pay for it, and only once.
   let held = options.management
   const management = () => (held ??= hasManagementToken(request, context))
-  if (route.access === 'management' && !management()) return answer(refused(403, 'permission denied'))
+  if (route.access === 'management' && !management()) {
+    return answer(refused(403, 'permission denied'), {
+      rule: 'management token',
+      seen: requestToken(request, context.profile) === undefined ? 'no token' : 'a token that is not a root or control token',
+      hint: `${request.method} ${path} reads or replaces secrets: send a root token (or --control-token) in ${context.profile.tokenHeaders.join(' or ')} or Authorization: Bearer`,
+    })
+  }
   try {
     const read = route.body ? await readControlBody(request, route.body) : { value: undefined }
-    if (read.refusal) return answer(refused(read.refusal.status, read.refusal.message))
+    if (read.refusal) return answer(refused(read.refusal.status, read.refusal.message), { rule: 'control request body', seen: read.refusal.message })
     const body = read.value
     const call: ControlCall = {
       request,
@@ -66,10 +79,10 @@ export async function control(request: Request, context: RequestContext, table: 
     }
     return answer(await route.run(call))
   } catch (error) {
-    if (error instanceof URIError) return answer(refused(400, 'invalid path: malformed percent-encoding'))
+    if (error instanceof URIError) return answer(refused(400, 'invalid path: malformed percent-encoding'), { rule: 'path encoding', seen: path })
     const status = refusalStatus(error)
     if (status === undefined) throw error
-    return answer(refused(status, (error as Error).message))
+    return answer(refused(status, (error as Error).message), explanationOf(error, `${request.method} ${path}`))
   }
 }
 
@@ -85,7 +98,11 @@ function refusalStatus(error: unknown): number | undefined {
   return error instanceof RangeError || BAD_INPUT.some((code) => isDoppelError(error, code)) ? 400 : undefined
 }
 
-function answer(result: ControlAnswer): Response {
+/** The answer; a refusal's explanation beside it (a route's own `refused` names the route and its message). */
+function answer(result: ControlAnswer, why?: Explanation): Response {
   if ('headers' in result) return result
-  return result.body === undefined ? new LightResponse(null, { status: result.status }) : jsonResponse(result.status, result.body)
+  const response = result.body === undefined ? new LightResponse(null, { status: result.status }) : jsonResponse(result.status, result.body)
+  if (result.status < 400) return response
+  const errors = (result.body as { errors?: unknown } | undefined)?.errors
+  return explainResponse(response, why ?? { rule: 'control route', seen: Array.isArray(errors) ? errors.join('; ') : `status ${result.status}` })
 }

@@ -108,9 +108,18 @@ export const cloudErrors = {
     new CloudError('AmbiguousName', `Failed to delete principal "${name}": ${count} principals have that name; give its ARN`, 400),
 }
 
-/** An authentication failure as EC2 reports it (docs/reference/fake-cloud.md §6.3): other codes and statuses for the same causes. */
+/**
+ * An authentication failure as EC2 reports it (docs/reference/fake-cloud.md §6.3): other codes and statuses for the same
+ * causes, the same explanation.
+ */
 export function asEc2Error(error: CloudError): CloudError {
   if (!(error instanceof SigV4Failure)) return error
+  const mapped = ec2Failure(error)
+  if (error.explanation) mapped.explain(error.explanation)
+  return mapped
+}
+
+function ec2Failure(error: SigV4Failure): CloudError {
   switch (error.reason) {
     case 'missing':
       return new CloudError(error.code, error.message, 401)

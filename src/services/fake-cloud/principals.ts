@@ -159,24 +159,36 @@ function callerIdentity(key: AccessKeyRecord, principal: PrincipalRecord): Calle
  */
 export function resolveCaller(state: CloudState, accessKeyId: string, sessionToken: string | undefined): Caller {
   const key = state.keys.get(accessKeyId)
-  if (key === undefined && isExpiredSessionToken(accessKeyId, sessionToken, state.emulator.clock.nowMs())) throw cloudErrors.expiredToken()
-  if (key === undefined || key.status !== 'Active') throw cloudErrors.invalidClientTokenId()
+  const rule = 'access key'
+  if (key === undefined && isExpiredSessionToken(accessKeyId, sessionToken, state.emulator.clock.nowMs())) {
+    throw cloudErrors.expiredToken().explain({ rule: 'session expiry', seen: `${accessKeyId}: an expired session`, hint: 'assume the role again' })
+  }
+  if (key === undefined) {
+    throw cloudErrors.invalidClientTokenId().explain({ rule, seen: `${accessKeyId}, unknown to the fake cloud`, hint: 'create it (doppel.cloud.createPrincipal, a fixture, or POST /_doppel/cloud/principals)' })
+  }
+  if (key.status !== 'Active') throw cloudErrors.invalidClientTokenId().explain({ rule: 'access key status', seen: `${accessKeyId} is ${key.status}`, expected: 'Active' })
   if (key.kind === 'session') {
-    if (sessionToken === undefined || !sameText(sessionToken, key.session_token!)) throw cloudErrors.invalidClientTokenId()
-    if (state.emulator.clock.nowMs() >= key.expires_ms!) throw cloudErrors.expiredToken()
+    if (sessionToken === undefined || !sameText(sessionToken, key.session_token!)) {
+      throw cloudErrors.invalidClientTokenId().explain({ rule: 'session token', seen: sessionToken === undefined ? 'none' : 'not the one of this session', expected: `the session token issued with ${accessKeyId}` })
+    }
+    if (state.emulator.clock.nowMs() >= key.expires_ms!) {
+      throw cloudErrors.expiredToken().explain({ rule: 'session expiry', seen: `${accessKeyId} expired at ${new Date(key.expires_ms!).toISOString()}`, hint: 'assume the role again' })
+    }
   } else if (sessionToken !== undefined && sessionToken !== '') {
-    throw cloudErrors.invalidClientTokenId()
+    throw cloudErrors.invalidClientTokenId().explain({ rule: 'session token', seen: 'a session token with a long-term key', expected: 'none' })
   }
   checkPropagated(state, key)
   const principal = state.principals.get(key.owner_arn)
-  if (principal === undefined) throw cloudErrors.invalidClientTokenId()
+  if (principal === undefined) throw cloudErrors.invalidClientTokenId().explain({ rule: 'key owner', seen: `${key.owner_arn}, deleted` })
   return { key, principal, account: principal.account_id, identity: callerIdentity(key, principal) }
 }
 
 /** The direct face's authentication: the same checks as SigV4, with the secret compared instead of proven. */
 export function authenticate(state: CloudState, credentials: AwsCredentials): Caller {
   const caller = resolveCaller(state, credentials.accessKeyId, credentials.sessionToken)
-  if (!sameText(credentials.secretAccessKey, caller.key.secret_access_key)) throw cloudErrors.signatureMismatch()
+  if (!sameText(credentials.secretAccessKey, caller.key.secret_access_key)) {
+    throw cloudErrors.signatureMismatch().explain({ rule: 'secret access key', seen: `a secret that is not the one of ${credentials.accessKeyId}` })
+  }
   return caller
 }
 

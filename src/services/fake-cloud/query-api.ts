@@ -1,6 +1,7 @@
 import { BodyTooLargeError, readBodyBytes } from '../../core/http.ts'
 import { StateTooLargeError } from '../../core/store.ts'
 import { asEc2Error, cloudErrors } from './cloud-errors.ts'
+import { explainResponse, explanationOf } from '../../core/explanation.ts'
 import type { CloudState } from './cloud-state.ts'
 import { describeInstances } from './ec2/describe-instances.ts'
 import { describeInstancesXml } from './ec2/ec2-xml.ts'
@@ -105,6 +106,7 @@ export async function serveQueryApi(state: CloudState, service: QueryService, re
   } catch (caught) {
     const error = caught instanceof StateTooLargeError ? cloudErrors.stateTooLarge(caught.message) : caught
     if (!(error instanceof CloudError)) throw error
-    return service === 'ec2' ? ec2Error(asEc2Error(error), meta) : queryError(service, error, meta)
+    const answer = service === 'ec2' ? ec2Error(asEc2Error(error), meta) : queryError(service, error, meta)
+    return explainResponse(answer, explanationOf(error, error.code))
   }
 }

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../core/glossary.ts'
 import { StateTooLargeError } from '../../core/store.ts'
 import { BodyTooLargeError, requestUrl } from '../../core/http.ts'
+import { explainResponse } from '../../core/explanation.ts'
 import { ARCHIVE_LIMIT, archivist } from './api/archivist.ts'
 import { discovery } from './api/discovery.ts'
 import { registryErrorResponse } from './api/json-api.ts'
@@ -22,11 +23,16 @@ export async function registry(request: Request, context: RequestContext): Promi
     if (path.startsWith(ARCHIVIST_PREFIX)) return await archivist(request, state, url)
     throw registryErrors.notFound()
   } catch (error) {
-    if (error instanceof RegistryError) return registryErrorResponse(error)
-    if (error instanceof StateTooLargeError) return registryErrorResponse(registryErrors.stateTooLarge(error.message))
+    if (error instanceof RegistryError) {
+      const explanation = error.explanation ?? (error.status === 404 ? { rule: 'route', seen: `${request.method} ${path}`, hint: 'no registry route answers it' } : undefined)
+      return explainResponse(registryErrorResponse(error), explanation ?? { rule: error.code, seen: error.detail ?? error.title })
+    }
+    if (error instanceof StateTooLargeError) {
+      return explainResponse(registryErrorResponse(registryErrors.stateTooLarge(error.message)), { rule: 'maxStateBytes', seen: error.message })
+    }
     if (error instanceof BodyTooLargeError) {
       const limit = path.startsWith(ARCHIVIST_PREFIX) ? ARCHIVE_LIMIT : JSON_BODY_LIMIT
-      return registryErrorResponse(registryErrors.tooLarge(limit))
+      return explainResponse(registryErrorResponse(registryErrors.tooLarge(limit)), { rule: 'body limit', seen: error.message, expected: `at most ${limit} bytes` })
     }
     throw error
   }

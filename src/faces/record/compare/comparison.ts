@@ -28,12 +28,17 @@ export interface Comparison {
 
 const EMULATOR_ORIGIN = 'http://doppel.compare'
 
+/** The emulator is reached at its own origin, and answers uncompressed. */
+const NOT_SENT = new Set([...HOP_BY_HOP, 'host', 'accept-encoding'])
+
 export function startComparison(options: ComparisonOptions): Comparison {
   const doppel = createDoppel({ profile: options.profile, rootTokens: options.rootTokens, allowSha1: options.allowSha1, ...(options.seed !== undefined && { seed: options.seed }) })
   const translation = new Translation()
   const compared: ComparedExchange[] = []
   return {
     async add(exchange) {
+      // The upstream gave no answer to compare with (the proxy answered 502).
+      if (exchange.refused !== undefined) return
       const request = emulatorRequest(exchange, translation, doppel.clock.now())
       let response: Response
       try {
@@ -47,7 +52,8 @@ export function startComparison(options: ComparisonOptions): Comparison {
       // Control calls (a doppel serve upstream) set the scene; only the services' answers are compared.
       const found: Difference[] = exchange.target.startsWith('/_doppel/') ? [] : differences(upstream, mine, (a, b) => translation.text(a) === b)
       translation.learn(upstream.body, mine.body)
-      const entry: ComparedExchange = { index: compared.length + 1, method: exchange.method, path: exchange.target, differences: found }
+      const explanation = found.length > 0 ? doppel.explain(response) : undefined
+      const entry: ComparedExchange = { index: compared.length + 1, method: exchange.method, path: exchange.target, differences: found, ...(explanation && { explanation }) }
       compared.push(entry)
       if (found.length > 0) options.onDifference(formatReport.line(entry))
     },
@@ -64,7 +70,7 @@ function answerOf(status: number, body: Buffer): Answer {
 function emulatorRequest(exchange: Exchange, translation: Translation, now: Date): Request {
   const headers = new Headers()
   for (const [name, value] of exchange.requestHeaders) {
-    if (HOP_BY_HOP.has(name.toLowerCase())) continue
+    if (NOT_SENT.has(name.toLowerCase())) continue
     headers.append(name, translation.text(value))
   }
   let body: Uint8Array<ArrayBuffer> | undefined

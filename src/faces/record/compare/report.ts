@@ -1,4 +1,6 @@
 /** The differences as live lines, an end-of-run table and a JSON document. */
+import type { Explanation } from '../../../core/explanation.ts'
+import { explanationLines } from '../../scenario/reporters/format-failure.ts'
 import type { Difference } from './differences.ts'
 
 export interface ComparedExchange {
@@ -6,6 +8,8 @@ export interface ComparedExchange {
   method: string
   path: string
   differences: Difference[]
+  /** Why doppel refused, where it did and the answers differ. */
+  explanation?: Explanation
 }
 
 export interface Report {
@@ -43,6 +47,6 @@ export function formatReport(compared: readonly ComparedExchange[]): Report {
   return { table, json: { exchanges: compared.length, differing: differing.length, differences: differing } }
 }
 
-/** `DIFF #3 POST /v1/auth/cloud/login: status 200 ≠ 400; $.errors …` */
+/** `DIFF #3 POST /v1/auth/cloud/login: status 200 ≠ 400; $.errors …`, then why doppel refused, if it did. */
 formatReport.line = (entry: ComparedExchange): string =>
-  `DIFF #${entry.index} ${entry.method} ${entry.path.split('?')[0]}: ${entry.differences.map(describe).join('; ')}`
+  [`DIFF #${entry.index} ${entry.method} ${entry.path.split('?')[0]}: ${entry.differences.map(describe).join('; ')}`, ...(entry.explanation ? explanationLines(entry.explanation).map((line) => `  ${line}`) : [])].join('\n')

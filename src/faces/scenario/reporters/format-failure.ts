@@ -1,3 +1,4 @@
+import type { Explanation } from '../../../core/explanation.ts'
 import type { Observed, StepResult } from '../glossary.ts'
 
 const COLUMN = 58
@@ -19,8 +20,19 @@ export function formatFailure(result: StepResult, file: string, indent = ''): st
     lines.push(...sideBySide(expectedLines(result.expected), observedLines(result.observed, result.expected)).map((line) => `  ${line}`))
   }
   for (const mismatch of result.mismatches) lines.push(`  • ${mismatch.path}: ${mismatch.message}`)
+  if (result.explanation) lines.push(...explanationLines(result.explanation).map((line) => `  ${line}`))
   if (result.attempts > 1) lines.push(`  (after ${result.attempts} attempts)`)
   return lines.map((line) => indent + line)
+}
+
+/** Why doppel refused: the rule, the value seen, what passes, the hint, then the details (a canonical request). */
+export function explanationLines(explanation: Explanation): string[] {
+  const lines = [`why (doppel): ${explanation.rule}: saw ${explanation.seen}${explanation.expected === undefined ? '' : `; expected ${explanation.expected}`}`]
+  if (explanation.hint) lines.push(`  hint: ${explanation.hint}`)
+  for (const [name, value] of Object.entries(explanation.details ?? {})) {
+    lines.push(`  ${name}:`, ...clip(value, 20).map((line) => `    ${line}`))
+  }
+  return lines
 }
 
 function expectedLines(expected: unknown): string[] {

@@ -1,5 +1,6 @@
 import { parseDuration } from '../../../core/duration.ts'
 import type { Observed, RequestSummary, Step } from '../glossary.ts'
+import type { Explanation } from '../../../core/explanation.ts'
 import { signedCallerIdentity, type PrincipalCredentials } from '../targets/caller-identity.ts'
 import type { InspectTopic, Target, TargetSession } from '../targets/target.ts'
 import { buildRequest, observeResponse, summarizeRequest, type RequestArgs } from './http-exchange.ts'
@@ -14,6 +15,8 @@ export interface ActionContext {
 export interface ActionOutcome {
   observed: Observed
   request?: RequestSummary
+  /** Why the target refused the request, asked only when the step fails. */
+  explain?: () => Promise<Explanation | undefined>
 }
 
 /** Runs one step's action (arguments already templated) and presents its result as a response. */
@@ -28,8 +31,10 @@ export async function performAction(step: Step, args: unknown, context: ActionCo
       const sentBody =
         requestArgs.bodyBase64 !== undefined ? `<${Buffer.from(requestArgs.bodyBase64, 'base64').length} bytes, base64 in the scenario>` : request.body ? await request.clone().text() : undefined
       const summary = summarizeRequest(request, sentBody)
+      const sent = { method: request.method, url: request.url }
       const response = await context.session.send(request)
-      return { observed: await observeResponse(response), request: summary }
+      const explain = context.session.explain
+      return { observed: await observeResponse(response), request: summary, ...(explain && { explain: () => explain(sent, response) }) }
     }
     case 'cloud.identityDocument': {
       const format = (input.format as string | undefined) ?? 'rsa2048'

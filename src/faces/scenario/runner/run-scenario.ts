@@ -1,3 +1,4 @@
+import type { Explanation } from '../../../core/explanation.ts'
 import type { Mismatch, Observed, RequestSummary, Scenario, ScenarioResult, Step, StepResult, Verdict } from '../glossary.ts'
 import { checkExpectation, type Expectation } from '../expect/check-expectation.ts'
 import { parseJsonPath, queryJsonPath } from '../expressions/json-path.ts'
@@ -161,6 +162,7 @@ class StepRunner {
     const resolveReference = (reference: string) => evaluate(parseExpression(stripBraces(reference)), this.#scope)
     let observed: Observed | undefined
     let request: RequestSummary | undefined
+    let explain: (() => Promise<Explanation | undefined>) | undefined
     let attempts = 0
     const maxAttempts = 1 + (step.retry?.count ?? 0)
     try {
@@ -175,6 +177,7 @@ class StepRunner {
         })
         observed = outcome.observed
         request = outcome.request
+        explain = outcome.explain
         const goal = until ?? expectation
         if (!step.retry || attempts >= maxAttempts || !goal || checkExpectation(goal, observed, resolveReference).length === 0) break
         await new Promise((resolve) => setTimeout(resolve, step.retry!.intervalMs))
@@ -189,7 +192,10 @@ class StepRunner {
       return result('failed', { reason: errorMessage(error), attempts, observed, ...(request && { request }) })
     }
     const details = { attempts, observed, ...(request && { request }), ...(expectation && { expected: expectation }) }
-    if (mismatches.length > 0) return result('failed', { ...details, mismatches })
+    if (mismatches.length > 0) {
+      const explanation = await explain?.().catch(() => undefined)
+      return result('failed', { ...details, mismatches, ...(explanation && { explanation }) })
+    }
     const captureProblem = this.#capture(step, observed)
     if (captureProblem) return result('failed', { ...details, reason: captureProblem })
     return result('passed', details)

@@ -57,6 +57,7 @@ export function createEmulatorTarget(options: EmulatorTargetOptions = {}): Targe
       return {
         info,
         send: (request) => doppel.fetch(request),
+        explain: async (_request, response) => doppel.explain(response),
         control: directControl(doppel),
         close: async () => undefined,
       } satisfies TargetSession

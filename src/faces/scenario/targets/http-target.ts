@@ -1,3 +1,4 @@
+import { journalExplanation } from './journal-explanation.ts'
 import { parseDuration } from '../../../core/duration.ts'
 import { badInputStatusCode, getProfile } from '../../../core/profile.ts'
 import { CAPABILITIES, type Capability } from '../glossary.ts'
@@ -60,13 +61,14 @@ export async function createHttpTarget(options: HttpTargetOptions): Promise<Targ
   }
   // The token opens the control API of a server bound beyond loopback, and shows /_doppel/state unredacted.
   const control = httpControl(fetchImpl, primary, cloudUrl, token ? { [info.tokenHeader]: token } : {})
+  const explain = doppel ? { explain: (request: { method: string; url: string }, response: Response) => journalExplanation(control, request, response) } : {}
   return {
     info,
     capabilities,
     maxRealWaitMs: options.maxRealWait === undefined ? 0 : parseDuration(options.maxRealWait, { allowFraction: true }) * 1000,
     async open({ runId, isolateMount }) {
       if (!isolateMount || !capabilities.has('mounts') || !url) {
-        return { info, send: (request) => fetchImpl(request), control, close: async () => undefined } satisfies TargetSession
+        return { info, send: (request) => fetchImpl(request), ...explain, control, close: async () => undefined } satisfies TargetSession
       }
       const mount = `${info.mount}-${runId}`
       const sys = `${url}/v1/sys/auth/${mount}`
@@ -79,6 +81,7 @@ export async function createHttpTarget(options: HttpTargetOptions): Promise<Targ
       return {
         info: { ...info, mount },
         send: (request) => fetchImpl(request),
+        ...explain,
         // A reset drops every mount but the profile's own; this scenario's comes back with it.
         control: {
           ...control,

@@ -1,4 +1,5 @@
 import type { Capability, Locate } from '../glossary.ts'
+import type { Explanation } from '../../../core/explanation.ts'
 import { errorKind } from '../../../core/doppel-error.ts'
 
 /** What templates see as `target.*`. */
@@ -54,6 +55,11 @@ export interface SessionOptions {
 export interface TargetSession {
   readonly info: TargetInfo
   send(request: Request): Promise<Response>
+  /**
+   * Why a refused request was refused, as doppel's journal says (`doppel.explain` in process, the newest
+   * matching entry of `GET /_doppel/journal` over HTTP); absent on targets that are not doppel.
+   */
+  explain?(request: { method: string; url: string }, response: Response): Promise<Explanation | undefined>
   readonly control: TargetControl
   close(): Promise<void>
 }

@@ -1,3 +1,4 @@
+import { describeValue } from '../../../core/describe-value.ts'
 import { DoppelError } from '../../../core/doppel-error.ts'
 import { goQuote, goTypeName, goValue } from '../../../core/go/go-format.ts'
 
@@ -11,6 +12,7 @@ export class FieldError extends DoppelError {
   constructor(field: string, value: unknown, reason: string) {
     super('DOPPEL_INVALID_FIELD', `error converting input ${goValue(value)} for field ${goQuote(field)}: ${reason}`)
     this.field = field
+    this.explanation = { rule: `field ${field}`, seen: describeValue(value), expected: reason }
   }
 }
 

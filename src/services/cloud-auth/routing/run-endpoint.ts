@@ -1,3 +1,4 @@
+import { explanationOf } from '../../../core/explanation.ts'
 /**
  * One request on a mount's path: existence check, field conversion, handler, response shape
  * (docs/reference/cloud-auth.md §1.5, docs/reference/cloud-auth.md §1.6). Handlers work on copies and store last, so a refused write changes nothing.
@@ -52,7 +53,7 @@ function convertFields(schema: FieldSchema, raw: Record<string, unknown>, checks
   try {
     return new Fields(schema, raw)
   } catch (error) {
-    throw checksExistence && error instanceof FieldError ? new AuthRefusal(error.message, 400, error.code) : error
+    throw checksExistence && error instanceof FieldError ? new AuthRefusal(error.message, 400, error.code).explain(explanationOf(error, 'field')) : error
   }
 }
 

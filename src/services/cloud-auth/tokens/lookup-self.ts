@@ -1,10 +1,10 @@
 import type { RequestContext } from '../../../core/glossary.ts'
-import { authError, authResponse } from '../envelope.ts'
+import { authResponse } from '../envelope.ts'
 import { requestToken } from '../../../core/request-token.ts'
 import { formatRfc3339Nano } from '../time-format.ts'
 import { addressIsAllowed } from './bound-cidrs.ts'
+import { tokenDenied } from './token-refusal.ts'
 import { tokenStore, type IssuedToken } from './token-store.ts'
-import { MESSAGES } from '../auth-messages.ts'
 
 /**
  * `GET|POST /v1/auth/token/lookup-self`: the calling token's data in the real service's shape, with the
@@ -13,12 +13,13 @@ import { MESSAGES } from '../auth-messages.ts'
  */
 export async function handleLookupSelf(request: Request, context: RequestContext): Promise<Response> {
   const id = requestToken(request, context.profile)
-  if (!id) return authError(403, MESSAGES.permissionDenied)
+  if (!id) return tokenDenied(context, undefined, id)
   const { emulator } = context
   if (emulator.isRootToken(id)) return authResponse(context, { data: rootTokenData(id, emulator.clock.nowMs()), mountType: 'token' })
   const store = tokenStore(emulator)
   const token = store.lookup(id)
-  if (!token || !addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return authError(403, MESSAGES.permissionDenied)
+  if (!token) return tokenDenied(context, store, id)
+  if (!addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return tokenDenied(context, store, id, token.bound_cidrs)
   const usesLeft = store.use(token)
   return authResponse(context, { data: tokenData(token, usesLeft, emulator.clock.nowMs()), mountType: 'token' })
 }

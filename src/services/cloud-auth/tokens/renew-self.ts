@@ -3,6 +3,7 @@ import { authError, authResponse } from '../envelope.ts'
 import { toDurationField } from '../fields/index.ts'
 import { readRequestData } from '../request-body.ts'
 import { MESSAGES } from '../auth-messages.ts'
+import { explainResponse } from '../../../core/explanation.ts'
 import { AuthRefusal, BAD_INPUT_500 } from '../auth-refusal.ts'
 import { requestToken } from '../../../core/request-token.ts'
 import { addressIsAllowed } from './bound-cidrs.ts'
@@ -10,6 +11,7 @@ import { RenewError } from './renew-error.ts'
 import { renewalCheck } from './renewal-check.ts'
 import { renewalTtl } from './renewal-ttl.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
+import { tokenDenied } from './token-refusal.ts'
 import { tokenStore, type IssuedToken } from './token-store.ts'
 
 /** The fields `renew-self` takes; `token` is the real service's deprecated, ignored one. */
@@ -26,13 +28,14 @@ export async function handleRenewSelf(request: Request, context: RequestContext)
   const data = await readRequestData(request)
   const id = requestToken(request, context.profile)
   const { emulator } = context
-  if (!id) return authError(403, MESSAGES.permissionDenied)
-  if (emulator.isRootToken(id)) return authError(400, TOKEN_MESSAGES.notRenewable)
+  if (!id) return tokenDenied(context, undefined, id)
+  if (emulator.isRootToken(id)) return explainResponse(authError(400, TOKEN_MESSAGES.notRenewable), { rule: 'renewable', seen: 'a root token', hint: 'renew a token a login issued' })
   const store = tokenStore(emulator)
   const token = store.lookup(id)
-  if (!token || !addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return authError(403, MESSAGES.permissionDenied)
+  if (!token) return tokenDenied(context, store, id)
+  if (!addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return tokenDenied(context, store, id, token.bound_cidrs)
   const increment = toDurationField(data.increment, 'increment')
-  if (token.type === 'batch') return authError(400, TOKEN_MESSAGES.batchRenew)
+  if (token.type === 'batch') return explainResponse(authError(400, TOKEN_MESSAGES.batchRenew), { rule: 'token type', seen: 'batch', expected: 'service' })
   const usesLeft = store.use(token)
   const stillLive = token.num_uses === 0 || usesLeft > 0
 
@@ -40,7 +43,9 @@ export async function handleRenewSelf(request: Request, context: RequestContext)
   try {
     check = await renewalCheck(context, token)
   } catch (error) {
-    if (error instanceof RenewError) throw new AuthRefusal(TOKEN_MESSAGES.renewFailed(error.message), BAD_INPUT_500)
+    if (error instanceof RenewError) {
+      throw new AuthRefusal(TOKEN_MESSAGES.renewFailed(error.message), BAD_INPUT_500).explain(error.explanation ?? { rule: 'renewal re-check', seen: error.message })
+    }
     throw error
   }
   const nowMs = emulator.clock.nowMs()

@@ -1,3 +1,4 @@
+import { explanationOf } from '../../../core/explanation.ts'
 import type { RequestContext } from '../../../core/glossary.ts'
 import { GoDurationError, parseGoDurationNs } from '../../../core/go/go-duration.ts'
 import type { RoleEntry } from '../glossary.ts'
@@ -37,7 +38,7 @@ async function ec2Renewal(context: RequestContext, state: AuthState, token: Issu
   try {
     await describeRunningInstance(context, state, instanceId, region, accountId)
   } catch (error) {
-    throw new RenewError(TOKEN_MESSAGES.verifyInstance(instanceId, renewReason(error)))
+    throw new RenewError(TOKEN_MESSAGES.verifyInstance(instanceId, renewReason(error))).explain(explanationOf(error, 'instance check'))
   }
   const entry = state.accessList.get(instanceId)
   if (!entry) throw new RenewError(TOKEN_MESSAGES.accessListMissing(instanceId))
@@ -99,9 +100,9 @@ async function checkInferredInstance(context: RequestContext, state: AuthState, 
   try {
     const instance = await describeRunningInstance(context, state, instanceId, region, accountId)
     const failure = await instanceBoundFailure(context, state, instance, role, roleName, { accountId, region })
-    if (failure !== undefined) throw new RenewError(failure)
+    if (failure !== undefined) throw new RenewError(failure.reason).explain(failure.explanation)
   } catch (error) {
-    throw new RenewError(TOKEN_MESSAGES.verifyInstance(instanceId, renewReason(error)))
+    throw new RenewError(TOKEN_MESSAGES.verifyInstance(instanceId, renewReason(error))).explain(explanationOf(error, 'instance check'))
   }
 }
 

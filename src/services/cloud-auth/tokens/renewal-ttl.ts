@@ -39,7 +39,14 @@ export function renewalTtl(bounds: RenewalBounds, increment: number, explicitMax
   }
   if (maxValid !== undefined) {
     const left = maxValid - now
-    if (left <= 0) throw new AuthRefusal(TOKEN_MESSAGES.pastMaxTtl, BAD_INPUT_500)
+    if (left <= 0) {
+      throw new AuthRefusal(TOKEN_MESSAGES.pastMaxTtl, BAD_INPUT_500).explain({
+        rule: 'token max_ttl',
+        seen: `${now - start}s since the token was issued`,
+        expected: `under ${maxValid - start}s`,
+        hint: 'log in again for a new token',
+      })
+    }
     ttl = capTtl(ttl, left, warnings)
   }
   return { ttl, warnings }

@@ -57,6 +57,8 @@ export class TokenStore implements ExpiringDomain {
   readonly entities: KeyedCollection<EntityAlias>
   readonly #emulator: Emulator
   readonly #expiries = new ExpiryQueue()
+  // Why recent tokens went, for the journal's explanation of a refused token; bounded, oldest dropped.
+  readonly #gone = new Map<string, TokenGone>()
 
   constructor(emulator: Emulator) {
     this.#emulator = emulator
@@ -77,8 +79,24 @@ export class TokenStore implements ExpiringDomain {
   sweepExpired(nowMs: number): void {
     this.#expiries.drain(nowMs, (id, expiresMs) => {
       const token = this.tokens.get(id)
-      if (token !== undefined && token.expire_time === expiresMs) this.tokens.delete(id)
+      if (token !== undefined && token.expire_time === expiresMs) this.#remove(token, 'expired')
     })
+  }
+
+  /** Removes a token, remembering why (`revoked` by revoke-self, `expired`, `used up`). */
+  remove(token: IssuedToken, reason: TokenGone['reason']): void {
+    this.#remove(token, reason)
+  }
+
+  /** Why a token this store no longer holds went, while it remembers; undefined for one it never issued. */
+  gone(id: string): TokenGone | undefined {
+    return this.#gone.get(id)
+  }
+
+  #remove(token: IssuedToken, reason: TokenGone['reason']): void {
+    this.tokens.delete(token.id)
+    if (this.#gone.size >= GONE_LIMIT) this.#gone.delete(this.#gone.keys().next().value!)
+    this.#gone.set(token.id, { reason, atMs: reason === 'expired' && token.expire_time !== null ? token.expire_time : this.#emulator.clock.nowMs() })
   }
 
   /** A live token: known and not expired on the emulator clock. Expired ones are dropped on sight. */
@@ -86,7 +104,7 @@ export class TokenStore implements ExpiringDomain {
     const token = this.tokens.get(id)
     if (!token) return undefined
     if (token.expire_time !== null && token.expire_time <= this.#emulator.clock.nowMs()) {
-      this.tokens.delete(id)
+      this.#remove(token, 'expired')
       return undefined
     }
     return token
@@ -102,11 +120,19 @@ export class TokenStore implements ExpiringDomain {
   use(token: IssuedToken): number {
     if (token.num_uses === 0) return 0
     const left = token.num_uses - 1
-    if (left === 0) this.tokens.delete(token.id)
+    if (left === 0) this.#remove(token, 'used up')
     else this.save({ ...token, num_uses: left })
     return left
   }
 }
+
+/** Why a token is no longer held, and since when (its expiry time for an expired one). */
+export interface TokenGone {
+  reason: 'expired' | 'revoked' | 'used up'
+  atMs: number
+}
+
+const GONE_LIMIT = 1024
 
 export const TOKENS_DOMAIN = 'tokens'
 

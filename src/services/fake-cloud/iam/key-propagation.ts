@@ -38,5 +38,11 @@ export function usableFromMs(state: CloudState): number | undefined {
 
 /** Refuses a key that has not propagated yet, as AWS refuses an unknown one. */
 export function checkPropagated(state: CloudState, key: AccessKeyRecord): void {
-  if (key.usable_from_ms !== undefined && state.emulator.clock.nowMs() < key.usable_from_ms) throw cloudErrors.invalidClientTokenId()
+  if (key.usable_from_ms !== undefined && state.emulator.clock.nowMs() < key.usable_from_ms) {
+    throw cloudErrors.invalidClientTokenId().explain({
+      rule: 'key propagation',
+      seen: `${key.access_key_id}, not usable before ${new Date(key.usable_from_ms).toISOString()}`,
+      hint: 'advance the clock, or set the propagation delay to 0 (/_doppel/cloud/consistency)',
+    })
+  }
 }

@@ -15,8 +15,12 @@ export function deriveSigningKey(secret: string, date: string, region: string, s
   return createSecretKey(createHmac('sha256', kService).update('aws4_request').digest())
 }
 
+/** The string to sign of a canonical request. */
+export function stringToSign(requestTime: string, scope: string, canonicalRequest: string): string {
+  return `AWS4-HMAC-SHA256\n${requestTime}\n${scope}\n${createHash('sha256').update(canonicalRequest).digest('hex')}`
+}
+
 /** The hex signature of a canonical request: HMAC of the string to sign under the signing key. */
 export function computeSignature(signingKey: KeyObject, requestTime: string, scope: string, canonicalRequest: string): string {
-  const stringToSign = `AWS4-HMAC-SHA256\n${requestTime}\n${scope}\n${createHash('sha256').update(canonicalRequest).digest('hex')}`
-  return createHmac('sha256', signingKey).update(stringToSign).digest('hex')
+  return createHmac('sha256', signingKey).update(stringToSign(requestTime, scope, canonicalRequest)).digest('hex')
 }

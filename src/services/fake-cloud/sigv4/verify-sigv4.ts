@@ -6,7 +6,8 @@ import { regionDnsSuffix } from '../regions.ts'
 import { resolveCaller, type Caller } from '../principals.ts'
 import { formatBasicIso, readAuthMaterial, type AuthMaterial } from './auth-material.ts'
 import { canonicalHeaders, canonicalQuery, canonicalUri, pathSegments } from './canonical-request.ts'
-import { computeSignature, deriveSigningKey } from './signature.ts'
+import { computeSignature, deriveSigningKey, stringToSign } from './signature.ts'
+import type { Explanation } from '../../../core/explanation.ts'
 
 /** A received request, with its body already read as bytes (the payload hash needs them raw). */
 export interface SignedRequest {
@@ -38,17 +39,28 @@ export function verifySigV4(state: CloudState, request: SignedRequest, service: 
   if (material.scopeDate !== requestDate) {
     throw cloudErrors.scopeMismatch(
       `Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '${material.scopeDate}' != '${requestDate}', from '${material.requestTime}'.`,
-    )
+    ).explain({ rule: 'credential scope date', seen: material.scopeDate, expected: requestDate })
   }
   if (service === 'sts') checkStsScopeRegion(material.region, request.url.host)
-  if (material.service !== service) throw cloudErrors.scopeMismatch(`Credential should be scoped to correct service: '${service}'. `)
+  if (material.service !== service) {
+    throw cloudErrors.scopeMismatch(`Credential should be scoped to correct service: '${service}'. `).explain({ rule: 'credential scope service', seen: material.service, expected: service })
+  }
   if (material.terminator !== 'aws4_request') {
-    throw cloudErrors.scopeMismatch(`Credential should be scoped with a valid terminator: 'aws4_request', not '${material.terminator}'.`)
+    throw cloudErrors.scopeMismatch(`Credential should be scoped with a valid terminator: 'aws4_request', not '${material.terminator}'.`).explain({
+      rule: 'credential scope terminator',
+      seen: material.terminator,
+      expected: 'aws4_request',
+    })
   }
   checkSkew(state.emulator.clock.nowMs(), material)
   const caller = resolveCaller(state, material.accessKeyId, material.sessionToken)
   const signedHeaders = material.signedHeaders.split(';').map((name) => name.trim().toLowerCase())
-  if (!signedHeaders.includes('host')) throw cloudErrors.scopeMismatch("'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization.")
+  if (!signedHeaders.includes('host')) {
+    throw cloudErrors.scopeMismatch("'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization.").explain({
+      rule: 'signed headers include host',
+      seen: `SignedHeaders=${material.signedHeaders}`,
+    })
+  }
 
   const key = signingKey(state, caller.key.secret_access_key, material)
   const scope = `${material.scopeDate}/${material.region}/${material.service}/${material.terminator}`
@@ -59,12 +71,34 @@ export function verifySigV4(state: CloudState, request: SignedRequest, service: 
     createHash('sha256').update(request.body).digest('hex'),
   ].join('\n')
   const claimed = Buffer.from(material.signature.toLowerCase(), 'utf8')
+  const canonicals: string[] = []
   for (const uri of candidateUris(request.url.pathname, mount, state.emulator.basePath)) {
     const canonical = `${request.method.toUpperCase()}\n${uri}\n${rest}`
     const computed = Buffer.from(computeSignature(key, material.requestTime, scope, canonical), 'utf8')
     if (computed.length === claimed.length && timingSafeEqual(computed, claimed)) return { caller, region: material.region, material }
+    canonicals.push(canonical)
   }
-  throw cloudErrors.signatureMismatch()
+  throw cloudErrors.signatureMismatch().explain(mismatchExplanation(material, scope, canonicals))
+}
+
+/**
+ * A signature mismatch, with what doppel signed: the canonical request and string to sign for each path it
+ * tried (a client's own signer's debug output compares line by line).
+ */
+function mismatchExplanation(material: AuthMaterial, scope: string, canonicals: string[]): Explanation {
+  const details: Record<string, string> = {}
+  canonicals.forEach((canonical, i) => {
+    const suffix = i === 0 ? '' : ` (path ${canonical.split('\n')[1]})`
+    details[`canonical request${suffix}`] = canonical
+    details[`string to sign${suffix}`] = stringToSign(material.requestTime, scope, canonical)
+  })
+  return {
+    rule: 'sigv4 signature',
+    seen: `Signature=${material.signature.slice(0, 8)}… by ${material.accessKeyId}`,
+    expected: 'the signature of the canonical request below under that key\'s secret',
+    hint: 'compare with your signer\'s canonical request: a header changed after signing, another body, path or query, or another secret',
+    details,
+  }
 }
 
 /**
@@ -76,16 +110,31 @@ export function verifySigV4(state: CloudState, request: SignedRequest, service: 
 export function checkStsScopeRegion(region: string, host: string): void {
   const expected = stsEndpointRegion(host)
   if (regionDnsSuffix(region) === undefined || (expected !== undefined && expected !== region)) {
-    throw cloudErrors.scopeMismatch(`Credential should be scoped to a valid region, not '${region}'. `)
+    const global = host.toLowerCase().replace(/:\d+$/, '') === 'sts.amazonaws.com'
+    throw cloudErrors.scopeMismatch(`Credential should be scoped to a valid region, not '${region}'. `).explain({
+      rule: 'credential scope region',
+      seen: region,
+      ...(expected !== undefined && { expected }),
+      hint:
+        expected === undefined
+          ? `${region} is not a region the fake cloud knows`
+          : `credential scope ${region} sent to ${host}, which signs as ${expected}${global ? ' (the global endpoint)' : ''}: sign for ${expected}, or send to sts.${region}.amazonaws.com (the auth method: set sts_region or use_sts_region_from_client on config/client)`,
+    })
   }
 }
 
 function checkSkew(now: number, material: AuthMaterial): void {
+  const explanation = (expected: string) => ({
+    rule: 'X-Amz-Date within 15 minutes of the clock',
+    seen: material.requestTime,
+    expected,
+    hint: "sign with doppel's clock (GET /_doppel/clock): a frozen or moved emulator clock makes a freshly signed request stale",
+  })
   if (material.requestMs < now - SKEW_MS) {
-    throw cloudErrors.signatureExpired(material.requestTime, formatBasicIso(now - SKEW_MS), formatBasicIso(now))
+    throw cloudErrors.signatureExpired(material.requestTime, formatBasicIso(now - SKEW_MS), formatBasicIso(now)).explain(explanation(`${formatBasicIso(now - SKEW_MS)} or later`))
   }
   if (material.requestMs > now + SKEW_MS) {
-    throw cloudErrors.signatureNotYetCurrent(material.requestTime, formatBasicIso(now + SKEW_MS), formatBasicIso(now))
+    throw cloudErrors.signatureNotYetCurrent(material.requestTime, formatBasicIso(now + SKEW_MS), formatBasicIso(now)).explain(explanation(`${formatBasicIso(now + SKEW_MS)} or earlier`))
   }
 }
 

@@ -1,3 +1,4 @@
+import { listText, type Explanation } from '../../../core/explanation.ts'
 import type { Caller } from '../glossary.ts'
 import type { RegistryState } from '../model/registry-state.ts'
 
@@ -19,4 +20,14 @@ export function authenticate(state: RegistryState, request: Request): Caller | u
 /** Whether the caller may act on the organisation; a caller who may not gets the same 404 as a miss. */
 export function canAccess(caller: Caller, organization: string): boolean {
   return caller.root || caller.organizations.has(organization)
+}
+
+/** Why that 404 (the client cannot tell it from a miss; the journal can). */
+export function noAccess(caller: Caller, organization: string): Explanation {
+  return {
+    rule: "the token's organizations",
+    seen: organization,
+    expected: listText([...caller.organizations]),
+    hint: 'a registry token reaches only the organizations it was created for (POST /_doppel/registry/tokens)',
+  }
 }

@@ -20,10 +20,10 @@ export function applyVersionPatch(state: RegistryState, version: ModuleVersion, 
       return { ...version, deprecation, updatedAt: at }
     }
     case 'undeprecate':
-      if (version.revocation) throw registryErrors.invalidAttribute('/data/attributes/deprecation/deprecated-status', 'revoked')
+      if (version.revocation) throw registryErrors.invalidAttribute('/data/attributes/deprecation/deprecated-status', 'revoked', `version ${version.version}, revoked`)
       return version.deprecation ? { ...version, deprecation: null, updatedAt: at } : version
     case 'revoke': {
-      if (!version.deprecation) throw registryErrors.invalidAttribute('/data/attributes/revocation/status', 'notDeprecated')
+      if (!version.deprecation) throw registryErrors.invalidAttribute('/data/attributes/revocation/status', 'notDeprecated', `version ${version.version}, not deprecated`)
       const createdAt = version.revocation?.createdAt ?? at
       return { ...version, revocation: { message: patch.message, link: patch.link, createdAt }, updatedAt: at }
     }

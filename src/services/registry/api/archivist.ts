@@ -27,13 +27,14 @@ export async function archivist(request: Request, state: RegistryState, url: URL
   const object = match.params.object!
   if (match.row.operation === 'download') {
     const version = state.versions.findOneBy('download', object)
-    if (!version || version.status !== 'ok') throw registryErrors.notFound()
+    if (!version) throw registryErrors.notFound({ rule: 'download object', seen: 'an object id no version holds' })
+    if (version.status !== 'ok') throw registryErrors.notFound({ rule: 'download object', seen: `version ${version.version}, ${version.status}`, expected: 'an uploaded archive (status ok)' })
     const stored = state.archives.get(version.id)
     const bytes = stored ? Buffer.from(stored.base64, 'base64') : syntheticArchive(version.contents!)
     return new LightResponse(new Uint8Array(bytes), { status: 200, headers: { 'Content-Type': 'application/x-gzip' } })
   }
   const version = state.versions.findOneBy('upload', object)
-  if (!version) throw registryErrors.notFound()
+  if (!version) throw registryErrors.notFound({ rule: 'upload object', seen: 'an object id no version holds' })
   if (version.status === 'ok') throw registryErrors.conflict(`version ${version.version} has already been uploaded`)
   const bytes = await readBodyBytes(request, ARCHIVE_LIMIT)
   let contents

@@ -13,6 +13,6 @@ const ATTRIBUTES = '/data/attributes'
 export function parseCreateVersion(document: JsonObject): CreateVersion {
   const attributes = requireObject(resourceData(document, ['registry-module-versions']), 'attributes', ATTRIBUTES)
   const version = requireString(attributes, 'version', `${ATTRIBUTES}/version`)
-  if (!isSemver(version)) throw registryErrors.invalidAttribute(`${ATTRIBUTES}/version`, 'invalid')
+  if (!isSemver(version)) throw registryErrors.invalidAttribute(`${ATTRIBUTES}/version`, 'invalid', version)
   return { version, commitSha: optionalString(attributes, 'commit-sha', `${ATTRIBUTES}/commit-sha`) ?? null }
 }

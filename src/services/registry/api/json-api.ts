@@ -1,3 +1,4 @@
+import { explainResponse, type Explanation } from '../../../core/explanation.ts'
 import { jsonResponse } from '../../../core/http.ts'
 import { REGISTRY_V1_ERRORS, type RegistryError } from './registry-error.ts'
 import { LightResponse } from '../../../core/light-response.ts'
@@ -39,8 +40,8 @@ export function registryErrorResponse(error: RegistryError): Response {
 }
 
 /** The registry protocol's error style for `/api/registry/v1`: `{"errors":["Not Found"]}`, `application/json`. */
-export function registryV1ErrorResponse(status: 401 | 404): Response {
-  return jsonResponse(status, { errors: [REGISTRY_V1_ERRORS[status]] })
+export function registryV1ErrorResponse(status: 401 | 404, why: Explanation): Response {
+  return explainResponse(jsonResponse(status, { errors: [REGISTRY_V1_ERRORS[status]] }), why)
 }
 
 /** The body an injected fault answers with on the registry. */

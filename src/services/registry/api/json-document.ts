@@ -12,7 +12,7 @@ export function parseJsonDocument(bytes: Uint8Array): JsonObject {
   } catch {
     throw registryErrors.invalidAttribute('/data', 'notJson')
   }
-  if (!isObject(value)) throw registryErrors.invalidAttribute('/data', 'notJson')
+  if (!isObject(value)) throw registryErrors.invalidAttribute('/data', 'notJson', value)
   return value
 }
 
@@ -29,8 +29,8 @@ export function member(object: JsonObject, key: string): unknown {
 /** A required object member: blank → `can't be blank`, anything else → `must be an object`. */
 export function requireObject(parent: JsonObject, key: string, pointer: string): JsonObject {
   const value = member(parent, key)
-  if (value === undefined || value === null) throw registryErrors.invalidAttribute(pointer, 'blank')
-  if (!isObject(value)) throw registryErrors.invalidAttribute(pointer, 'notObject')
+  if (value === undefined || value === null) throw registryErrors.invalidAttribute(pointer, 'blank', value)
+  if (!isObject(value)) throw registryErrors.invalidAttribute(pointer, 'notObject', value)
   return value
 }
 
@@ -38,14 +38,14 @@ export function requireObject(parent: JsonObject, key: string, pointer: string):
 export function optionalString(parent: JsonObject, key: string, pointer: string): string | undefined {
   const value = member(parent, key)
   if (value === undefined || value === null) return undefined
-  if (typeof value !== 'string') throw registryErrors.invalidAttribute(pointer, 'notString')
+  if (typeof value !== 'string') throw registryErrors.invalidAttribute(pointer, 'notString', value)
   return value
 }
 
 /** A required, non-empty string member. */
 export function requireString(parent: JsonObject, key: string, pointer: string): string {
   const value = optionalString(parent, key, pointer)
-  if (value === undefined || value === '') throw registryErrors.invalidAttribute(pointer, 'blank')
+  if (value === undefined || value === '') throw registryErrors.invalidAttribute(pointer, 'blank', value)
   return value
 }
 
@@ -53,7 +53,7 @@ export function requireString(parent: JsonObject, key: string, pointer: string):
 export function resourceData(document: JsonObject, types: readonly string[]): JsonObject {
   const data = requireObject(document, 'data', '/data')
   const type = member(data, 'type')
-  if (type === undefined || type === null || type === '') throw registryErrors.invalidAttribute('/data/type', 'blank')
-  if (typeof type !== 'string' || !types.includes(type)) throw registryErrors.invalidAttribute('/data/type', 'inclusion')
+  if (type === undefined || type === null || type === '') throw registryErrors.invalidAttribute('/data/type', 'blank', type)
+  if (typeof type !== 'string' || !types.includes(type)) throw registryErrors.invalidAttribute('/data/type', 'inclusion', type)
   return data
 }

@@ -1,5 +1,5 @@
 import { mediaType, readBodyBytes } from '../../../core/http.ts'
-import { authenticate, canAccess } from './access.ts'
+import { authenticate, canAccess, noAccess } from './access.ts'
 import { applyVersionPatch } from './apply-version-patch.ts'
 import { parseCreateModule } from './create-module-body.ts'
 import { parseCreateVersion } from './create-version-body.ts'
@@ -97,22 +97,26 @@ function ping(): Response {
 function organizationOf(call: Call): string {
   const { org, namespace } = call.params
   const organization = org ?? namespace!
-  if (namespace !== undefined && namespace !== organization) throw registryErrors.notFound()
+  if (namespace !== undefined && namespace !== organization) {
+    throw registryErrors.notFound({ rule: 'namespace of a private module', seen: namespace, expected: `${organization} (the organization)` })
+  }
   // @note The root token brings any well-named organisation into being, so set-up is one call.
-  if (!ORGANIZATION_NAME.test(organization) || !canAccess(call.caller, organization)) throw registryErrors.notFound()
+  if (!ORGANIZATION_NAME.test(organization)) throw registryErrors.notFound({ rule: 'organization name', seen: organization })
+  if (!canAccess(call.caller, organization)) throw registryErrors.notFound(noAccess(call.caller, organization))
   return organization
 }
 
 function moduleOf(call: Call): RegistryModule {
-  const module = findModule(call.state, organizationOf(call), call.params.name!, call.params.provider!)
-  if (!module) throw registryErrors.notFound()
+  const organization = organizationOf(call)
+  const module = findModule(call.state, organization, call.params.name!, call.params.provider!)
+  if (!module) throw registryErrors.notFound({ rule: 'module', seen: `${organization}/${call.params.name}/${call.params.provider}, not in the registry` })
   return module
 }
 
 function versionOf(call: Call, version: string | null): ModuleVersion {
   const module = moduleOf(call)
   const record = version === null ? undefined : findVersion(call.state, module.organization, module.name, module.provider, version)
-  if (!record) throw registryErrors.notFound()
+  if (!record) throw registryErrors.notFound({ rule: 'module version', seen: `${module.organization}/${module.name}/${module.provider} ${version ?? '(none)'}, not in the registry` })
   return record
 }
 
@@ -155,7 +159,7 @@ const HANDLERS: Record<Exclude<Operation, 'ping'>, (call: Call) => Response> = {
     const organization = organizationOf(call)
     const input = parseCreateModule(parseJsonDocument(call.body))
     if (findModule(call.state, organization, input.name, input.provider)) {
-      throw registryErrors.invalidAttribute('/data/attributes/name', 'taken')
+      throw registryErrors.invalidAttribute('/data/attributes/name', 'taken', input.name)
     }
     const at = now(call.state)
     const module: RegistryModule = {
@@ -180,7 +184,8 @@ const HANDLERS: Record<Exclude<Operation, 'ping'>, (call: Call) => Response> = {
 
   showModuleById(call) {
     const module = call.state.modules.get(call.params.id!)
-    if (!module || !canAccess(call.caller, module.organization)) throw registryErrors.notFound()
+    if (!module) throw registryErrors.notFound({ rule: 'module id', seen: `${call.params.id}, not in the registry` })
+    if (!canAccess(call.caller, module.organization)) throw registryErrors.notFound(noAccess(call.caller, module.organization))
     return jsonApiResponse(200, { data: moduleResource(call.state, module) })
   },
 
@@ -188,7 +193,7 @@ const HANDLERS: Record<Exclude<Operation, 'ping'>, (call: Call) => Response> = {
     const module = moduleOf(call)
     const input = parseCreateVersion(parseJsonDocument(call.body))
     if (findVersion(call.state, module.organization, module.name, module.provider, input.version)) {
-      throw registryErrors.invalidAttribute('/data/attributes/version', 'taken')
+      throw registryErrors.invalidAttribute('/data/attributes/version', 'taken', input.version)
     }
     const at = now(call.state)
     const version: ModuleVersion = {
@@ -243,7 +248,7 @@ const HANDLERS: Record<Exclude<Operation, 'ping'>, (call: Call) => Response> = {
   deleteModule(call) {
     const organization = organizationOf(call)
     const modules = call.state.modules.findBy('name', coordinates(organization, call.params.name!))
-    if (modules.length === 0) throw registryErrors.notFound()
+    if (modules.length === 0) throw registryErrors.notFound({ rule: 'module', seen: `${organization}/${call.params.name}, not in the registry` })
     for (const module of modules) {
       removeVersions(call.state, module, call.state.versions.findBy('module', module.id))
       call.state.modules.delete(module.id)

@@ -1,5 +1,5 @@
 import { jsonResponse } from '../../../core/http.ts'
-import { authenticate, canAccess } from './access.ts'
+import { authenticate, canAccess, noAccess } from './access.ts'
 import type { ModuleVersion, RegistryModule } from '../glossary.ts'
 import { registryV1ErrorResponse } from './json-api.ts'
 import { linkOrigin, linkPath } from './links.ts'
@@ -36,16 +36,20 @@ function latest(state: RegistryState, module: RegistryModule): ModuleVersion | u
 /** `/api/registry/v1/modules/…`: bearer-authenticated reads with the protocol's `{"errors":[…]}` bodies. */
 export function readApi(request: Request, state: RegistryState, url: URL): Response {
   const match = ROUTES.match(request.method, url.pathname)
-  if (typeof match === 'number') return registryV1ErrorResponse(404)
+  if (typeof match === 'number') return registryV1ErrorResponse(404, { rule: 'route', seen: `${request.method} ${url.pathname}`, hint: 'no registry route answers it' })
   const caller = authenticate(state, request)
-  if (!caller) return registryV1ErrorResponse(401)
+  if (!caller) return registryV1ErrorResponse(401, { rule: 'registry token', seen: request.headers.has('authorization') ? 'a token doppel never issued' : 'no Authorization: Bearer token' })
   const { namespace, name, provider } = match.params as Record<'namespace' | 'name' | 'provider', string>
-  const module = canAccess(caller, namespace) ? findModule(state, namespace, name, provider) : undefined
-  if (!module) return registryV1ErrorResponse(404)
+  if (!canAccess(caller, namespace)) return registryV1ErrorResponse(404, noAccess(caller, namespace))
+  const module = findModule(state, namespace, name, provider)
+  if (!module) return registryV1ErrorResponse(404, { rule: 'module', seen: `${namespace}/${name}/${provider}, not in the registry` })
   if (match.row.operation === 'versions') return jsonResponse(200, versionsDocument(state, module))
   const version =
     match.params.version === undefined ? latest(state, module) : findVersion(state, namespace, name, provider, match.params.version)
-  if (!version || version.status !== 'ok') return registryV1ErrorResponse(404)
+  if (!version || version.status !== 'ok') {
+    const seen = version ? `version ${version.version}, ${version.status}` : `${match.params.version ?? 'a latest version'}, not in the registry`
+    return registryV1ErrorResponse(404, { rule: 'module version', seen, ...(version && { expected: 'an uploaded archive (status ok)' }) })
+  }
   switch (match.row.operation) {
     case 'version':
     case 'latest':

@@ -1,3 +1,4 @@
+import { describeValue } from '../../../core/describe-value.ts'
 import { isObject, member, optionalString, requireObject, resourceData, type JsonObject } from './json-document.ts'
 import { registryErrors } from './registry-error.ts'
 
@@ -23,25 +24,25 @@ export function parseVersionPatch(document: JsonObject): VersionPatch {
     throw registryErrors.invalidAttribute('/data/relationships/tag-bindings', 'unsupported')
   }
   if (attributes === undefined || attributes === null) throw registryErrors.invalidAttribute('/data/attributes', 'blank')
-  if (!isObject(attributes)) throw registryErrors.invalidAttribute('/data/attributes', 'notObject')
+  if (!isObject(attributes)) throw registryErrors.invalidAttribute('/data/attributes', 'notObject', attributes)
   const hasDeprecation = member(attributes, 'deprecation') !== undefined
   const hasRevocation = member(attributes, 'revocation') !== undefined
-  if (hasDeprecation && hasRevocation) throw registryErrors.invalidAttribute('/data/attributes', 'oneOperation')
+  if (hasDeprecation && hasRevocation) throw registryErrors.invalidAttribute('/data/attributes', 'oneOperation', 'deprecation and revocation')
   if (hasRevocation) return parseRevocation(requireObject(attributes, 'revocation', REVOCATION))
   return parseDeprecation(requireObject(attributes, 'deprecation', DEPRECATION))
 }
 
 function status(object: JsonObject, key: string, pointer: string, allowed: readonly string[]): string {
   const value = member(object, key)
-  if (value === undefined || value === null || value === '') throw registryErrors.invalidAttribute(pointer, 'blank')
-  if (typeof value !== 'string') throw registryErrors.invalidAttribute(pointer, 'notString')
-  if (!allowed.includes(value)) throw registryErrors.invalidAttribute(pointer, 'inclusion')
+  if (value === undefined || value === null || value === '') throw registryErrors.invalidAttribute(pointer, 'blank', value)
+  if (typeof value !== 'string') throw registryErrors.invalidAttribute(pointer, 'notString', value)
+  if (!allowed.includes(value)) throw registryErrors.invalidAttribute(pointer, 'inclusion', value).explain({ rule: `${pointer}: inclusion`, seen: describeValue(value), expected: allowed.join(' or ') })
   return value
 }
 
 function link(object: JsonObject, pointer: string): string {
   const value = optionalString(object, 'link', pointer) ?? ''
-  if (value !== '' && !isHttpUrl(value)) throw registryErrors.invalidAttribute(pointer, 'notUrl')
+  if (value !== '' && !isHttpUrl(value)) throw registryErrors.invalidAttribute(pointer, 'notUrl', value)
   return value
 }
 

@@ -12,6 +12,7 @@ import { LOGIN_MESSAGES } from '../login-messages.ts'
 import { selectMetadata } from '../metadata.ts'
 import type { IdentityDocument } from './identity-document.ts'
 import { describeRunningInstance, instanceBoundFailure, InstanceCheckError } from './instance-checks.ts'
+import { explanationOf, listText } from '../../../../core/explanation.ts'
 import { accessListEntry, evaluateNonce } from './nonce.ts'
 import { roleTagGrant } from './role-tag-login.ts'
 import { documentFromPkcs7, documentFromSignature } from './signed-document.ts'
@@ -41,14 +42,18 @@ export async function ec2Login(context: RequestContext, state: AuthState, input:
   try {
     instance = await describeRunningInstance(context, state, document.instanceId, document.region, document.accountId)
   } catch (error) {
-    if (error instanceof InstanceCheckError) throw new LoginError(LOGIN_MESSAGES.verifyInstance(error.message))
+    if (error instanceof InstanceCheckError) throw new LoginError(LOGIN_MESSAGES.verifyInstance(error.message)).explain(explanationOf(error, 'instance check'))
     throw error
   }
   if (role.bound_region.length > 0 && !role.bound_region.includes(document.region)) {
-    throw new LoginError(LOGIN_MESSAGES.regionBound(document.region, roleName))
+    throw new LoginError(LOGIN_MESSAGES.regionBound(document.region, roleName)).explain({
+      rule: `role ${roleName}: bound_region`,
+      seen: document.region,
+      expected: listText(role.bound_region),
+    })
   }
   const failure = await instanceBoundFailure(context, state, instance, role, roleName, document)
-  if (failure !== undefined) throw new LoginError(LOGIN_MESSAGES.ec2ValidationFailed(failure))
+  if (failure !== undefined) throw new LoginError(LOGIN_MESSAGES.ec2ValidationFailed(failure.reason)).explain(failure.explanation)
 
   const stored = state.accessList.get(document.instanceId)
   const nonce = evaluateNonce(input.nonce, stored, role, document.pendingTime, () => context.emulator.random.uuid())

@@ -3,6 +3,7 @@ import { BAD_INPUT_500 } from '../../auth-refusal.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
 import type { TrustedCertificate } from './trusted-certificate.ts'
+import type { Explanation } from '../../../../core/explanation.ts'
 
 /**
  * The identity + signature flow (docs/reference/cloud-auth.md §4 B2): RSA PKCS#1 v1.5 with SHA-256 over the exact document
@@ -29,9 +30,28 @@ export function verifyIdentitySignature(
     refusedAlgorithm ??= certificate.sha1Algorithm
   }
   if (refusedAlgorithm !== undefined) {
-    throw new LoginError(`${LOGIN_MESSAGES.identityUnverified}: ${LOGIN_MESSAGES.insecureAlgorithm(refusedAlgorithm)}`, BAD_INPUT_500)
+    throw new LoginError(`${LOGIN_MESSAGES.identityUnverified}: ${LOGIN_MESSAGES.insecureAlgorithm(refusedAlgorithm)}`, BAD_INPUT_500).explain(sha1Refusal(refusedAlgorithm))
   }
-  throw new LoginError(LOGIN_MESSAGES.identityUnverified, BAD_INPUT_500)
+  throw new LoginError(LOGIN_MESSAGES.identityUnverified, BAD_INPUT_500).explain(unknownSigner(trusted.length, 'identity'))
+}
+
+/** A signature that verifies only under a SHA-1-signed certificate, refused without `allowSha1`. */
+export function sha1Refusal(algorithm: string): Explanation {
+  return {
+    rule: 'SHA-1 signatures',
+    seen: `a signature whose certificate is signed with ${algorithm}`,
+    expected: 'a SHA-256 chain',
+    hint: 'start doppel with allowSha1 (--allow-sha1), as the real service needs GODEBUG=x509sha1=1, or use the vault profile',
+  }
+}
+
+/** No trusted certificate verifies the signature. */
+export function unknownSigner(trusted: number, type: 'pkcs7' | 'identity'): Explanation {
+  return {
+    rule: 'trusted certificates',
+    seen: `a signature none of the ${trusted} trusted certificates verifies`,
+    hint: `sign with the fake cloud's keys (doppel.cloud's identity documents), or register the signer with POST /v1/auth/<mount>/config/certificate/<name> (type ${type})`,
+  }
 }
 
 function safeVerify(document: Buffer, certificate: TrustedCertificate, signature: Buffer): boolean {

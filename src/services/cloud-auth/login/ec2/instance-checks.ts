@@ -9,6 +9,7 @@ import { BAD_INPUT_500 } from '../../auth-refusal.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
 import { errorKind } from '../../../../core/doppel-error.ts'
+import { explanationOf, listText, type Explanation } from '../../../../core/explanation.ts'
 
 /** Why DescribeInstances did not give a running instance; the caller adds its flow's prefix. */
 export class InstanceCheckError extends errorKind('InstanceCheckError', 'DOPPEL_INSTANCE_CHECK_FAILED') {}
@@ -31,14 +32,25 @@ export async function describeRunningInstance(
       instance = await providerCalls(context, state).describeInstance(credentials, region, instanceId)
     } catch (error) {
       if (error instanceof IncompleteDescription) throw new InstanceCheckError(LOGIN_MESSAGES.incompleteDescription[error.missing])
-      throw new InstanceCheckError(LOGIN_MESSAGES.describeFailed(instanceId, cloudErrorText(context.emulator, error)))
+      throw new InstanceCheckError(LOGIN_MESSAGES.describeFailed(instanceId, cloudErrorText(context.emulator, error))).explain(
+        explanationOf(error, `ec2:DescribeInstances of ${instanceId}`),
+      )
     }
   } catch (error) {
     if (error instanceof InstanceCheckError) throw error
-    throw new InstanceCheckError(cloudErrorText(context.emulator, error))
+    throw new InstanceCheckError(cloudErrorText(context.emulator, error)).explain(explanationOf(error, `provider credentials for account ${accountId}`))
   }
-  if (instance.instanceId !== instanceId) throw new InstanceCheckError(LOGIN_MESSAGES.instanceIdMismatch)
-  if (instance.state.name !== 'running') throw new InstanceCheckError(LOGIN_MESSAGES.notRunning)
+  if (instance.instanceId !== instanceId) {
+    throw new InstanceCheckError(LOGIN_MESSAGES.instanceIdMismatch).explain({ rule: 'instance id', seen: instance.instanceId, expected: instanceId })
+  }
+  if (instance.state.name !== 'running') {
+    throw new InstanceCheckError(LOGIN_MESSAGES.notRunning).explain({
+      rule: 'instance state',
+      seen: `${instanceId} is ${instance.state.name}`,
+      expected: 'running',
+      hint: 'start the instance (POST /_doppel/cloud/instances/<id>/start, or doppel.cloud)',
+    })
+  }
   return instance
 }
 
@@ -46,6 +58,17 @@ export async function describeRunningInstance(
 export interface InstanceFacts {
   accountId: string
   region: string
+}
+
+/** A bound the instance fails: the message's reason (the caller adds its prefix) and the explanation. */
+export interface BoundFailure {
+  reason: string
+  explanation: Explanation
+}
+
+/** `role web: bound_ami_id` is [ami-good]; the instance's is ami-bad. */
+function failed(reason: string, roleName: string, bound: string, expected: readonly string[], seen: string): BoundFailure {
+  return { reason, explanation: { rule: `role ${roleName}: ${bound}`, seen, expected: listText(expected) } }
 }
 
 /**
@@ -61,34 +84,43 @@ export async function instanceBoundFailure(
   role: RoleEntry,
   roleName: string,
   facts: InstanceFacts,
-): Promise<string | undefined> {
+): Promise<BoundFailure | undefined> {
   if (role.bound_ec2_instance_id && role.bound_ec2_instance_id.length > 0 && !role.bound_ec2_instance_id.includes(instance.instanceId)) {
-    return LOGIN_MESSAGES.instanceIdBound(instance.instanceId, roleName)
+    return failed(LOGIN_MESSAGES.instanceIdBound(instance.instanceId, roleName), roleName, 'bound_ec2_instance_id', role.bound_ec2_instance_id, instance.instanceId)
   }
   if (role.bound_account_id.length > 0 && !role.bound_account_id.includes(facts.accountId)) {
-    return LOGIN_MESSAGES.accountIdBound(facts.accountId, roleName)
+    return failed(LOGIN_MESSAGES.accountIdBound(facts.accountId, roleName), roleName, 'bound_account_id', role.bound_account_id, facts.accountId)
   }
   if (role.bound_ami_id.length > 0) {
     if (instance.imageId === undefined) throw new LoginError(LOGIN_MESSAGES.amiNil, BAD_INPUT_500)
-    if (!role.bound_ami_id.includes(instance.imageId)) return LOGIN_MESSAGES.amiBound(instance.imageId, roleName)
+    if (!role.bound_ami_id.includes(instance.imageId)) {
+      return failed(LOGIN_MESSAGES.amiBound(instance.imageId, roleName), roleName, 'bound_ami_id', role.bound_ami_id, instance.imageId)
+    }
   }
   if (role.bound_subnet_id.length > 0) {
     if (instance.subnetId === undefined) throw new LoginError(LOGIN_MESSAGES.subnetNil, BAD_INPUT_500)
-    if (!role.bound_subnet_id.includes(instance.subnetId)) return LOGIN_MESSAGES.subnetBound(instance.subnetId, roleName)
+    if (!role.bound_subnet_id.includes(instance.subnetId)) {
+      return failed(LOGIN_MESSAGES.subnetBound(instance.subnetId, roleName), roleName, 'bound_subnet_id', role.bound_subnet_id, instance.subnetId)
+    }
   }
   if (role.bound_vpc_id.length > 0) {
     if (instance.vpcId === undefined) throw new LoginError(LOGIN_MESSAGES.vpcNil, BAD_INPUT_500)
-    if (!role.bound_vpc_id.includes(instance.vpcId)) return LOGIN_MESSAGES.vpcBound(instance.vpcId, roleName)
+    if (!role.bound_vpc_id.includes(instance.vpcId)) {
+      return failed(LOGIN_MESSAGES.vpcBound(instance.vpcId, roleName), roleName, 'bound_vpc_id', role.bound_vpc_id, instance.vpcId)
+    }
   }
   if (role.bound_iam_instance_profile_arn.length > 0) {
     const profileArn = instanceProfileArn(instance)
     if (!role.bound_iam_instance_profile_arn.some((bound) => arnBoundMatches(bound, profileArn))) {
-      return LOGIN_MESSAGES.profileBound(profileArn, roleName)
+      const bound = role.bound_iam_instance_profile_arn
+      return failed(LOGIN_MESSAGES.profileBound(profileArn, roleName), roleName, 'bound_iam_instance_profile_arn', bound, profileArn)
     }
   }
   if (role.bound_iam_role_arn.length > 0) {
     const roleArn = await instanceRoleArn(context, state, instance, facts)
-    if (!role.bound_iam_role_arn.some((bound) => arnBoundMatches(bound, roleArn))) return LOGIN_MESSAGES.roleArnBound(roleArn, roleName)
+    if (!role.bound_iam_role_arn.some((bound) => arnBoundMatches(bound, roleArn))) {
+      return failed(LOGIN_MESSAGES.roleArnBound(roleArn, roleName), roleName, 'bound_iam_role_arn', role.bound_iam_role_arn, roleArn)
+    }
   }
   return undefined
 }

@@ -48,17 +48,42 @@ export function evaluateNonce(
 }
 
 function checkAgainstStored(clientNonce: string, pendingTime: string, stored: AccessListEntry, role: RoleEntry): void {
-  if (!stored.disallow_reauthentication && stored.client_nonce === '') throw new LoginError(LOGIN_MESSAGES.storedNonceMissing)
+  const instance = `access-list entry of ${stored.instance_id}`
+  if (!stored.disallow_reauthentication && stored.client_nonce === '') {
+    throw new LoginError(LOGIN_MESSAGES.storedNonceMissing).explain({ rule: 'client nonce', seen: `the ${instance} holds no nonce` })
+  }
   if (stored.disallow_reauthentication || constantTimeEquals(REAUTHENTICATION_DISABLED_NONCE, clientNonce)) {
-    throw new LoginError(LOGIN_MESSAGES.reauthDisabled)
+    throw new LoginError(LOGIN_MESSAGES.reauthDisabled).explain({
+      rule: 'disallow_reauthentication',
+      seen: stored.disallow_reauthentication ? `the ${instance} disallows reauthentication` : 'nonce "" (reauthentication disabled by the client)',
+      hint: `delete the access-list entry (DELETE /v1/auth/<mount>/identity-accesslist/${stored.instance_id}) to log in again`,
+    })
   }
   const given = parseTime(pendingTime)
   const previous = parseTime(stored.pending_time)
   if (!constantTimeEquals(clientNonce, stored.client_nonce)) {
-    if (!role.allow_instance_migration) throw new LoginError(LOGIN_MESSAGES.nonceMismatch)
-    if (!(given > previous)) throw new LoginError(LOGIN_MESSAGES.nonceMismatchMigration)
+    // The nonces are secrets: their lengths tell two apart without showing either.
+    const seen = `a nonce of ${clientNonce.length} characters that is not the one stored (${stored.client_nonce.length} characters)`
+    if (!role.allow_instance_migration) {
+      throw new LoginError(LOGIN_MESSAGES.nonceMismatch).explain({
+        rule: 'client nonce',
+        seen,
+        expected: `the nonce of the first login of ${stored.instance_id}`,
+        hint: 'send the nonce the first login used (or returned in auth.metadata.nonce), or set allow_instance_migration on the role',
+      })
+    }
+    if (!(given > previous)) {
+      throw new LoginError(LOGIN_MESSAGES.nonceMismatchMigration).explain({
+        rule: 'pendingTime (allow_instance_migration)',
+        seen: pendingTime,
+        expected: `later than ${stored.pending_time}`,
+        details: { nonce: seen },
+      })
+    }
   }
-  if (given < previous) throw new LoginError(LOGIN_MESSAGES.olderMetadata)
+  if (given < previous) {
+    throw new LoginError(LOGIN_MESSAGES.olderMetadata).explain({ rule: 'pendingTime', seen: pendingTime, expected: `${stored.pending_time} or later` })
+  }
 }
 
 function parseTime(value: string): bigint {

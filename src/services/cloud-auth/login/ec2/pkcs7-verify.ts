@@ -4,6 +4,7 @@ import { LOGIN_MESSAGES } from '../login-messages.ts'
 import { Asn1Error, encodeDer, encodeTlv, parseBer, readIntegerHex, readOid, requireInteger, readTime, requireTag, stringBytes, TAG, tagOf, type Asn1Node } from '../../../../core/asn1.ts'
 import type { TrustedCertificate } from './trusted-certificate.ts'
 import { errorKind } from '../../../../core/doppel-error.ts'
+import { sha1Refusal, unknownSigner } from './identity-signature.ts'
 
 /**
  * PKCS#7 SignedData as the real service checks an instance identity document
@@ -156,7 +157,7 @@ export function verifyPkcs7(signed: SignedData, options: Pkcs7VerifyOptions): vo
 
 function verifySigner(content: Buffer, signer: SignerInfo, options: Pkcs7VerifyOptions): void {
   const certificate = options.trusted.find((candidate) => candidate.serialHex === signer.serialHex && candidate.rawIssuer.equals(signer.issuer))
-  if (!certificate) throw new Pkcs7Error('pkcs7: No certificate for signer')
+  if (!certificate) throw new Pkcs7Error('pkcs7: No certificate for signer').explain(unknownSigner(options.trusted.length, 'pkcs7'))
   let signedBytes = content
   if (signer.signedAttributes && signer.signedAttributes.length > 0) {
     const digest = attributeValue(signer.signedAttributes, OID.messageDigest)
@@ -179,7 +180,7 @@ function verifySigner(content: Buffer, signer: SignerInfo, options: Pkcs7VerifyO
   if (!hash || !algorithm) {
     throw new Pkcs7Error(`pkcs7: unsupported digest ${goQuote(signer.digestOid)} for encryption algorithm ${goQuote(signer.encryptionOid)}`)
   }
-  if (hash === 'sha1' && !options.allowSha1) throw new Pkcs7Error(LOGIN_MESSAGES.insecureAlgorithm(algorithm))
+  if (hash === 'sha1' && !options.allowSha1) throw new Pkcs7Error(LOGIN_MESSAGES.insecureAlgorithm(algorithm)).explain(sha1Refusal(algorithm))
   const keyType = certificate.publicKey.asymmetricKeyType ?? ''
   if (keyType !== kind) {
     throw new Pkcs7Error(`x509: signature algorithm specifies an ${KEY_NAMES[kind]} public key, but have public key of type ${GO_KEY_TYPES[keyType] ?? keyType}`)

@@ -1,3 +1,4 @@
+import { explanationOf } from '../../../../core/explanation.ts'
 import { decodeStdBase64 } from '../../../../core/go/go-base64.ts'
 import { BAD_INPUT_500 } from '../../auth-refusal.ts'
 import { LoginError } from '../login-error.ts'
@@ -26,7 +27,7 @@ export function documentFromPkcs7(value: string, trusted: readonly TrustedCertif
   try {
     verifyPkcs7(signed, { trusted, allowSha1 })
   } catch (error) {
-    if (error instanceof Pkcs7Error) throw new LoginError(LOGIN_MESSAGES.pkcs7Verify(error.message), BAD_INPUT_500)
+    if (error instanceof Pkcs7Error) throw new LoginError(LOGIN_MESSAGES.pkcs7Verify(error.message), BAD_INPUT_500).explain(explanationOf(error, 'pkcs7 signature'))
     throw error
   }
   if (signed.content.length === 0) throw new LoginError(LOGIN_MESSAGES.pkcs7NoContent, BAD_INPUT_500)

@@ -1,5 +1,6 @@
 import { isRetryable, sendUpstream, UpstreamError } from '../../provider/index.ts'
 import { LightRequest } from '../../../../core/light-request.ts'
+import { responseExplanation, type Explanation } from '../../../../core/explanation.ts'
 import { responseHeader, responseValue } from '../../../../core/light-response.ts'
 import type { CallerIdentity } from '../../../fake-cloud/index.ts'
 import { LoginError } from '../login-error.ts'
@@ -29,7 +30,12 @@ export async function forwardCallerIdentity(inProcess: StsForwarder | undefined,
     throw error
   }
   if (answer.contentType !== 'text/xml') throw upstream(LOGIN_MESSAGES.stsContentType)
-  if (answer.status !== 200) throw upstream(LOGIN_MESSAGES.stsStatus(answer.status, answer.body))
+  if (answer.status !== 200) {
+    // The fake STS in process says why it refused; a real one says only what its body says.
+    throw upstream(LOGIN_MESSAGES.stsStatus(answer.status, answer.body)).explain(
+      answer.explanation ?? { rule: 'STS GetCallerIdentity', seen: `status ${answer.status} from ${target}` },
+    )
+  }
   // The fake STS in process hands over the identity its XML was written from: what parsing it gives back.
   const result = answer.identity ?? parseCallerIdentityResponse(answer.body)
   if (!result) throw upstream(LOGIN_MESSAGES.stsParse)
@@ -43,6 +49,8 @@ interface StsAnswer {
   body: string
   /** The fake STS's GetCallerIdentity result, when it answered in process. */
   identity?: CallerIdentityResult
+  /** Why the fake STS refused, when it answered in process. */
+  explanation?: Explanation
 }
 
 /** The fake cloud in process: retried without waiting (no network to wait for). */
@@ -51,7 +59,9 @@ async function replayInProcess(forward: StsForwarder, request: Request, maxRetri
     const response = await forward(request.clone())
     if (!isRetryable(response.status)) {
       const identity = responseValue(response) as CallerIdentity | undefined
-      return { status: response.status, contentType: responseHeader(response, 'content-type'), body: await response.text(), ...(identity && { identity }) }
+      const explanation = responseExplanation(response)
+      const answer = { status: response.status, contentType: responseHeader(response, 'content-type'), body: await response.text() }
+      return { ...answer, ...(identity && { identity }), ...(explanation && { explanation }) }
     }
     if (attempts > maxRetries) throw new UpstreamError(request.method, request.url, attempts, `status ${response.status}`)
   }

@@ -1,3 +1,4 @@
+import { explanationOf } from '../../../../core/explanation.ts'
 import type { RequestContext } from '../../../../core/glossary.ts'
 import { getFakeCloud, isInProcessEndpoint } from '../../../fake-cloud/index.ts'
 import type { IdentityConfig, RoleEntry } from '../../glossary.ts'
@@ -110,10 +111,12 @@ async function inferInstance(context: RequestContext, state: AuthState, role: Ro
   try {
     instance = await describeRunningInstance(context, state, instanceId, region, caller.account)
   } catch (error) {
-    if (error instanceof InstanceCheckError) throw new LoginError(LOGIN_MESSAGES.inferenceFailed(instanceId, region, error.message))
+    if (error instanceof InstanceCheckError) {
+      throw new LoginError(LOGIN_MESSAGES.inferenceFailed(instanceId, region, error.message)).explain(explanationOf(error, 'instance check'))
+    }
     throw error
   }
   const failure = await instanceBoundFailure(context, state, instance, role, roleName, { accountId: caller.account, region })
-  if (failure !== undefined) throw new LoginError(LOGIN_MESSAGES.iamValidationFailed(failure))
+  if (failure !== undefined) throw new LoginError(LOGIN_MESSAGES.iamValidationFailed(failure.reason)).explain(failure.explanation)
   return instanceId
 }

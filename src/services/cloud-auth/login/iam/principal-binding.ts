@@ -1,3 +1,4 @@
+import { listText } from '../../../../core/explanation.ts'
 import type { RequestContext } from '../../../../core/glossary.ts'
 import { providerCalls } from '../../provider/index.ts'
 import type { RoleEntry } from '../../glossary.ts'
@@ -31,11 +32,17 @@ export async function checkPrincipalBinding(
   if (bound.length === 0) return
   if (role.bound_iam_principal_id.includes(callerUniqueId)) return
   if (!role.resolve_aws_unique_ids && bound.includes(canonicalArn(entity))) return
-  if (!bound.some((arn) => arn.endsWith('*'))) throw new LoginError(LOGIN_MESSAGES.principalNotBound(caller.arn, roleName))
+  const refusal = (seen: string) =>
+    new LoginError(LOGIN_MESSAGES.principalNotBound(caller.arn, roleName)).explain({
+      rule: `role ${roleName}: bound_iam_principal_arn`,
+      seen,
+      expected: listText(bound),
+      details: { unique_id: callerUniqueId, resolved_ids: listText(role.bound_iam_principal_id), resolve_aws_unique_ids: String(role.resolve_aws_unique_ids) },
+      ...(role.resolve_aws_unique_ids && bound.includes(canonicalArn(entity)) && { hint: 'the ARN is bound, but the principal was recreated since the role was written: write the role again' }),
+    })
+  if (!bound.some((arn) => arn.endsWith('*'))) throw refusal(canonicalArn(entity))
   const fullArn = await cachedFullArn(context, state, entity, roleName, callerUniqueId)
-  if (!bound.some((arn) => arn.endsWith('*') && globMatches(arn, fullArn))) {
-    throw new LoginError(LOGIN_MESSAGES.principalNotBound(caller.arn, roleName))
-  }
+  if (!bound.some((arn) => arn.endsWith('*') && globMatches(arn, fullArn))) throw refusal(fullArn)
 }
 
 /** The real service's glob: `*x*` contains, `*x` suffix, `x*` prefix, else equality. */

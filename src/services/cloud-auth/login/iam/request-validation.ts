@@ -1,3 +1,4 @@
+import type { Explanation } from '../../../../core/explanation.ts'
 import { canonicalHeaderKey } from '../../fields/index.ts'
 import { decodeStdBase64 } from '../../../../core/go/go-base64.ts'
 import { LoginError } from '../login-error.ts'
@@ -76,7 +77,7 @@ export function validateIamRequest(input: IamLoginInput, config: IamClientSettin
   if (config) {
     if (config.iam_server_id_header_value !== '') {
       const problem = serverIdProblem(method, input.headers, url, config.iam_server_id_header_value, serverIdHeader)
-      if (problem) throw new LoginError(LOGIN_MESSAGES.serverIdHeader(serverIdHeader, problem))
+      if (problem) throw new LoginError(LOGIN_MESSAGES.serverIdHeader(serverIdHeader, problem.reason)).explain(problem.explanation)
     }
     checkAllowList(input.headers, url, method, config.allowed_sts_header_values ?? [])
     if (config.sts_endpoint !== '') endpoint = config.sts_endpoint
@@ -142,25 +143,33 @@ function serverIdProblem(
   url: ClientUrl,
   required: string,
   serverIdHeader: string,
-): string | undefined {
+): { reason: string; explanation: Explanation } | undefined {
+  const rule = `config/client iam_server_id_header_value (header ${serverIdHeader})`
   const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === serverIdHeader.toLowerCase())
   const provided = key === undefined ? '' : headers[key]!.join(',')
-  if (provided === '') return LOGIN_MESSAGES.serverIdMissing(serverIdHeader)
-  if (provided !== required) return LOGIN_MESSAGES.serverIdMismatch(required, provided)
+  if (provided === '') {
+    const explanation = { rule, seen: `no ${serverIdHeader} in iam_request_headers`, expected: required, hint: `add ${serverIdHeader}: ${required} before signing` }
+    return { reason: LOGIN_MESSAGES.serverIdMissing(serverIdHeader), explanation }
+  }
+  if (provided !== required) return { reason: LOGIN_MESSAGES.serverIdMismatch(required, provided), explanation: { rule, seen: provided, expected: required } }
+  const unsigned = (seen: string) => ({
+    reason: LOGIN_MESSAGES.serverIdUnsigned,
+    explanation: { rule: `signed headers include ${serverIdHeader.toLowerCase()}`, seen, hint: `the signed headers lack ${serverIdHeader}: set it before signing, so that SignedHeaders lists it` },
+  })
   let signedHeaders: string
   if (method === 'GET') {
     const signed = parseGoQuery(url.rawQuery).values.get('X-Amz-SignedHeaders')
-    if (!signed) return LOGIN_MESSAGES.serverIdUnsigned
+    if (!signed) return unsigned('no X-Amz-SignedHeaders in the query')
     signedHeaders = signed[0]!
   } else {
     const authorization = headers.Authorization
-    if (!authorization) return LOGIN_MESSAGES.authorizationMissing
+    if (!authorization) return { reason: LOGIN_MESSAGES.authorizationMissing, explanation: { rule: 'Authorization header', seen: 'absent from iam_request_headers' } }
     // @note Greedy, as in the real service: the text after the last `SignedHeaders=`, up to a comma.
     const match = /.*SignedHeaders=([^,]+)/s.exec(authorization.join(','))
-    if (!match) return LOGIN_MESSAGES.serverIdUnsigned
+    if (!match) return unsigned('no SignedHeaders in the Authorization header')
     signedHeaders = match[1]!
   }
-  return signedHeaders.split(';').includes(serverIdHeader.toLowerCase()) ? undefined : LOGIN_MESSAGES.serverIdUnsigned
+  return signedHeaders.split(';').includes(serverIdHeader.toLowerCase()) ? undefined : unsigned(`SignedHeaders=${signedHeaders}`)
 }
 
 function checkAllowList(headers: Record<string, string[]>, url: ClientUrl, method: 'GET' | 'POST', allowed: string[]): void {

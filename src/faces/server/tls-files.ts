@@ -1,0 +1,82 @@
+import { createPrivateKey, X509Certificate } from 'node:crypto'
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createCertificateAuthority, issueServerCertificate, type PemPair } from './tls-certificates.ts'
+
+/** The certificate a TLS listener serves, and where its CA is when doppel made one. */
+export interface TlsMaterial extends PemPair {
+  /** The development CA's certificate file clients trust (absent for the user's own pair). */
+  caFile?: string
+  /** Whether the CA was made at this start (rather than read from the folder). */
+  newCa?: boolean
+  /** Removes what only this run needed: the temporary folder, if doppel made one. */
+  close(): void
+}
+
+/** The folder under `--data-dir` that keeps the development CA across restarts. */
+export const TLS_DIRECTORY = 'tls'
+
+const FILES = { ca: 'ca.pem', caKey: 'ca-key.pem', cert: 'cert.pem', key: 'key.pem' } as const
+
+/**
+ * A development CA and a server certificate for `names`, as files (keys 0600) in `dir` or, without one, in
+ * a temporary folder removed at `close`. A CA already in `dir` is used again while it stays valid for the
+ * new certificate's life, so clients keep trusting a restarted server; the server certificate is issued at
+ * every start (the names may have changed).
+ */
+export function developmentTls(names: readonly string[], dir?: string): TlsMaterial {
+  const folder = dir ?? mkdtempSync(join(tmpdir(), 'doppel-tls-'))
+  try {
+    if (dir) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 })
+      // As --data-dir's own files: written only into a folder, never through a link to one.
+      if (lstatSync(dir).isSymbolicLink()) throw new Error(`${dir} is a link; doppel writes its keys only into a real folder`)
+    }
+    const kept = dir ? readCa(dir) : undefined
+    const ca = kept ?? createCertificateAuthority()
+    if (!kept) {
+      writePrivate(folder, FILES.caKey, ca.key)
+      writePrivate(folder, FILES.ca, ca.cert)
+    }
+    const server = issueServerCertificate(ca, names)
+    writePrivate(folder, FILES.key, server.key)
+    writePrivate(folder, FILES.cert, server.cert)
+    const close = () => {
+      if (!dir) rmSync(folder, { recursive: true, force: true })
+    }
+    return { cert: server.cert, key: server.key, caFile: join(folder, FILES.ca), newCa: !kept, close }
+  } catch (error) {
+    if (!dir) rmSync(folder, { recursive: true, force: true })
+    throw error
+  }
+}
+
+/** The user's own certificate (with its chain) and key, read from files. */
+export function tlsFromFiles(certFile: string, keyFile: string): TlsMaterial {
+  return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), close: () => {} }
+}
+
+/** The CA kept in `dir`, unless there is none or it expires within a server certificate's life. */
+function readCa(dir: string): PemPair | undefined {
+  let cert: string
+  let key: string
+  try {
+    cert = readFileSync(join(dir, FILES.ca), 'utf8')
+    key = readFileSync(join(dir, FILES.caKey), 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+  const parsed = new X509Certificate(cert)
+  if (!parsed.ca || !parsed.checkPrivateKey(createPrivateKey(key))) throw new Error(`${join(dir, FILES.ca)} is not a CA certificate for ${join(dir, FILES.caKey)}`)
+  return Date.parse(parsed.validTo) > Date.now() + 400 * 86_400_000 ? { cert, key } : undefined
+}
+
+/** Writes a file 0600 through a fresh name and a rename: never through a link already at `name`. */
+function writePrivate(dir: string, name: string, text: string): void {
+  const temporary = join(dir, `.${name}.${process.pid}.tmp`)
+  rmSync(temporary, { force: true })
+  writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' })
+  renameSync(temporary, join(dir, name))
+}
