@@ -73,14 +73,14 @@ function bodyBlock(body, label) {
   return el('pre', { className: 'body', tabindex: '0', 'aria-label': label }, visible(text, { block: true }))
 }
 
-function message(side, label) {
+function message(side, label, bodyLimit) {
   if (!side) return [note(`This journal keeps no ${label.toLowerCase()} details for this entry.`)]
   const headers = headerRows(side.headers)
   return [
     table(`${label} headers`, ['Header', 'Value'], headers, 'No headers.'),
     el('h5', { text: `${label} body` }),
     bodyBlock(side.body, `${label} body`),
-    ...(side.truncated ? [note('The body was cut at the journal\'s limit.')] : []),
+    ...(side.truncated ? [note(`The body was cut at the journal's limit${bodyLimit ? ` (${bodyLimit} bytes)` : ''}.`)] : []),
   ]
 }
 
@@ -113,8 +113,8 @@ export function renderJournalEntry(journal, id) {
         ['URL', visible(entry.url)],
       ]),
       part('entry-why', 'Explanation', 4, explanation(entry)),
-      part('entry-request', 'Request', 4, ...message(entry.request, 'Request')),
-      part('entry-response', 'Answer', 4, ...message(entry.response, 'Answer')),
+      part('entry-request', 'Request', 4, ...message(entry.request, 'Request', journal.bodyLimit)),
+      part('entry-response', 'Answer', 4, ...message(entry.response, 'Answer', journal.bodyLimit)),
     ),
   ]
 }
