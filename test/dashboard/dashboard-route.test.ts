@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createDoppel } from '../../src/features/doppel/doppel.ts'
 
@@ -13,6 +13,7 @@ describe('dashboard files', () => {
       ['/_doppel/ui/', 'text/html; charset=utf-8'],
       ['/_doppel/ui/index.html', 'text/html; charset=utf-8'],
       ['/_doppel/ui/app.js', 'text/javascript; charset=utf-8'],
+      ['/_doppel/ui/journal-view.js', 'text/javascript; charset=utf-8'],
       ['/_doppel/ui/app.css', 'text/css; charset=utf-8'],
       ['/_doppel/ui/icon.svg', 'image/svg+xml'],
     ] as const) {
@@ -23,6 +24,10 @@ describe('dashboard files', () => {
       expect(res.headers.get('x-content-type-options'), path).toBe('nosniff')
       expect((await res.text()).length, path).toBeGreaterThan(100)
     }
+  })
+
+  it('serves every file of the assets folder, so no module the page imports is left out', async () => {
+    for (const name of readdirSync(ASSETS)) expect((await get(`/_doppel/ui/${name}`)).status, name).toBe(200)
   })
 
   it('redirects /_doppel/ui to the slash form relatively, so a tenant prefix survives', async () => {
@@ -43,13 +48,13 @@ describe('dashboard files', () => {
 
   it('loads nothing from another origin and calls only the control API', () => {
     const html = readFileSync(new URL('index.html', ASSETS), 'utf8')
-    const script = readFileSync(new URL('app.js', ASSETS), 'utf8')
+    const script = readdirSync(ASSETS).filter((name) => name.endsWith('.js')).map((name) => readFileSync(new URL(name, ASSETS), 'utf8')).join('\n')
     const css = readFileSync(new URL('app.css', ASSETS), 'utf8')
     for (const text of [html, script, css]) expect(text).not.toMatch(/(https?:)?\/\/[a-z0-9.-]+\.[a-z]{2,}\//i)
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/)
     expect(html).not.toMatch(/\son[a-z]+=/)
     const calls = [...script.matchAll(/\bapi\(\s*[`'"]([a-z]+)/g)].map((m) => m[1])
-    expect(new Set(calls)).toEqual(new Set(['state', 'journal', 'clock', 'faults', 'tenants', 'fixtures', 'reset']))
+    expect(new Set(calls)).toEqual(new Set(['state', 'journal', 'clock', 'faults', 'cloud', 'tenants', 'fixtures', 'reset']))
     expect(script).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/)
   })
 })

@@ -3,10 +3,15 @@ import { jsonResponse } from '../../core/http.ts'
 
 const PREFIX = '/_doppel/ui/'
 
+const SCRIPT = 'text/javascript; charset=utf-8'
+
+/** The page's ES modules: the entry (`app`), the control API client, the record mapping and one per view. */
+const MODULES = ['app', 'api-shape', 'auth-view', 'cloud-view', 'control-api', 'control-view', 'dom', 'journal-view', 'registry-view']
+
 /** The page's files, all shipped under `assets/`; nothing else is served from there. */
 const ASSETS: Record<string, string> = {
   'index.html': 'text/html; charset=utf-8',
-  'app.js': 'text/javascript; charset=utf-8',
+  ...Object.fromEntries(MODULES.map((name) => [`${name}.js`, SCRIPT])),
   'app.css': 'text/css; charset=utf-8',
   'icon.svg': 'image/svg+xml',
 }

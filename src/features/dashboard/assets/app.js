@@ -1,236 +1,106 @@
-// The doppel dashboard: plain DOM over the control API, same-origin. Every URL is relative to this page
-// (…/_doppel/ui/), so the page works at the root and inside a tenant (/t/<name>/_doppel/ui/) alike.
-// Text goes in with textContent only: stored records hold whatever clients sent.
+// The doppel dashboard: plain DOM over the control API. One load fetches everything, then every page is
+// drawn at once; the address's fragment (#journal, #auth, #journal/<id>, …) says which page shows.
+import { accessKeys, accounts, authMounts, registry } from './api-shape.js'
+import { renderAuth } from './auth-view.js'
+import { renderCloud } from './cloud-view.js'
+import { ApiError, api } from './control-api.js'
+import { renderClock, renderFaults, renderTenants } from './control-view.js'
+import { $, setNow } from './dom.js'
+import { renderJournalEntry, renderJournalList } from './journal-view.js'
+import { renderRegistry } from './registry-view.js'
 
-const CONTROL = new URL('../', location.href)
-const MAX_ROWS = 200
-const MAX_TEXT = 160
+const PAGES = ['journal', 'auth', 'registry', 'cloud', 'control']
 const tenant = /\/t\/([a-z0-9-]+)\/_doppel\/ui\/$/.exec(location.pathname)
-const STATUS_WORDS = { 0: 'dropped', 2: 'success', 3: 'redirect', 4: 'client error', 5: 'server error' }
 
-const $ = (id) => document.getElementById(id)
+let journal = { entries: [], total: 0, limit: 0 }
 
-// Beyond loopback the control API wants a management token: open the page as …/_doppel/ui/#token=<token>.
-// It is kept for this tab only and taken out of the address bar.
-const TOKEN_KEY = 'doppel-control-token'
-const fromFragment = /(?:^#|&)token=([^&]+)/.exec(location.hash)
-if (fromFragment) {
-  sessionStorage.setItem(TOKEN_KEY, decodeURIComponent(fromFragment[1]))
-  history.replaceState(null, '', location.pathname + location.search)
-}
-const token = sessionStorage.getItem(TOKEN_KEY)
-
-class ApiError extends Error {}
-
-/** One control API call; JSON in and out. Writes always say `Content-Type: application/json`. */
-async function api(path, { method = 'GET', json, text } = {}) {
-  const headers = { Accept: 'application/json' }
-  if (token) headers.Authorization = `Bearer ${token}`
-  let body
-  if (json !== undefined) body = JSON.stringify(json)
-  else if (text !== undefined) body = text
-  if (body !== undefined || method !== 'GET') headers['Content-Type'] = 'application/json'
-  const response = await fetch(new URL(path, CONTROL), { method, headers, body, cache: 'no-store', credentials: 'same-origin' })
-  const raw = await response.text()
-  let data = null
-  try {
-    data = raw ? JSON.parse(raw) : null
-  } catch {
-    data = null
-  }
-  if (!response.ok) {
-    const message = Array.isArray(data?.errors) ? data.errors.join('; ') : raw || response.statusText
-    const error = new ApiError(`${response.status}: ${message}`)
-    error.status = response.status
-    throw error
-  }
-  return data
-}
-
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag)
-  for (const [key, value] of Object.entries(props)) {
-    if (key === 'text') node.textContent = value
-    else if (key === 'className') node.className = value
-    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value)
-    else node.setAttribute(key, value)
-  }
-  for (const child of children) node.append(child)
-  return node
-}
-
-function shortText(value) {
-  if (value === null || value === undefined) return '—'
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value)
-  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}… (${text.length} characters)` : text
-}
-
-function announce(message) {
+const announce = (message) => {
   $('status').textContent = message
 }
 
-function emptyRow(tbody, columns, message) {
-  tbody.replaceChildren(el('tr', {}, el('td', { colspan: String(columns), className: 'empty', text: message })))
-}
-
-// --- stored records: generic, from the state snapshot ({collection: {key: record}}) -------------------
-
-function serviceOf(collection) {
-  return collection.split(/[.:]/)[0]
-}
-
-function recordsTable(name, records) {
-  const entries = Object.entries(records)
-  const columns = []
-  for (const [, record] of entries.slice(0, MAX_ROWS)) {
-    if (record && typeof record === 'object' && !Array.isArray(record)) {
-      for (const key of Object.keys(record)) if (!columns.includes(key)) columns.push(key)
-    }
+/** Tenants are listed by the root instance only; elsewhere the page does not ask (a 404 is a console error). */
+async function tenants() {
+  if (tenant) return null
+  try {
+    return await api('tenants')
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null
+    throw error
   }
-  const head = el('tr', {}, el('th', { scope: 'col', text: 'record key' }), ...columns.map((c) => el('th', { scope: 'col', text: c })))
-  const rows = entries.slice(0, MAX_ROWS).map(([key, record]) => {
-    const cells = columns.length === 0
-      ? [el('td', { text: shortText(record) })]
-      : columns.map((c) => el('td', { text: shortText(record?.[c]) }))
-    return el('tr', {}, el('th', { scope: 'row', text: key }), ...cells)
-  })
-  const table = el('table', { className: 'records' }, el('caption', { className: 'visually-hidden', text: name }), el('thead', {}, head), el('tbody', {}, ...rows))
-  // Wide collections scroll sideways in their own box, which the keyboard can reach and scroll too.
-  const box = el('div', { className: 'scroll', tabindex: '0', role: 'region', 'aria-label': `${name}, scrollable` }, table)
-  const more = entries.length > MAX_ROWS ? [el('p', { className: 'empty', text: `${entries.length - MAX_ROWS} more not shown` })] : []
-  return [el('h4', { text: `${name} (${entries.length})` }), box, ...more]
 }
 
-function renderRecords(state) {
-  const byService = new Map()
-  for (const [name, records] of Object.entries(state ?? {}).sort(([a], [b]) => a.localeCompare(b))) {
-    if (Object.keys(records).length === 0) continue
-    const service = serviceOf(name)
-    if (!byService.has(service)) byService.set(service, [])
-    byService.get(service).push([name, records])
+/** The page and entry the fragment names; anything else (such as the skip link's #main) keeps the page. */
+function route() {
+  const [page, id] = location.hash.slice(1).split('/')
+  return PAGES.includes(page) ? { page, id } : undefined
+}
+
+let current = { page: 'journal' }
+
+/** A table's box is a tab stop (to scroll it by keyboard) only while it is wider than the window. */
+function scrollStops() {
+  for (const box of document.querySelectorAll('.scroll')) box.tabIndex = box.scrollWidth > box.clientWidth ? 0 : -1
+}
+
+function show({ focus }) {
+  current = route() ?? current
+  for (const name of PAGES) $(`page-${name}`).hidden = name !== current.page
+  for (const link of document.querySelectorAll('nav a')) {
+    if (link.dataset.page === current.page) link.setAttribute('aria-current', 'page')
+    else link.removeAttribute('aria-current')
   }
-  const body = $('records-body')
-  if (byService.size === 0) {
-    body.replaceChildren(el('p', { className: 'empty', text: 'Nothing stored yet.' }))
-    return
+  const where = tenant ? `doppel: tenant ${tenant[1]}` : 'doppel dashboard'
+  document.title = `${$(`${current.page}-title`).firstChild.textContent.trim()} · ${where}`
+  const entry = current.page === 'journal' && current.id !== undefined
+  $('journal-filters').hidden = entry
+  $('journal-list').hidden = entry
+  $('journal-entry').hidden = !entry
+  if (entry) $('journal-entry').replaceChildren(...renderJournalEntry(journal, current.id))
+  scrollStops()
+  // After a choice by the user, focus moves to what was opened, so a screen reader reads it next.
+  if (focus) (entry ? document.getElementById('entry-title') : $(`${current.page}-title`))?.focus()
+}
+
+/**
+ * What a redraw would lose: the focused control and the opened "All fields". Returns the function that
+ * puts them back, so a refresh (every 2 s, if asked) does not move a keyboard user or close what they read.
+ */
+function keepPlace() {
+  const active = document.activeElement
+  const focusKey = active?.id ? `#${CSS.escape(active.id)}` : active?.getAttribute('href') ? `a[href="${CSS.escape(active.getAttribute('href'))}"]` : undefined
+  const opened = [...document.querySelectorAll('details[open] > summary')].map((summary) => summary.getAttribute('aria-label'))
+  return () => {
+    for (const summary of document.querySelectorAll('details > summary')) if (opened.includes(summary.getAttribute('aria-label'))) summary.parentElement.open = true
+    if (focusKey && !document.contains(active)) document.querySelector(focusKey)?.focus()
   }
-  const parts = []
-  for (const [service, collections] of byService) {
-    parts.push(el('h3', { text: service }))
-    for (const [name, records] of collections) parts.push(...recordsTable(name, records))
-  }
-  body.replaceChildren(...parts)
 }
-
-// --- journal -------------------------------------------------------------------------------------------
-
-let journal = []
-
-function statusBadge(status) {
-  const kind = status === 0 ? 0 : Math.floor(status / 100)
-  const label = status === 0 ? 'dropped' : `${status} ${STATUS_WORDS[kind] ?? ''}`.trim()
-  return el('span', { className: `status status-${kind}`, text: label })
-}
-
-function renderJournal() {
-  const pathFilter = $('journal-path').value.trim()
-  const statusFilter = $('journal-status').value
-  const hideControl = $('journal-hide-control').checked
-  const shown = []
-  for (let i = journal.length - 1; i >= 0; i--) {
-    const entry = journal[i]
-    const url = new URL(entry.url)
-    const path = url.pathname + url.search
-    if (hideControl && entry.service === 'control') continue
-    if (pathFilter && !path.includes(pathFilter)) continue
-    if (statusFilter !== '' && String(entry.status === 0 ? 0 : Math.floor(entry.status / 100)) !== statusFilter) continue
-    shown.push(el('tr', {},
-      el('td', { text: String(entry.id) }),
-      el('td', { text: entry.time }),
-      el('td', { text: entry.service }),
-      el('td', { text: `${entry.method} ${path}` }),
-      el('td', {}, statusBadge(entry.status)),
-      el('td', { text: String(entry.durationMs) }),
-    ))
-    if (shown.length >= MAX_ROWS) break
-  }
-  if (shown.length === 0) emptyRow($('journal-rows'), 6, journal.length === 0 ? 'No requests yet.' : 'No request matches the filters.')
-  else $('journal-rows').replaceChildren(...shown)
-}
-
-// --- clock, faults, tenants ------------------------------------------------------------------------------
-
-function renderClock(clock) {
-  $('clock-now').textContent = clock.now
-  $('clock-mode').textContent = clock.frozen ? '(frozen: moves only when told)' : '(running)'
-}
-
-function faultEffect(fault) {
-  if (fault.status !== undefined) return `status ${fault.status}`
-  if (fault.latency_ms !== undefined) return `latency ${fault.latency_ms} ms`
-  return 'drop connection'
-}
-
-function renderFaults(faults) {
-  if (faults.length === 0) {
-    emptyRow($('fault-rows'), 7, 'No faults armed.')
-    return
-  }
-  $('fault-rows').replaceChildren(...faults.map((fault) => el('tr', {},
-    el('td', { text: fault.id }),
-    el('td', { text: fault.method ?? 'any' }),
-    el('td', { text: fault.path }),
-    el('td', { text: faultEffect(fault) }),
-    el('td', { text: fault.remaining === undefined ? 'until removed' : String(fault.remaining) }),
-    el('td', { text: String(fault.hits) }),
-    el('td', {}, el('button', { type: 'button', 'aria-label': `Remove fault ${fault.id}`, text: 'Remove', onclick: () => act(`Removed ${fault.id}`, () => api(`faults/${encodeURIComponent(fault.id)}`, { method: 'DELETE' }), 'faults-error') })),
-  )))
-}
-
-function renderTenants(listing) {
-  $('tenants').hidden = false
-  $('tenants-link').hidden = false
-  $('tenants-count').textContent = `(${listing.tenants.length} of at most ${listing.max_tenants}; idle ones go after ${listing.idle_timeout_seconds} s)`
-  if (listing.tenants.length === 0) {
-    emptyRow($('tenant-rows'), 5, 'No tenants yet: send a request under /t/<name>/ to create one.')
-    return
-  }
-  $('tenant-rows').replaceChildren(...listing.tenants.map((tenant) => el('tr', {},
-    el('td', {}, el('a', { href: new URL(`../t/${tenant.id}/_doppel/ui/`, CONTROL).pathname, text: tenant.id })),
-    el('td', { text: tenant.created_at }),
-    el('td', { text: tenant.last_used_at }),
-    el('td', { text: String(tenant.requests) }),
-    el('td', {}, el('button', { type: 'button', 'aria-label': `Drop tenant ${tenant.id}`, text: 'Drop', onclick: () => act(`Dropped tenant ${tenant.id}`, () => api(`tenants/${tenant.id}`, { method: 'DELETE' })) })),
-  )))
-}
-
-// --- loading and actions ------------------------------------------------------------------------------------
 
 async function refresh() {
   try {
-    const [state, entries, clock, faults] = await Promise.all([api('state'), api('journal'), api('clock'), api('faults')])
-    renderRecords(state)
-    journal = entries.entries
-    $('journal-count').textContent = `(${entries.entries.length} kept of ${entries.total} seen)`
-    renderJournal()
+    const [state, entries, clock, faults, instances, principals, listing] = await Promise.all([
+      api('state'),
+      api('journal'),
+      api('clock'),
+      api('faults'),
+      api('cloud/instances'),
+      api('cloud/principals'),
+      tenants(),
+    ])
+    const kept = keepPlace()
+    setNow(clock.now)
+    journal = entries
+    renderJournalList(journal)
+    $('auth-body').replaceChildren(...renderAuth(authMounts(state, Date.parse(clock.now)), journal))
+    $('registry-body').replaceChildren(...renderRegistry(registry(state)))
+    $('cloud-body').replaceChildren(...renderCloud({ instances: instances.instances, principals: principals.principals, keys: accessKeys(state), accounts: accounts(state) }))
     renderClock(clock)
-    renderFaults(faults.faults)
-    await refreshTenants()
-    announce(`Updated at ${new Date().toLocaleTimeString()}`)
+    renderFaults(faults.faults, (fault) => act(`Removed ${fault.id}`, () => api(`faults/${encodeURIComponent(fault.id)}`, { method: 'DELETE' }), 'faults-error'))
+    renderTenants(listing, (dropped) => act(`Dropped tenant ${dropped.id}`, () => api(`tenants/${dropped.id}`, { method: 'DELETE' })))
+    show({ focus: false })
+    kept()
+    announce(`Updated at ${clock.now} (emulator time)`)
   } catch (error) {
     announce(`Could not load: ${error.message}`)
-  }
-}
-
-async function refreshTenants() {
-  // Tenants are listed by the root instance only; a tenant's page does not ask (a 404 is a console error).
-  if (tenant) return
-  try {
-    renderTenants(await api('tenants'))
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 404) throw error
-    $('tenants').hidden = true
-    $('tenants-link').hidden = true
   }
 }
 
@@ -286,10 +156,18 @@ onSubmit('fixtures-upload', async (form) => {
   const name = encodeURIComponent(file ? file.name : 'pasted')
   if (await act('Fixtures loaded', () => api(`fixtures?file=${name}`, { method: 'POST', text }), 'fixtures-error')) form.reset()
 })
+// The filters act as you type; Enter in the path box must not submit the form.
+onSubmit('journal-filters', () => renderJournalList(journal))
+for (const id of ['journal-path', 'journal-status', 'journal-service']) $(id).addEventListener('input', () => renderJournalList(journal))
 $('journal-clear').addEventListener('click', () => act('Journal cleared', () => api('journal', { method: 'DELETE' })))
 $('reset').addEventListener('click', () => act('Emulator reset to its seeded start', () => api('reset', { method: 'POST' })))
 $('refresh').addEventListener('click', () => refresh())
-for (const id of ['journal-path', 'journal-status', 'journal-hide-control']) $(id).addEventListener('input', renderJournal)
+$('skip').addEventListener('click', (event) => {
+  event.preventDefault()
+  $('main').focus()
+})
+window.addEventListener('hashchange', () => show({ focus: true }))
+window.addEventListener('resize', scrollStops)
 
 let timer
 $('auto-refresh').addEventListener('change', (event) => {
@@ -298,5 +176,5 @@ $('auto-refresh').addEventListener('change', (event) => {
 })
 
 $('where').textContent = tenant ? `tenant ${tenant[1]}` : '(root)'
-document.title = tenant ? `doppel: tenant ${tenant[1]}` : 'doppel dashboard'
+show({ focus: false })
 void refresh()
