@@ -42,7 +42,7 @@ export interface EmulatorOptions {
    * `imdsListenerLimit` and `faultLimit`.
    */
   sharedLimits?: SharedLimits
-  /** The JSON size of all records together; a write past it is refused (413). Default 64 MiB. */
+  /** The JSON size of all records together; a write past it is refused (413). Default 256 MiB. */
   maxStateBytes?: number
 }
 

@@ -14,10 +14,11 @@ export interface CollectionOptions<T> {
 
 /**
  * The JSON size of every record a store may hold, by default. A snapshot (`GET /_doppel/snapshot`,
- * `--data-dir`) and `GET /_doppel/state` are built as one string: this keeps them far below V8's string
- * limit (about 512 MB), with room for the parts a snapshot keeps outside the store.
+ * `--data-dir`) and `GET /_doppel/state` are built as one string: this keeps them below V8's string limit
+ * (about 512 MB), with room for the parts a snapshot keeps outside the store, while leaving room for the
+ * tokens of a load test's logins (600 to 800 bytes each: over 300,000 before a login is refused).
  */
-export const DEFAULT_MAX_STATE_BYTES = 64 * 1024 * 1024
+export const DEFAULT_MAX_STATE_BYTES = 256 * 1024 * 1024
 
 /** A write that would take the store past its size limit; nothing was written. */
 export class StateTooLargeError extends errorKind('StateTooLargeError', 'DOPPEL_STATE_TOO_LARGE') {}
