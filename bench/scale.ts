@@ -81,7 +81,7 @@ export async function benchScale(): Promise<Figure[]> {
 
 const MEMORY_PROBE = `
 const { prepare } = await import('./bench/fixtures.ts')
-const { authState } = await import('./src/cloud-auth/state.ts')
+const { authState } = await import('./src/services/cloud-auth/state.ts')
 const p = await prepare()
 const state = authState(p.doppel, 'cloud')
 globalThis.gc(); globalThis.gc()

@@ -18,7 +18,7 @@ for (const name of ['generateKeyPair', 'generateKeyPairSync', 'generateKey', 'ge
   crypto[name] = (...args) => { generated++; return original(...args) }
 }
 const { createDoppel } = await import('./src/index.ts')
-const { createHandlers } = await import('./src/msw/index.ts')
+const { createHandlers } = await import('./src/faces/msw/index.ts')
 await import('msw/node')
 const doppel = createDoppel({ seed: 1 })
 doppel.cloud
