@@ -36,6 +36,12 @@ export interface JournalEntry {
   explanation?: Explanation
 }
 
+/**
+ * A part of an entry formatted only when the journal is read (once, then kept): the exchange's headers and
+ * bodies are redacted and decoded when someone looks, not on every request.
+ */
+export type WhenRead<T> = T | (() => T)
+
 /** What the journal stores per request: numbers, formatted only when the entries are read. */
 export interface JournalRecord {
   timeMs: number
@@ -45,8 +51,8 @@ export interface JournalRecord {
   status: number
   /** Unrounded milliseconds. */
   duration: number
-  request: JournalRequest
-  response?: JournalResponse
+  request: WhenRead<JournalRequest>
+  response?: WhenRead<JournalResponse>
   explanation?: Explanation
 }
 
@@ -104,6 +110,8 @@ export class Journal {
 }
 
 function entry(r: JournalRecord & { id: number }): JournalEntry {
+  if (typeof r.request === 'function') r.request = r.request()
+  if (typeof r.response === 'function') r.response = r.response()
   return {
     id: r.id,
     time: new Date(r.timeMs).toISOString(),

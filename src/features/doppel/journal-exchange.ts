@@ -1,7 +1,8 @@
 /**
- * What the journal keeps of an exchange: the request and the answer, headers and bodies redacted as they
- * are recorded (`services/control/redact.ts`) and each body cut at the journal's body limit, so no secret
- * and no large body is held.
+ * What the journal keeps of an exchange: the request and the answer, each body cut at the journal's body
+ * limit as it is recorded, so no large body is held. Headers and bodies are redacted
+ * (`services/control/redact.ts`) and decoded when the journal is read, so a request pays only for keeping
+ * them; what a reader sees never holds a secret.
  */
 import type { JournalRequest, JournalResponse } from '../../core/journal.ts'
 import { LightHeaders, LightRequest } from '../../core/light-request.ts'
@@ -28,23 +29,52 @@ export function requestBodySource(request: Request, limit: number): BodySource {
   return readStart(request.clone(), limit).catch(() => ({ bytes: new Uint8Array(0), size: 0 }))
 }
 
-export async function journalRequest(request: Request, path: string, source: BodySource, limit: number): Promise<JournalRequest> {
-  // The server's light headers are read from their raw list, without building a Headers.
-  const raw = request.headers instanceof LightHeaders ? request.headers.rawList() : undefined
-  const headers = keptHeaders(raw ? pairs(raw) : request.headers)
-  const { body, truncated } = await boundedBody(source, headers['content-type'], limit)
-  return { method: request.method, path: redactPath(path), headers, body: redactBodyText(body, path), truncated }
+export async function journalRequest(request: Request, path: string, source: BodySource, limit: number): Promise<() => JournalRequest> {
+  // The server's light headers are kept as their raw list, without building a Headers.
+  const raw = (request.headers instanceof LightHeaders ? request.headers.rawList() : undefined) ?? [...request.headers].flat()
+  const kept = await keptBytes(source, limit)
+  // Only these are kept: the closure must not hold the request (or its whole body) alive.
+  const { method } = request
+  return () => {
+    const headers = keptHeaders(pairs(raw))
+    const { body, truncated } = boundedBody(kept, headers['content-type'], limit)
+    return { method, path: redactPath(path), headers, body: redactBodyText(body, path), truncated }
+  }
 }
 
-export async function journalResponse(response: Response, path: string, limit: number): Promise<JournalResponse> {
+export async function journalResponse(response: Response, path: string, limit: number): Promise<() => JournalResponse> {
   const parts = response instanceof LightResponse ? response.parts() : undefined
-  const headers = parts ? keptHeaders(Object.entries(parts.headers)) : keptHeaders(response.headers)
+  const raw = parts ? Object.entries(parts.headers).flat() : [...response.headers].flat()
   const source = parts ? (typeof parts.body === 'string' ? parts.body : (parts.body ?? undefined)) : response.bodyUsed ? undefined : readStart(response.clone(), limit)
-  const { body, truncated } = await boundedBody(source, headers['content-type'], limit)
-  return { status: response.status, headers, body: redactBodyText(body, path), truncated }
+  const kept = typeof source === 'string' ? keptText(source, limit) : await keptBytes(source, limit)
+  const { status } = response
+  return () => {
+    const headers = keptHeaders(pairs(raw))
+    const { body, truncated } = boundedBody(kept, headers['content-type'], limit)
+    return { status, headers, body: redactBodyText(body, path), truncated }
+  }
 }
 
-function* pairs(raw: string[]): Generator<[string, string]> {
+/** A body as kept until the journal is read: text (cut at the limit), or up to `limit + 1` bytes and the size it had. */
+type Kept = string | { text: string; truncated: true } | { bytes: Uint8Array; size: number } | undefined
+
+/**
+ * A copy of at most `limit + 1` bytes in a buffer of its own: a view would keep alive what it views (the
+ * rest of a large body, or the whole pooled slab a small Buffer is cut from).
+ */
+async function keptBytes(source: BodySource, limit: number): Promise<Kept> {
+  if (source === undefined) return undefined
+  const { bytes, size } = source instanceof Uint8Array ? { bytes: source, size: source.byteLength } : await source
+  return { bytes: new Uint8Array(bytes.subarray(0, limit + 1)), size }
+}
+
+/** Text kept whole up to the limit, else its first `limit` bytes as a new string. */
+function keptText(text: string, limit: number): Kept {
+  if (text.length <= limit / 4 || Buffer.byteLength(text) <= limit) return text
+  return { text: cutText(Buffer.from(text), limit), truncated: true }
+}
+
+function* pairs(raw: readonly string[]): Generator<[string, string]> {
   for (let i = 0; i < raw.length; i += 2) yield [raw[i]!, raw[i + 1]!]
 }
 
@@ -62,13 +92,11 @@ function keptHeaders(headers: Iterable<[string, string]>): Record<string, string
 /** Media types whose bodies are kept as text; any other body is kept as its size. */
 const TEXT_TYPE = /^(text\/|application\/([\w.+-]*\+)?(json|xml|x-www-form-urlencoded|yaml|x-yaml|problem\+json))|^$/i
 
-async function boundedBody(source: BodySource | string, type: string | undefined, limit: number): Promise<{ body: string; truncated: boolean }> {
-  if (source === undefined) return { body: '', truncated: false }
-  if (typeof source === 'string') {
-    if (source.length <= limit / 4 || Buffer.byteLength(source) <= limit) return { body: source, truncated: false }
-    return { body: cutText(Buffer.from(source), limit), truncated: true }
-  }
-  const { bytes, size } = source instanceof Uint8Array ? { bytes: source.subarray(0, limit + 1), size: source.byteLength } : await source
+function boundedBody(kept: Kept, type: string | undefined, limit: number): { body: string; truncated: boolean } {
+  if (kept === undefined) return { body: '', truncated: false }
+  if (typeof kept === 'string') return { body: kept, truncated: false }
+  if ('text' in kept) return { body: kept.text, truncated: true }
+  const { bytes, size } = kept
   if (bytes.byteLength === 0) return { body: '', truncated: false }
   const text = TEXT_TYPE.test((type ?? '').split(';')[0]!.trim()) ? utf8(bytes.subarray(0, limit)) : undefined
   if (text === undefined) return { body: `<${size} bytes of ${type || 'binary data'}>`, truncated: false }
