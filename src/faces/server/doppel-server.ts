@@ -3,7 +3,8 @@ import { createServer as createHttpsServer } from 'node:https'
 import { Server as TlsServer } from 'node:tls'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
-import { DroppedConnection, type Doppel, type Surface } from '../../features/doppel/doppel.ts'
+import { Doppel, DroppedConnection, type Surface } from '../../features/doppel/doppel.ts'
+import { LightRequest } from '../../core/light-request.ts'
 import { requestRouter, type TenantOptions, type TenantRegistry } from '../../features/tenants/index.ts'
 import { listVerb, plainAnswer, type ClientError } from './list-verb.ts'
 import { toFetchRequest, writeFetchResponse } from '../../core/node-adapter.ts'
@@ -121,7 +122,15 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
     const started = performance.now()
     let status = 0
     try {
-      const response = guard(req, res) ?? (await respond(await toFetchRequest(req, fallbackHost(), scheme), req.socket.remoteAddress))
+      const refused = guard(req, res)
+      // A refusal of the guard never reaches the services: it is journaled here, with its reason.
+      // (A Host or target no URL can hold goes unjournaled: the refusal itself must still be answered.)
+      if (refused && doppel instanceof Doppel) {
+        await doppel
+          .journalRefusal(new LightRequest(req.method ?? 'GET', `${scheme}://${req.headers.host ?? fallbackHost()}${req.url ?? '/'}`, req.rawHeaders, undefined), refused)
+          .catch(() => undefined)
+      }
+      const response = refused ?? (await respond(await toFetchRequest(req, fallbackHost(), scheme), req.socket.remoteAddress))
       status = response.status
       await writeFetchResponse(res, response)
     } catch (error) {

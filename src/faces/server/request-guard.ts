@@ -1,3 +1,4 @@
+import { explainResponse, type Explanation } from '../../core/explanation.ts'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { controlAccess, controlBodyTypes, hasManagementToken, JSON_TYPES } from '../../services/control/index.ts'
@@ -68,8 +69,8 @@ function classify(target: string): { reaches: 'control' | 'aws' | 'service'; pat
 }
 
 /** The error answer in the envelope of the service the target belongs to (the control API's when none). */
-function refusal(target: string, status: number, message: string): Response {
-  return (ownerOfPath(target) ?? CONTROL_URLS).refusal(target, status, message)
+function refusal(target: string, status: number, message: string, explanation: Explanation): Response {
+  return explainResponse((ownerOfPath(target) ?? CONTROL_URLS).refusal(target, status, message), explanation)
 }
 
 function mediaType(req: IncomingMessage): string {
@@ -113,7 +114,11 @@ export function createRequestGuard(handler: Pick<Doppel, 'handle'>, server: { ad
   return (req, res) => {
     const target = req.url ?? '/'
     if (!target.startsWith('/') && !(req.method === 'OPTIONS' && target === '*')) {
-      return refusal(target, 400, 'Failed to read the request: the request target must be a path')
+      return refusal(target, 400, 'Failed to read the request: the request target must be a path', {
+        rule: 'request target',
+        seen: target,
+        expected: 'a path starting with /',
+      })
     }
     const { reaches, path } = classify(target)
     const control = reaches === 'control'
@@ -121,25 +126,43 @@ export function createRequestGuard(handler: Pick<Doppel, 'handle'>, server: { ad
     const host = req.headers.host
     const { loopback } = binding()
     if (loopback && host !== undefined && !hostAllowed(host)) {
-      return refusal(target, 403, `Host "${host}" is not allowed: doppel answers only loopback names on a loopback bind; add it with --allowed-host ${splitAuthority(host)?.[0] ?? host}`)
+      return refusal(target, 403, `Host "${host}" is not allowed: doppel answers only loopback names on a loopback bind; add it with --allowed-host ${splitAuthority(host)?.[0] ?? host}`, {
+        rule: 'Host check',
+        seen: host,
+        expected: 'a loopback name, an IP literal, the bound host, an AWS name or an --allowed-host',
+        hint: `start doppel with --allowed-host ${splitAuthority(host)?.[0] ?? host}`,
+      })
     }
     const origin = req.headers.origin
     const crossSite = req.headers['sec-fetch-site'] === 'cross-site' || (origin !== undefined && !sameOrigin(origin, host ?? ''))
     if (crossSite && (control || !SAFE_METHODS.has(req.method ?? ''))) {
-      return refusal(target, 403, `Cross-site request refused: doppel answers browser requests only from its own origin${control ? '' : ' (reads excepted)'}`)
+      return refusal(target, 403, `Cross-site request refused: doppel answers browser requests only from its own origin${control ? '' : ' (reads excepted)'}`, {
+        rule: 'cross-site check',
+        seen: origin !== undefined ? `Origin ${origin}` : `Sec-Fetch-Site ${req.headers['sec-fetch-site']}`,
+        expected: `the server's own origin (Host ${host ?? 'none'})`,
+        hint: control ? 'call the control API from a test or a script, not from another site' : 'only reads are answered across sites',
+      })
     }
     if (!control) return undefined
     const query = path.indexOf('?')
     const route = query === -1 ? path : path.slice(0, query)
     // Open reads (the health check, the dashboard's files) hold no secret: the control table says which.
     if (!loopback && controlAccess(CONTROL_TABLE, req.method ?? '', route) !== 'open' && !controlTokenPresent(handler, req, options.controlTokens)) {
-      return refusal(target, 401, 'The control API needs a management token beyond loopback: send the root token or the --control-token in X-Service-Token (X-Vault-Token with the vault profile) or Authorization: Bearer')
+      return refusal(target, 401, 'The control API needs a management token beyond loopback: send the root token or the --control-token in X-Service-Token (X-Vault-Token with the vault profile) or Authorization: Bearer', {
+        rule: 'control token beyond loopback',
+        seen: 'no root or control token',
+        hint: 'send the root token or a --control-token',
+      })
     }
     if (!SAFE_METHODS.has(req.method ?? '') && hasBody(req)) {
       const types = controlBodyTypes(CONTROL_TABLE, req.method ?? '', route) ?? JSON_TYPES
       const type = mediaType(req)
       if (!types.includes(type) && !type.endsWith('+json')) {
-        return refusal(target, 415, `Control writes need Content-Type: ${types.join(' or ')}${type ? `, not ${type}` : ''}`)
+        return refusal(target, 415, `Control writes need Content-Type: ${types.join(' or ')}${type ? `, not ${type}` : ''}`, {
+          rule: 'control write media type',
+          seen: type || 'no Content-Type',
+          expected: types.join(' or '),
+        })
       }
     }
     return undefined

@@ -215,6 +215,15 @@ export class Doppel extends Emulator {
     return responseExplanation(response)
   }
 
+  /**
+   * Journals a request the server's guard refused before any service saw it (a Host, cross-site, token or
+   * media-type check), with the guard's explanation.
+   */
+  async journalRefusal(request: Request, response: Response): Promise<void> {
+    const url = new URL(request.url)
+    await this.#record(routeRequest(url, 'main')?.journal ?? 'none', request, url, undefined, response, performance.now())
+  }
+
   /** The exchange, bounded and redacted, and the refusal's explanation, as one journal entry. */
   async #record(service: string, request: Request, url: URL, body: BodySource, response: Response | undefined, started: number): Promise<void> {
     const path = url.pathname + url.search
