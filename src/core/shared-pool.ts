@@ -12,10 +12,6 @@ export class SharedPool {
     this.limit = limit
   }
 
-  get size(): number {
-    return this.#held.size
-  }
-
   /** Takes a place for `item`; false when the pool is full. */
   hold(item: object): boolean {
     if (this.#held.has(item)) return true

@@ -127,7 +127,7 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
       // (A Host or target no URL can hold goes unjournaled: the refusal itself must still be answered.)
       if (refused && doppel instanceof Doppel) {
         await doppel
-          .journalRefusal(new LightRequest(req.method ?? 'GET', `${scheme}://${req.headers.host ?? fallbackHost()}${req.url ?? '/'}`, req.rawHeaders, undefined), refused)
+          .journalRefusal(new LightRequest(req.method ?? 'GET', `${scheme}://${req.headers.host ?? fallbackHost()}${req.url ?? '/'}`, req.rawHeaders, undefined), refused, surface)
           .catch(() => undefined)
       }
       const response = refused ?? (await respond(await toFetchRequest(req, fallbackHost(), scheme), req.socket.remoteAddress))

@@ -219,9 +219,9 @@ export class Doppel extends Emulator {
    * Journals a request the server's guard refused before any service saw it (a Host, cross-site, token or
    * media-type check), with the guard's explanation.
    */
-  async journalRefusal(request: Request, response: Response): Promise<void> {
+  async journalRefusal(request: Request, response: Response, surface: Surface = 'main'): Promise<void> {
     const url = new URL(request.url)
-    await this.#record(routeRequest(url, 'main')?.journal ?? 'none', request, url, undefined, response, performance.now())
+    await this.#record(routeRequest(url, surface)?.journal ?? 'none', request, url, undefined, response, performance.now())
   }
 
   /** The exchange, bounded and redacted, and the refusal's explanation, as one journal entry. */
