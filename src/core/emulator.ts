@@ -148,14 +148,22 @@ export class Emulator {
     this.#resetHooks.push(hook)
   }
 
-  /** Back to the seeded start: empty store, clock and random source rewound, fixtures reloaded. */
+  /** Back to the seeded start: empty store, clock and random source rewound, journal and faults cleared. */
   reset(): void {
+    this.journal.clear()
+    this.faults.clear()
+    this.clearState()
+  }
+
+  /**
+   * The state alone back to the seeded start (store, domains, clock, random source), the reset hooks run
+   * again; the journal and faults stay.
+   */
+  protected clearState(): void {
     this.clock.reset()
     this.random.reset()
     this.store.clear()
     this.#domains.clear()
-    this.journal.clear()
-    this.faults.clear()
     for (const hook of this.#resetHooks) hook()
   }
 }

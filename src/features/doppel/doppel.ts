@@ -95,7 +95,14 @@ export class Doppel extends Emulator {
     return getFakeCloud(this)
   }
 
+  /** The fixture load under way (at creation, after `useFixtures` or a reset), if any: requests wait for it. */
   #fixtures: Promise<void> | undefined
+  /** The fixture module, imported once when fixtures are first given: a reset's reload imports nothing. */
+  #fixtureModule: Promise<typeof import('../fixtures/index.ts')> | undefined
+  /** Aborted by the next reset, so that a load it overtakes stops at its next step. */
+  #generation = new AbortController()
+  /** An aborted load may have written after the reset that aborted it: the next load clears the state first. */
+  #stale = false
   #delays = new Delays()
 
   /** Ends pending latency faults at once (their requests fail as dropped connections): for shutdown. */
@@ -103,32 +110,72 @@ export class Doppel extends Emulator {
     this.#delays.endAll(() => new DroppedConnection('Connection dropped: the server is shutting down'))
   }
 
-  /** Resolves once the fixtures given to `createDoppel` are loaded; rejects with their FixtureError. */
+  /**
+   * Resolves once the fixtures are in (those given to `createDoppel`, to `useFixtures`, and after the
+   * latest reset); rejects with their FixtureError.
+   */
   async ready(): Promise<void> {
-    await this.#fixtures
+    while (this.#fixtures !== undefined) {
+      const current = this.#fixtures
+      await current
+      if (this.#fixtures === current) return
+    }
+  }
+
+  /**
+   * Back to the seeded start: empty state, clock and random source rewound, journal and faults cleared,
+   * fixtures loaded again. Any number of resets, awaited or not, leave exactly the seeded start: a load a
+   * later reset overtakes stops, the latest loads once, and requests wait for it. The promise resolves once
+   * the fixtures are in (`afterEach(() => doppel.reset())` waits for it).
+   */
+  override reset(): Promise<void> {
+    this.#generation.abort()
+    this.#generation = new AbortController()
+    super.reset()
+    return this.#fixtureSources.length === 0 ? Promise.resolve() : this.#load(this.#fixtureSources.slice())
   }
 
   /**
    * Loads fixtures now and again after every reset. Requests wait until they are in. The loader is
-   * imported on first use: it brings the YAML parser and faker, which plain start-up does not need.
+   * imported here, once: it brings the YAML parser and faker, which plain start-up does not need.
    */
   useFixtures(sources: FixtureSource | FixtureSource[]): void {
     const list = Array.isArray(sources) ? sources : [sources]
     this.#fixtureSources.push(...list)
-    const load = () => {
-      const loading = import('../fixtures/index.ts').then(({ loadFixtureSources }) => loadFixtureSources(this, list, this.checkedFixtures))
-      // Surfaced by ready() and by every request; not an unhandled rejection when nobody asks yet.
-      // Once in, requests stop waiting on it.
-      loading.then(
-        () => {
-          if (this.#fixtures === loading) this.#fixtures = undefined
-        },
-        () => undefined,
-      )
-      this.#fixtures = loading
-    }
-    load()
-    this.onReset(load)
+    this.#fixtureModule ??= import('../fixtures/index.ts')
+    void this.#load(list)
+  }
+
+  /** Loads `sources` after the load under way, unless a reset overtakes it first. */
+  #load(sources: readonly FixtureSource[]): Promise<void> {
+    const previous = this.#fixtures
+    const signal = this.#generation.signal
+    const loading = (async () => {
+      await previous?.catch(() => undefined)
+      // Two resets in one tick: only the latest loads.
+      if (signal.aborted) return
+      if (this.#stale) {
+        this.#stale = false
+        this.clearState()
+      }
+      const { loadFixtureSources } = await this.#fixtureModule!
+      try {
+        await loadFixtureSources(this, sources, this.checkedFixtures, signal)
+      } catch (error) {
+        if (!signal.aborted) throw error
+      }
+      if (signal.aborted) this.#stale = true
+    })()
+    // Surfaced by ready(), reset()'s promise and every request; not an unhandled rejection when nobody asks.
+    // Once in, requests stop waiting on it.
+    loading.then(
+      () => {
+        if (this.#fixtures === loading) this.#fixtures = undefined
+      },
+      () => undefined,
+    )
+    this.#fixtures = loading
+    return loading
   }
 
   /** The whole state as one versioned JSON document, secrets included (README: "State that survives"). */
@@ -166,7 +213,7 @@ export class Doppel extends Emulator {
    * answer may be a light Response (see `core/light-response.ts`); `fetch` and MSW hand out real ones.
    */
   async handle(request: Request, options: HandleOptions = {}): Promise<Response> {
-    if (this.#fixtures) await this.#fixtures
+    if (this.#fixtures) await this.ready()
     const started = performance.now()
     const url = new URL(request.url)
     const route = routeRequest(url, options.surface ?? 'main')
