@@ -1,7 +1,8 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
 import { realResponse } from '../../core/light-response.ts'
 import { DroppedConnection, type Doppel } from '../../features/doppel/doppel.ts'
-import { FAKE_CLOUD_URL } from '../../services/fake-cloud/index.ts'
+import { routeRequest } from '../../features/doppel/route-request.ts'
+import { cloudApiOf, FAKE_CLOUD_URL, isFakeCloudHost } from '../../services/fake-cloud/index.ts'
 
 export interface HandlerOptions {
   /**
@@ -11,11 +12,18 @@ export interface HandlerOptions {
   baseUrl?: string | string[]
   /** Also answer the fake cloud's real hostnames (IMDS, STS, EC2, IAM). Default true. */
   cloud?: boolean
+  /**
+   * Answer every request on the base URLs and on AWS's host names, as `doppel serve` does: a 404 for a
+   * path no doppel service owns or a host the fake cloud does not emulate. Default false: such a request
+   * is left to the next handler, then to `onUnhandledRequest`.
+   */
+  catchAll?: boolean
 }
 
 /**
- * MSW request handlers for an emulator instance: one catch-all handler per origin, each answering
- * through `doppel.handle` (the same code as the HTTP server).
+ * MSW request handlers for an emulator instance: one handler per origin, each answering through
+ * `doppel.handle` (the same code as the HTTP server) what a doppel service owns, and returning nothing
+ * for the rest, so that the next handler or MSW's `onUnhandledRequest` decides, as MSW's handlers do.
  *
  * @example
  * const doppel = createDoppel({ seed: 1 })
@@ -24,7 +32,9 @@ export interface HandlerOptions {
  */
 export function createHandlers(doppel: Doppel, options: HandlerOptions = {}): HttpHandler[] {
   const origins = [options.baseUrl ?? 'http://127.0.0.1:8200'].flat().map((url) => url.replace(/\/+$/, ''))
+  const catchAll = options.catchAll ?? false
   const resolver = async ({ request }: { request: Request }) => {
+    if (!catchAll && !isDoppels(request)) return undefined
     try {
       return realResponse(await doppel.handle(request))
     } catch (error) {
@@ -35,4 +45,15 @@ export function createHandlers(doppel: Doppel, options: HandlerOptions = {}): Ht
   const handlers = origins.map((origin) => http.all(`${origin}/*`, resolver))
   if (options.cloud ?? true) handlers.push(http.all(FAKE_CLOUD_URL, resolver))
   return handlers
+}
+
+/**
+ * Whether a doppel service owns a request (`features/doppel/route-request.ts` and the services' `urls.ts`
+ * say which): a path one owns on a base URL, or an AWS host name the fake cloud emulates.
+ */
+function isDoppels(request: Request): boolean {
+  const url = new URL(request.url)
+  const route = routeRequest(url, 'main')
+  if (route?.answer === 'fake-cloud' && isFakeCloudHost(url.host)) return cloudApiOf(request, url) !== undefined
+  return route !== undefined
 }

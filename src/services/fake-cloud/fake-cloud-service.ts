@@ -23,9 +23,9 @@ export async function fakeCloud(request: Request, context: RequestContext): Prom
   if (url.pathname.startsWith(CLOUD_MOUNT)) return serveCloudFace(state, request, url)
   const host = url.hostname.toLowerCase()
   const metadataInstance = state.selectedInstance ?? state.lastInstance
-  if (isMetadataHost(host)) return serveImds(state, metadataInstance, request, url.pathname)
-  const service = (awsServiceOfHost(host) ?? scopeService(request, url)) as QueryService | undefined
-  if (service !== undefined) return serveQueryApi(state, service, request)
+  const api = cloudApiOf(request, url)
+  if (api === 'imds') return serveImds(state, metadataInstance, request, url.pathname)
+  if (api !== undefined) return serveQueryApi(state, api, request)
   if (isAwsHost(host)) {
     return new LightResponse(`doppel's fake cloud does not emulate ${host}: it serves STS, EC2, IAM and the instance metadata service\n`, {
       status: 404,
@@ -33,6 +33,18 @@ export async function fakeCloud(request: Request, context: RequestContext): Prom
     })
   }
   return serveImds(state, metadataInstance, request, url.pathname)
+}
+
+/**
+ * Which of its APIs the fake cloud answers a request to a host name with: the metadata service at its
+ * addresses, else STS, EC2 or IAM by the host name or, where the name tells nothing, by the signature's
+ * credential scope; undefined for any other request (an AWS name it does not emulate, an unsigned request
+ * on another host). The MSW handlers leave such a request to the next handler.
+ */
+export function cloudApiOf(request: Request, url: URL): 'imds' | QueryService | undefined {
+  const host = url.hostname.toLowerCase()
+  if (isMetadataHost(host)) return 'imds'
+  return (awsServiceOfHost(host) ?? scopeService(request, url)) as QueryService | undefined
 }
 
 function scopeService(request: Request, url: URL): string | undefined {
