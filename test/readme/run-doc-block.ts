@@ -49,6 +49,15 @@ export async function runBlock(block: DocBlock, dir: string): Promise<void> {
 const PRELUDE = `set -euo pipefail
 trap 'status=$?; echo "line $LINENO: \\\`$BASH_COMMAND\\\` exited $status" >&2' ERR
 `
+/**
+ * After the block: a reader pastes the blocks in order into one shell, where a server a block leaves running
+ * holds its port for the next. A background job still running a few seconds on fails the block.
+ */
+const LEFT_RUNNING = `
+for _ in $(seq 30); do [ -z "$(jobs -pr)" ] && exit 0; sleep 0.1; done
+echo "the block left a background job running: stop what it starts (--pid-file and kill, or kill %1): $(jobs -r)" >&2
+exit 97
+`
 /** Commands first on the block's PATH: `npx doppel` runs this repository's CLI, curl fails on a 4xx or 5xx. */
 const SHIMS = {
   npx: `#!/bin/sh\nif [ "$1" = doppel ]; then shift; exec node "${DOPPEL}" "$@"; fi\nexec "${which('npx')}" "$@"\n`,
@@ -71,7 +80,7 @@ async function runShell(block: DocBlock, dir: string): Promise<void> {
     writeFileSync(join(dir, '.bin', name), text)
     chmodSync(join(dir, '.bin', name), 0o755)
   }
-  writeFileSync(join(dir, '.block.sh'), script)
+  writeFileSync(join(dir, '.block.sh'), script + LEFT_RUNNING)
   // CONTRIBUTING.md's blocks are about the repository itself, so they run in it.
   const child = spawn('bash', [join(dir, '.block.sh')], {
     cwd: block.file === 'CONTRIBUTING.md' ? ROOT : dir,
@@ -89,7 +98,7 @@ async function runShell(block: DocBlock, dir: string): Promise<void> {
   const timer = setTimeout(() => killGroup(child.pid!), 90_000)
   const [code] = (await once(child, 'exit')) as [number | null]
   clearTimeout(timer)
-  killGroup(child.pid!) // what the block left running in the background
+  killGroup(child.pid!)
   server?.kill()
   if (code !== 0) {
     const line = /^line (\d+): /m.exec(output)?.[1]
