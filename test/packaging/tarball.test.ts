@@ -1,5 +1,5 @@
 // doppel as a user installs it: `npm pack`, the tarball installed into a fresh project with msw, vitest, jest
-// and TypeScript (5.9 and the newest), then every face used from there under Node 24 and Node 22, with no
+// (with @swc/jest for TypeScript tests) and TypeScript (5.9 and the newest), then every face used from there under Node 24 and Node 22, with no
 // flag or extra config (Jest aside: docs/jest.md).
 import { allPassedOn } from '../support/profile-scenarios.ts'
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { delimiter, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { readmeBlocks, readmeQuickstart } from '../support/readme-blocks.ts'
+import { docBlocks, readmeBlocks, readmeQuickstart } from '../support/readme-blocks.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { isRunning } from '../support/process-state.ts'
 
@@ -21,6 +21,8 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
   version: string
   engines: { node: string }
   exports: Record<string, unknown>
+  repository?: { url: string }
+  homepage?: string
 }
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 const npmFlags = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error']
@@ -60,7 +62,7 @@ beforeAll(async () => {
   mkdirSync(project)
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }) + '\n')
   // No @types/node: doppel's declarations bring it (docs/decisions/build.md). TypeScript 5.9 under an alias.
-  await exec(npm, ['install', ...npmFlags, join(work, tarball.filename), 'msw', 'vitest', 'jest', 'typescript@>=7', 'typescript5@npm:typescript@~5.9'], {
+  await exec(npm, ['install', ...npmFlags, join(work, tarball.filename), 'msw', 'vitest', 'jest', '@swc/core', '@swc/jest', 'typescript@>=7', 'typescript5@npm:typescript@~5.9'], {
     cwd: project,
     timeout: 240_000,
   })
@@ -74,9 +76,21 @@ describe('the tarball', () => {
     }
     expect(paths.some((path) => path.startsWith('conformance/') && path.endsWith('.yaml'))).toBe(true)
     expect(paths.some((path) => path.startsWith('scenarios/') && path.endsWith('.yaml'))).toBe(true)
-    const unwanted = paths.filter((path) => /(^|\/)(test|bench|src|docs|scripts|\.ci)\/|\.test\.|\.ts$(?<!\.d\.ts)|^certs\/(ca\.key|generate\.sh)$|Dockerfile|tsconfig|vitest\.config/.test(path))
+    // The guides ship (the README links them), not the decision records or reference notes beside them.
+    const unwanted = paths.filter((path) => /(^|\/)(test|bench|src|scripts|\.ci)\/|^docs\/(?![\w-]+\.md$)|\.test\.|\.ts$(?<!\.d\.ts)|^certs\/(ca\.key|generate\.sh)$|Dockerfile|tsconfig|vitest\.config/.test(path))
     expect(unwanted).toEqual([])
+    expect(paths).toContain('docs/in-process.md')
     expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toMatch(/^Mozilla Public License Version 2\.0/)
+  })
+
+  it('has a README whose relative links resolve inside the package, and names its repository and homepage', () => {
+    const paths = new Set(tarball.files.map((file) => file.path))
+    const readme = readFileSync(join(project, 'node_modules', 'doppel', 'README.md'), 'utf8').replace(/^```[\s\S]*?^```$/gm, '')
+    const relative = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!.split('#')[0]!).filter((link) => link !== '' && !/^[a-z]+:/.test(link))
+    expect(relative.length).toBeGreaterThan(5)
+    expect(relative.filter((link) => !paths.has(link))).toEqual([])
+    expect(manifest.repository?.url).toMatch(/^git\+https:\/\/github\.com\/[\w.-]+\/[\w.-]+\.git$/)
+    expect(manifest.homepage).toMatch(/^https:\/\/github\.com\//)
   })
 
   it('passes publint (package.json against what is packed), strictly', async () => {
@@ -251,10 +265,13 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
     expect(scenarios.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/)
   })
 
-  it('runs the Jest recipes of docs/jest.md as written: ES modules, and CommonJS by require on Node 24 and by import() on both', async () => {
+  // Each recipe seeds the shipped fixtures and resets in afterEach or beforeEach (or both), over several
+  // tests; the ES module one has a handler of the user's beside doppel's and onUnhandledFrame 'error'.
+  it('runs the Jest recipes of docs/jest.md as written: ES modules, CommonJS by require on Node 24 and by import() on both, TypeScript through @swc/jest', async () => {
     const files = writeDocBlocks('docs/jest.md')
     const tests = files.filter((file) => file.includes('.test.'))
-    expect(tests).toEqual(['login.test.js', 'login.test.cjs', 'login-import.test.cjs'])
+    expect(tests).toEqual(['login.test.js', 'login.test.cjs', 'login-import.test.cjs', 'deprecate.test.ts'])
+    expect(files).toContain('jest.config.js')
     // The command of docs/jest.md, with the files named; --json reports each file's outcome on stdout.
     const command = readmeBlocks('sh', 'docs/jest.md')[0]!.trim()
     expect(command).toBe('NODE_OPTIONS=--experimental-vm-modules npx jest')
@@ -263,7 +280,12 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
     )
     const report = JSON.parse(stdout) as { testResults: { name: string; status: string; message: string }[] }
     const outcome = Object.fromEntries(report.testResults.map((result) => [result.name.slice(project.length + 1), result.status]))
-    expect(outcome).toEqual({ 'login.test.js': 'passed', 'login.test.cjs': name === 'Node 24' ? 'passed' : 'failed', 'login-import.test.cjs': 'passed' })
+    expect(outcome, stdout).toEqual({
+      'login.test.js': 'passed',
+      'login.test.cjs': name === 'Node 24' ? 'passed' : 'failed',
+      'login-import.test.cjs': 'passed',
+      'deprecate.test.ts': 'passed',
+    })
     // On Node 22 the require() recipe fails as docs/jest.md says it does.
     const required = report.testResults.find((result) => result.name.endsWith('login.test.cjs'))!
     if (name === 'Node 22') expect(required.message).toContain('Must use import to load ES Module')
@@ -276,6 +298,14 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
     expect(stdout).toBe('200\n')
   })
 
+  it('passes the in-process guide\'s fixtures, reset() and handlers test under vitest, unchanged', async () => {
+    const block = readmeBlocks('ts', 'docs/in-process.md').find((body) => body.startsWith('// fixtures-and-handlers.test.ts\n'))
+    expect(block).toBeDefined()
+    writeFileSync(join(project, 'fixtures-and-handlers.test.ts'), block!)
+    const { stdout } = await run([join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'fixtures-and-handlers.test.ts'], { timeout: 120_000 })
+    expect(stdout).toMatch(/Tests\s+.*4 passed/)
+  })
+
   it('passes the README quickstart under vitest, unchanged', async () => {
     writeFileSync(join(project, 'login.test.ts'), readmeQuickstart())
     const { stdout } = await run([join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'login.test.ts'], { timeout: 120_000 })
@@ -283,14 +313,19 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
   })
 })
 
-/** Writes each JavaScript block of a Markdown file to the file its first line names (`// name.js`); returns the names. */
+/**
+ * Writes each JavaScript and TypeScript block of a Markdown file to the file its first line names
+ * (`// name.js`), in order; returns the names.
+ */
 function writeDocBlocks(file: string): string[] {
-  return readmeBlocks('js', file).map((block) => {
-    const name = /^\/\/ ([\w.-]+)\n/.exec(block)?.[1]
-    if (name === undefined) throw new Error(`a js block of ${file} does not start with // <file name>`)
-    writeFileSync(join(project, name), block)
-    return name
-  })
+  return docBlocks(file)
+    .filter((block) => block.language === 'js' || block.language === 'ts')
+    .map(({ body }) => {
+      const name = /^\/\/ ([\w.-]+)\n/.exec(body)?.[1]
+      if (name === undefined) throw new Error(`a block of ${file} does not start with // <file name>`)
+      writeFileSync(join(project, name), body)
+      return name
+    })
 }
 
 // TypeScript 6 and newer load no ambient types unless `types` names them (`[]` is the default), 5.x loads
