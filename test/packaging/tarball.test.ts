@@ -12,8 +12,9 @@ import { docBlocks, readmeBlocks, readmeQuickstart } from '../support/readme-blo
 import { tempDir } from '../support/temp-dir.ts'
 import { isRunning } from '../support/process-state.ts'
 
-// Installing and running a package takes longer than a unit test: generous bounds, no timing asserted.
-vi.setConfig({ testTimeout: 240_000 })
+// Installing and running a package takes longer than a unit test: generous bounds, no timing asserted
+// (removing the project's node_modules at the end, a few hundred MB with SWC's binaries, included).
+vi.setConfig({ testTimeout: 240_000, hookTimeout: 120_000 })
 
 const exec = promisify(execFile)
 const root = new URL('../../', import.meta.url).pathname
