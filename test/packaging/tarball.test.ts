@@ -4,17 +4,16 @@
 import { allPassedOn } from '../support/profile-scenarios.ts'
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { delimiter, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
-import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { docBlocks, readmeBlocks, readmeQuickstart } from '../support/readme-blocks.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { isRunning } from '../support/process-state.ts'
 
-// Installing and running a package takes longer than a unit test: generous bounds, no timing asserted
-// (removing the project's node_modules at the end, a few hundred MB with SWC's binaries, included).
-vi.setConfig({ testTimeout: 240_000, hookTimeout: 120_000 })
+// Installing and running a package takes longer than a unit test: generous bounds, no timing asserted.
+vi.setConfig({ testTimeout: 240_000 })
 
 const exec = promisify(execFile)
 const root = new URL('../../', import.meta.url).pathname
@@ -46,13 +45,14 @@ interface Packed {
   files: { path: string }[]
 }
 
+let work: string
 let project: string
 let tarball: Packed
 const binaries: Record<string, string> = { 'Node 24': process.execPath }
 
 beforeAll(async () => {
   expect(process.versions.node.split('.')[0]).toBe('24')
-  const work = tempDir('pack')
+  work = tempDir('pack')
   const [packed, node] = await Promise.all([
     exec(npm, ['pack', '--json', '--loglevel=error', '--pack-destination', work], { cwd: root, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }),
     node22(),
@@ -68,6 +68,10 @@ beforeAll(async () => {
     timeout: 240_000,
   })
 }, 420_000)
+
+// The consumer's node_modules (a few hundred MB, SWC's binaries among them) takes longer to remove than the
+// default hook time on a loaded machine; this runs before tempDir's own clean-up, which then finds it gone.
+afterAll(() => work && rmSync(work, { recursive: true, force: true }), 120_000)
 
 describe('the tarball', () => {
   it('ships the built package and nothing of the workshop', () => {
