@@ -8,7 +8,8 @@ import { forwardingProxy } from '../faces/record/forwarding-proxy.ts'
 import { createDoppelServer, listen, type RunningServer } from '../faces/server/doppel-server.ts'
 import { resolve } from 'node:path'
 import { baseUrlFlag, listenOptions, PID_FILE_OPTION, portFlag } from './flags.ts'
-import { writePidFile, type StopWatch } from './stop-on-signal.ts'
+import { writePidFile } from '../faces/server/pid-file.ts'
+import type { StopWatch } from './stop-on-signal.ts'
 import { StartupError, UsageError } from './usage-error.ts'
 
 export const PROXY_OPTIONS = {
@@ -65,7 +66,7 @@ export async function startProxySession(command: 'record' | 'compare', options: 
   } catch (error) {
     throw new StartupError(`doppel ${command}: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`)
   }
-  let removePidFile: (() => void) | undefined
+  let removePidFile: (() => Promise<void>) | undefined
   if (options.pidFile !== undefined) {
     try {
       removePidFile = writePidFile(resolve(io.cwd, options.pidFile))
@@ -85,7 +86,7 @@ export async function startProxySession(command: 'record' | 'compare', options: 
         try {
           return await options.finish()
         } finally {
-          removePidFile?.()
+          await removePidFile?.()
         }
       })()),
   }
