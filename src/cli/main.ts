@@ -9,7 +9,7 @@ import { StartupError, UsageError } from './usage-error.ts'
 /** A command: its line in `doppel --help`, and how it runs (imported on first use); resolves with the exit code. */
 interface Command {
   summary: string
-  run(argv: string[], io: CliIo): Promise<number>
+  run(argv: string[], io: CliIo, exit?: (code: number) => void): Promise<number>
 }
 
 /** Every command, once: `doppel --help` lists them, `main` dispatches by them, did-you-mean suggests them. */
@@ -57,8 +57,12 @@ export function version(): string {
   return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
 }
 
-/** The `doppel` command line. Resolves with the exit code; `serve` resolves once the server stops. */
-export async function main(argv: string[], io: CliIo): Promise<number> {
+/**
+ * The `doppel` command line. Resolves with the exit code; `serve` resolves once the server stops. `exit`
+ * ends the process at once (the bin passes `process.exit`): for a start a stop abandoned, whose leftover
+ * work (a fixture still loading on a worker) must not hold the process past the second a stop may take.
+ */
+export async function main(argv: string[], io: CliIo, exit?: (code: number) => void): Promise<number> {
   const [command, ...rest] = argv
   try {
     if (command === undefined || HELP_WORDS.includes(command)) {
@@ -70,7 +74,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 0
     }
     const known = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined
-    if (known) return await known.run(rest, io)
+    if (known) return await known.run(rest, io, exit)
     const suggestion = didYouMean(command, [...Object.keys(COMMANDS), ...HELP_WORDS, ...VERSION_WORDS])
     const what = command.startsWith('-') ? `unknown option ${command}` : `unknown command "${command}"`
     io.stderr(`doppel: ${what}${suggestion ? ` (did you mean "${suggestion}"?)` : ''}\nRun "doppel --help" for usage.\n`)
@@ -105,7 +109,7 @@ export async function runCli(argv = process.argv.slice(2)): Promise<void> {
     cwd: process.cwd(),
   }
   try {
-    process.exitCode = await main(argv, io)
+    process.exitCode = await main(argv, io, (code) => process.exit(code))
   } catch (error) {
     const shown = process.env.DOPPEL_DEBUG ? ((error as Error).stack ?? String(error)) : (error as Error).message
     io.stderr(`doppel: ${shown}\n`)
@@ -118,15 +122,16 @@ export async function runCli(argv = process.argv.slice(2)): Promise<void> {
  * starting (loading fixtures) abandons the start at once; a failed stop (the last --data-dir write) is one
  * line and exit code 1.
  */
-async function serveUntilStopped(argv: string[], io: CliIo): Promise<number> {
+async function serveUntilStopped(argv: string[], io: CliIo, exit?: (code: number) => void): Promise<number> {
   const stop = watchForStop()
   try {
     let server
     try {
       server = await serve(argv, io, { signal: stop.signal })
     } catch (error) {
-      if (stop.signal.aborted) return 0
-      throw error
+      if (!stop.signal.aborted) throw error
+      exit?.(0)
+      return 0
     }
     if (!server) return 0
     await stop.stopped
