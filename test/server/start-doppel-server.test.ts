@@ -4,7 +4,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startDoppelServer, StartupError, type DoppelServer } from '../../src/index.ts'
+import { startDoppelServer, StartupError, type DoppelOptions, type DoppelServer, type DoppelServerOptions } from '../../src/index.ts'
 import { tempDir } from '../support/temp-dir.ts'
 
 const ROOT = { 'X-Service-Token': 'root' }
@@ -88,5 +88,43 @@ describe('startDoppelServer', () => {
     const server = await startDoppelServer({ port: 0 })
     await Promise.all([server.close(), server.close()])
     await server.close()
+  })
+})
+
+// Every option the server adds to createDoppel's, once: the compiler fails on one missing here or one
+// that is not an option, and the test below on one missing from docs/server.md's table.
+const SERVER_OPTIONS = {
+  port: true,
+  host: true,
+  allowedHosts: true,
+  controlTokens: true,
+  cloudPort: true,
+  tls: true,
+  dataDir: true,
+  snapshotInterval: true,
+  tenants: true,
+  pidFile: true,
+  onRequest: true,
+  onWarning: true,
+  signal: true,
+} as const satisfies Record<keyof Omit<DoppelServerOptions, keyof DoppelOptions>, true>
+
+/** The options docs/server.md's library table names: the code spans of its first column. */
+function documentedOptions(markdown: string): string[] {
+  const lines = markdown.split('\n')
+  let row = lines.indexOf('| option | flag | default | meaning |') + 2
+  const names: string[] = []
+  for (; lines[row]?.startsWith('|'); row++) for (const [, name] of (lines[row]!.split('|')[1] ?? '').matchAll(/`(\w+)`/g)) names.push(name!)
+  return names
+}
+
+describe("startDoppelServer's options in docs/server.md", () => {
+  const docs = readFileSync(new URL('../../docs/server.md', import.meta.url), 'utf8')
+  it('lists every option, and no other', () => {
+    expect(documentedOptions(docs).sort()).toEqual(Object.keys(SERVER_OPTIONS).sort())
+  })
+
+  it('an option left out of the table is seen', () => {
+    expect(documentedOptions(docs.replace(/^\| `pidFile` .*\n/m, ''))).not.toContain('pidFile')
   })
 })
