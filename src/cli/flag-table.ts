@@ -24,7 +24,7 @@ export const HELP_FLAG = { help: { type: 'boolean', short: 'h', default: false, 
 const HELP_COLUMN = 24
 
 /** `--name <value>` as the help and the docs show it. */
-export const flagSpelling = (name: string, row: FlagRow): string => `--${name}${row.type === 'string' ? ` ${row.value ?? '<value>'}` : ''}`
+const flagSpelling = (name: string, row: FlagRow): string => `--${name}${row.type === 'string' ? ` ${row.value ?? '<value>'}` : ''}`
 
 /** The option lines of a command's help, one row (or more, for a long text) per shown flag, in table order. */
 export function flagHelp(table: FlagTable, column = HELP_COLUMN): string {
