@@ -68,8 +68,23 @@ const DEFAULT_PORT = 8200
 
 /** Starts doppel's server; resolves once every listener is up, rejects with a one-line StartupError. */
 export async function startDoppelServer(options: DoppelServerOptions = {}): Promise<DoppelServer> {
-  const { port = DEFAULT_PORT, host = '127.0.0.1', signal } = options
-  const warn = options.onWarning ?? (() => {})
+  const {
+    port = DEFAULT_PORT,
+    host = '127.0.0.1',
+    allowedHosts = [],
+    controlTokens = [],
+    cloudPort,
+    tls: tlsOption,
+    dataDir: dataDirOption,
+    snapshotInterval,
+    tenants: tenantOptions = {},
+    pidFile,
+    onRequest,
+    onWarning,
+    signal,
+    ...instance
+  } = options
+  const warn = onWarning ?? (() => {})
   // What is open so far, closed in reverse when the start fails or is abandoned.
   const opened: (() => unknown)[] = []
   const undo = async () => {
@@ -87,7 +102,7 @@ export async function startDoppelServer(options: DoppelServerOptions = {}): Prom
     }
   }
   try {
-    const doppel = createDoppel(options)
+    const doppel = createDoppel(instance)
     opened.push(() => doppel.cloud.close())
     try {
       await step(doppel.ready())
@@ -96,32 +111,31 @@ export async function startDoppelServer(options: DoppelServerOptions = {}): Prom
       const lines = typeof (error as { lines?: unknown }).lines === 'function' ? (error as { lines(): string[] }).lines() : [(error as Error).message]
       throw new StartupError(`doppel serve: cannot load --fixtures: ${lines.join('; ')}`)
     }
-    const tenants = new TenantRegistry(doppel, options.tenants ?? {})
+    const tenants = new TenantRegistry(doppel, tenantOptions)
     let dataDir: DataDir | undefined
-    if (options.dataDir !== undefined) {
+    if (dataDirOption !== undefined) {
       try {
-        dataDir = await step(openDataDir(doppel, { dir: options.dataDir, interval: options.snapshotInterval, onError: warn, tenants }))
+        dataDir = await step(openDataDir(doppel, { dir: dataDirOption, interval: snapshotInterval, onError: warn, tenants }))
       } catch (error) {
         throw error instanceof DataDirError ? new StartupError(error.message) : error
       }
       const opening = dataDir
       opened.push(() => opening.close())
     }
-    const allowedHosts = options.allowedHosts ?? []
-    const tls = options.tls && (await step(tlsMaterial(options.tls, [host, ...allowedHosts], options.dataDir)))
+    const tls = tlsOption && (await step(tlsMaterial(tlsOption, [host, ...allowedHosts], dataDirOption)))
     if (tls) opened.push(() => tls.close())
     const serverOptions: ServerOptions = {
-      ...(options.onRequest && { onRequest: options.onRequest }),
+      ...(onRequest && { onRequest }),
       allowedHosts,
-      controlTokens: options.controlTokens ?? [],
+      controlTokens,
       tenants,
       ...(tls && { tls: { cert: tls.cert, key: tls.key } }),
     }
     const main = await step(listenOrExplain(createDoppelServer(doppel, serverOptions), port, host, '--port'))
     opened.push(() => main.close(0))
     let cloud: RunningServer | undefined
-    if (options.cloudPort !== undefined) {
-      const listening = await step(listenOrExplain(createDoppelServer(doppel, { ...serverOptions, surface: 'cloud' }), options.cloudPort, host, '--cloud-port'))
+    if (cloudPort !== undefined) {
+      const listening = await step(listenOrExplain(createDoppelServer(doppel, { ...serverOptions, surface: 'cloud' }), cloudPort, host, '--cloud-port'))
       opened.push(() => listening.close(0))
       cloud = listening
       registerCloudListener(doppel, cloud.url)
@@ -130,9 +144,9 @@ export async function startDoppelServer(options: DoppelServerOptions = {}): Prom
       warn(`doppel: warning: listening beyond loopback (${main.host}) with the default root token "root": anyone who can reach this port can manage it; set --root-token`)
     }
     let removePidFile: (() => Promise<void>) | undefined
-    if (options.pidFile !== undefined) {
+    if (pidFile !== undefined) {
       try {
-        removePidFile = writePidFile(resolve(options.pidFile))
+        removePidFile = writePidFile(resolve(pidFile))
       } catch (error) {
         throw new StartupError(`doppel serve: cannot write --pid-file: ${(error as Error).message}`)
       }
