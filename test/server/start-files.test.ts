@@ -82,6 +82,20 @@ describe('files read at start', () => {
   })
 })
 
+describe('TLS material written at start', () => {
+  it.each(['cert.pem', 'ca.pem'])('a link planted at --data-dir tls/%s is refused, its target left alone', async (name) => {
+    const dir = join(tempDir('start-files'), 'data')
+    mkdirSync(join(dir, 'tls'), { recursive: true, mode: 0o700 })
+    const victim = join(tempDir('start-files'), 'victim.txt')
+    writeFileSync(victim, 'keep me\n')
+    symlinkSync(victim, join(dir, 'tls', name))
+    const { code, stderr } = await serveFails(['--tls', '--data-dir', dir])
+    expect(code).toBe(1)
+    expect(stderr).toMatch(new RegExp(`^doppel serve: cannot make the --tls certificates in ${join(dir, 'tls')}: .*symbolic link`))
+    expect(readFileSync(victim, 'utf8')).toBe('keep me\n')
+  })
+})
+
 describe('the pid file', () => {
   it('is not written through a symbolic link planted at its path: refused, the link and its target left alone', async () => {
     const dir = tempDir('start-files')
@@ -92,7 +106,7 @@ describe('the pid file', () => {
     const { code, stderr, stdout } = await serveFails(['--pid-file', pidFile])
     expect(code).toBe(1)
     expect(stdout).toBe('')
-    expect(stderr).toBe(`doppel serve: cannot write --pid-file: ${pidFile} is a symbolic link; doppel writes its pid file only to a regular file or a new name\n`)
+    expect(stderr).toBe(`doppel serve: cannot write --pid-file: ${pidFile} is a symbolic link; doppel writes only to a regular file or a new name\n`)
     expect(readFileSync(victim, 'utf8')).toBe('keep me\n')
     expect(lstatSync(pidFile).isSymbolicLink()).toBe(true)
   })
@@ -102,7 +116,7 @@ describe('the pid file', () => {
     const pidFile = fifo(dir, 'doppel.pid')
     const { code, stderr } = await serveFails(['--pid-file', pidFile])
     expect(code).toBe(1)
-    expect(stderr).toBe(`doppel serve: cannot write --pid-file: ${pidFile} is not a regular file; doppel writes its pid file only to a regular file or a new name\n`)
+    expect(stderr).toBe(`doppel serve: cannot write --pid-file: ${pidFile} is not a regular file; doppel writes only to a regular file or a new name\n`)
   })
 
   it('an old pid file is replaced, and no temporary file is left beside it', async () => {

@@ -1,8 +1,9 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto'
-import { lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readStartFile, StartFileError } from '../../core/read-start-file.ts'
+import { replaceFileSync } from '../../core/replace-file.ts'
 import { createCertificateAuthority, issueServerCertificate, type PemPair } from './tls-certificates.ts'
 
 /** The certificate a TLS listener serves, and where its CA is when doppel made one. */
@@ -37,12 +38,12 @@ export async function developmentTls(names: readonly string[], dir?: string): Pr
     const kept = dir ? await readCa(dir) : undefined
     const ca = kept ?? createCertificateAuthority()
     if (!kept) {
-      writePrivate(folder, FILES.caKey, ca.key)
-      writePrivate(folder, FILES.ca, ca.cert)
+      replaceFileSync(join(folder, FILES.caKey), ca.key, 0o600)
+      replaceFileSync(join(folder, FILES.ca), ca.cert, 0o600)
     }
     const server = issueServerCertificate(ca, names)
-    writePrivate(folder, FILES.key, server.key)
-    writePrivate(folder, FILES.cert, server.cert)
+    replaceFileSync(join(folder, FILES.key), server.key, 0o600)
+    replaceFileSync(join(folder, FILES.cert), server.cert, 0o600)
     const close = () => {
       if (!dir) rmSync(folder, { recursive: true, force: true })
     }
@@ -80,12 +81,4 @@ async function readCa(dir: string): Promise<PemPair | undefined> {
   const parsed = new X509Certificate(cert)
   if (!parsed.ca || !parsed.checkPrivateKey(createPrivateKey(key))) throw new Error(`${join(dir, FILES.ca)} is not a CA certificate for ${join(dir, FILES.caKey)}`)
   return Date.parse(parsed.validTo) > Date.now() + 400 * 86_400_000 ? { cert, key } : undefined
-}
-
-/** Writes a file 0600 through a fresh name and a rename: never through a link already at `name`. */
-function writePrivate(dir: string, name: string, text: string): void {
-  const temporary = join(dir, `.${name}.${process.pid}.tmp`)
-  rmSync(temporary, { force: true })
-  writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' })
-  renameSync(temporary, join(dir, name))
 }
