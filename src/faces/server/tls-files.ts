@@ -59,9 +59,10 @@ const PEM_FILE_LIMIT = 1024 * 1024
 
 /** The user's own certificate (with its chain) and key, read from files (regular files of at most 1 MiB). */
 export async function tlsFromFiles(certFile: string, keyFile: string): Promise<TlsMaterial> {
+  // The OS's messages name the file; doppel's own (a FIFO, too large) are given its name.
   const read = (file: string) =>
-    readStartFile(file, { limit: PEM_FILE_LIMIT }).catch((error: Error) => {
-      throw new Error(`${file}: ${error.message}`)
+    readStartFile(file, { limit: PEM_FILE_LIMIT }).catch((error: StartFileError) => {
+      throw error.reason === 'EFILETYPE' || error.reason === 'EFBIG' ? new Error(`${file}: ${error.message}`) : error
     })
   return { cert: await read(certFile), key: await read(keyFile), close: () => {} }
 }
