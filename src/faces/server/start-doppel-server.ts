@@ -88,7 +88,13 @@ export async function startDoppelServer(options: DoppelServerOptions = {}): Prom
   // What is open so far, closed in reverse when the start fails or is abandoned.
   const opened: (() => unknown)[] = []
   const undo = async () => {
-    for (const step of opened.reverse()) await Promise.resolve(step()).catch(() => undefined)
+    for (const close of opened.reverse()) {
+      try {
+        await close()
+      } catch {
+        // The start's own error is the one to report.
+      }
+    }
   }
   const step = async <T>(work: Promise<T>): Promise<T> => {
     if (!signal) return work
@@ -150,6 +156,7 @@ export async function startDoppelServer(options: DoppelServerOptions = {}): Prom
       } catch (error) {
         throw new StartupError(`doppel serve: cannot write --pid-file: ${(error as Error).message}`)
       }
+      opened.push(removePidFile)
     }
     signal?.throwIfAborted()
     let closing: Promise<void> | undefined
