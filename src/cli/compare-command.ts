@@ -1,9 +1,22 @@
 import { writeFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { CliIo } from '../core/cli-io.ts'
-import { PROFILE_OPTION, profileFlag, SEED_OPTION, seedFlag } from './flags.ts'
+import { flagHelp, HELP_FLAG, type FlagTable } from './flag-table.ts'
+import { listenOptions, PROFILE_OPTION, profileFlag, SEED_OPTION, seedFlag } from './flags.ts'
 import { parseOptions } from './parse-options.ts'
-import { PROXY_OPTIONS, proxyFlags, proxyUsageTail, startProxySession, type ProxySession } from './proxy-session.ts'
+import { PROXY_TAIL_OPTIONS, proxyFlags, proxyReadyLine, startProxySession, UPSTREAM_OPTION, type ProxySession } from './proxy-session.ts'
+
+/** Every flag of `doppel compare`. */
+export const COMPARE_FLAGS = {
+  upstream: { ...UPSTREAM_OPTION.upstream, help: 'The server to compare with (required)' },
+  ...listenOptions('8300'),
+  json: { type: 'string', value: '<file>', help: 'Also write the differences as JSON' },
+  profile: { ...PROFILE_OPTION.profile, help: "The emulator's profile: service (default) or vault" },
+  seed: { ...SEED_OPTION.seed, help: "The emulator's random seed, for repeatable ids and tokens" },
+  'root-token': { type: 'string', multiple: true, value: '<t>', help: 'Management token the emulator accepts (default "root"; repeatable)' },
+  'allow-sha1': { type: 'boolean', default: false, help: 'Let the emulator accept SHA-1-based identity signatures' },
+  ...PROXY_TAIL_OPTIONS,
+} as const satisfies FlagTable
 
 export const COMPARE_USAGE = `Usage: doppel compare --upstream <url> [options]
 
@@ -13,35 +26,16 @@ tokens and times) on stderr as it happens, and a table when stopped (SIGINT/SIGT
 POST /_doppel/record/stop). Exit code 4 when they differ, 0 when not.
 
 Options:
-  --upstream <url>      The server to compare with (required)
-  --port <n>            Port to listen on (default 8300; 0 picks a free port)
-  --host <addr>         Address to bind (default 127.0.0.1)
-  --json <file>         Also write the differences as JSON
-  --profile <name>      The emulator's profile: service (default) or vault
-  --seed <n>            The emulator's random seed, for repeatable ids and tokens
-  --root-token <t>      Management token the emulator accepts (default "root"; repeatable)
-  --allow-sha1          Let the emulator accept SHA-1-based identity signatures
-${proxyUsageTail('comparing')}`
+${flagHelp({ ...COMPARE_FLAGS, ...HELP_FLAG })}
+
+${proxyReadyLine('comparing')}`
 
 /**
  * `doppel compare`: parses the arguments and starts comparing; undefined after `--help`. Stopped, the
  * session's exit code is 4 when the emulator answered differently.
  */
 export async function startCompare(argv: string[], io: CliIo): Promise<ProxySession | undefined> {
-  const line = parseOptions(
-    'compare',
-    argv,
-    {
-      ...PROXY_OPTIONS,
-      json: { type: 'string' },
-      ...PROFILE_OPTION,
-      ...SEED_OPTION,
-      'root-token': { type: 'string', multiple: true },
-      'allow-sha1': { type: 'boolean', default: false },
-    },
-    COMPARE_USAGE,
-    io,
-  )
+  const line = parseOptions('compare', argv, COMPARE_FLAGS, COMPARE_USAGE, io)
   if (!line) return undefined
   const { values } = line
   const { upstream, port } = proxyFlags('compare', values)

@@ -3,9 +3,24 @@ import type { CliIo } from '../core/cli-io.ts'
 import { CONFORMANCE_DIR, runConformance } from '../faces/conformance/run-conformance.ts'
 import { baseUrlFlag } from './flags.ts'
 import { parseOptions } from './parse-options.ts'
-import { RUN_OPTIONS_HELP } from './run-command.ts'
-import { SUITE_OPTIONS, suiteFlags, TARGET_OPTIONS, targetFlags, targetMistakesAsUsage } from './suite-flags.ts'
+import { flagHelp, type FlagTable } from './flag-table.ts'
+import { RUN_FLAGS, RUN_OPTIONS_HELP } from './run-command.ts'
+import { suiteFlags, targetFlags, targetMistakesAsUsage } from './suite-flags.ts'
 import { UsageError } from './usage-error.ts'
+
+const REAL_SERVER_OPTIONS = {
+  'fake-cloud-listen': {
+    type: 'string',
+    value: '<host:port>',
+    help: 'Serve the fake cloud over HTTP for the target, configure a fresh mount of\nthe method to use it (config/client, config/certificate), remove it after',
+  },
+  'fake-cloud-url': { type: 'string', value: '<url>', help: 'The URL the target reaches the fake cloud at (default: the listen address)' },
+  'registry-url': { type: 'string', value: '<url>', help: 'Registry base URL (an organisation with the deprecation feature)' },
+  'registry-token': { type: 'string', value: '<t>', help: 'Registry API token' },
+} as const satisfies FlagTable
+
+/** Every flag of `doppel conformance`: run's, and those for a real server. */
+export const CONFORMANCE_FLAGS = { ...RUN_FLAGS, ...REAL_SERVER_OPTIONS } as const satisfies FlagTable
 
 export const CONFORMANCE_USAGE = `Usage: doppel conformance [options]
 
@@ -14,22 +29,11 @@ Runs the bundled conformance scenarios against the emulator or a server.
 ${RUN_OPTIONS_HELP}
 
 Against a real server:
-  --fake-cloud-listen <host:port>  Serve the fake cloud over HTTP for the target, configure a fresh mount of
-                                   the method to use it (config/client, config/certificate), remove it after
-  --fake-cloud-url <url>           The URL the target reaches the fake cloud at (default: the listen address)
-  --registry-url <url>             Registry base URL (an organisation with the deprecation feature)
-  --registry-token <t>             Registry API token`
-
-const REAL_SERVER_OPTIONS = {
-  'fake-cloud-listen': { type: 'string' },
-  'fake-cloud-url': { type: 'string' },
-  'registry-url': { type: 'string' },
-  'registry-token': { type: 'string' },
-} as const
+${flagHelp(REAL_SERVER_OPTIONS, 35)}`
 
 /** `doppel conformance`: the bundled scenarios, with `run`'s options and exit codes. */
 export async function conformanceCommand(argv: string[], io: CliIo): Promise<number> {
-  const line = parseOptions('conformance', argv, { ...TARGET_OPTIONS, ...SUITE_OPTIONS, ...REAL_SERVER_OPTIONS }, CONFORMANCE_USAGE, io)
+  const line = parseOptions('conformance', argv, CONFORMANCE_FLAGS, CONFORMANCE_USAGE, io)
   if (!line) return 0
   const { values } = line
   for (const flag of Object.keys(REAL_SERVER_OPTIONS) as (keyof typeof REAL_SERVER_OPTIONS)[]) {

@@ -9,8 +9,8 @@ import { UsageError } from './usage-error.ts'
 
 /** Serve's `--seed` stays repeatable while a file name is still read as a fixture file. */
 export const SERVE_SEED_OPTIONS = {
-  seed: { type: 'string', multiple: true },
-  'random-seed': { type: 'string' },
+  seed: { type: 'string', multiple: true, value: '<n>', help: 'Random seed: makes ids and tokens repeatable' },
+  'random-seed': { type: 'string', hidden: true, help: 'The old spelling of --seed <n>' },
 } as const
 
 /**

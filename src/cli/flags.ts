@@ -5,8 +5,8 @@
 import type { Profile } from '../core/profile.ts'
 import { UsageError } from './usage-error.ts'
 
-/** `--profile service|vault`; each command says what no flag means. */
-export const PROFILE_OPTION = { profile: { type: 'string' } } as const
+/** `--profile service|vault`; each command says what no flag means (its help, when it differs). */
+export const PROFILE_OPTION = { profile: { type: 'string', value: '<name>', help: 'service (default) or vault' } } as const
 
 export function profileFlag(command: string, value: string | undefined): Profile['name'] | undefined {
   if (value === undefined || value === 'service' || value === 'vault') return value
@@ -14,7 +14,7 @@ export function profileFlag(command: string, value: string | undefined): Profile
 }
 
 /** `--seed <n>`: the emulator's random seed, for repeatable ids and tokens. */
-export const SEED_OPTION = { seed: { type: 'string' } } as const
+export const SEED_OPTION = { seed: { type: 'string', value: '<n>', help: 'Random seed: makes ids and tokens repeatable' } } as const
 
 export const isSeed = (value: string): boolean => /^-?\d{1,16}$/.test(value)
 
@@ -24,15 +24,25 @@ export function seedFlag(command: string, value: string | undefined): string | u
   throw new UsageError(`doppel ${command}: --seed must be an integer, not "${value}"`)
 }
 
-/** `--fixtures <file>`: a YAML fixture file loaded at start and on every reset; repeatable. */
 /** `--pid-file <path>` of the long-running commands: their process id, for a script that started them through npx. */
-export const PID_FILE_OPTION = { 'pid-file': { type: 'string' } } as const
+export const PID_FILE_OPTION = {
+  'pid-file': { type: 'string', value: '<path>', help: "Write doppel's process id here while it runs (to signal it behind npx)" },
+} as const
 
-export const FIXTURES_OPTION = { fixtures: { type: 'string', multiple: true } } as const
+/** `--fixtures <file>`: a YAML fixture file loaded at start and on every reset; repeatable. */
+export const FIXTURES_OPTION = {
+  fixtures: { type: 'string', multiple: true, value: '<file>', help: 'Load a YAML fixture file at start and on every reset (repeatable)' },
+} as const
+
+/** `--quiet` of the long-running commands. */
+export const QUIET_OPTION = { quiet: { type: 'boolean', default: false, help: 'Do not log requests to stderr' } } as const
 
 /** `--port` (default `port`) and `--host` (default loopback) of a command that listens. */
 export function listenOptions<const P extends string>(port: P) {
-  return { port: { type: 'string', default: port }, host: { type: 'string', default: '127.0.0.1' } } as const
+  return {
+    port: { type: 'string', default: port, value: '<n>', help: `Port to listen on (default ${port}; 0 picks a free port)` },
+    host: { type: 'string', default: '127.0.0.1', value: '<addr>', help: 'Address to bind (default 127.0.0.1)' },
+  } as const
 }
 
 export function portFlag(command: string, flag: string, value: string): number {

@@ -1,9 +1,8 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util'
 import type { CliIo } from '../core/cli-io.ts'
 import { describeParseError } from './describe-parse-error.ts'
+import { HELP_FLAG as HELP } from './flag-table.ts'
 import { UsageError } from './usage-error.ts'
-
-const HELP = { help: { type: 'boolean', short: 'h', default: false } } as const
 
 type Values<O extends ParseArgsOptionsConfig> = ReturnType<
   typeof parseArgs<{ args: string[]; options: O & typeof HELP; strict: true; allowPositionals: true }>

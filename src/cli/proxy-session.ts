@@ -7,23 +7,19 @@ import type { Exchange } from '../faces/record/exchange.ts'
 import { forwardingProxy } from '../faces/record/forwarding-proxy.ts'
 import { createDoppelServer, listen, type RunningServer } from '../faces/server/doppel-server.ts'
 import { resolve } from 'node:path'
-import { baseUrlFlag, listenOptions, PID_FILE_OPTION, portFlag } from './flags.ts'
-import { writePidFile, type StopWatch } from './stop-on-signal.ts'
+import { baseUrlFlag, PID_FILE_OPTION, portFlag, QUIET_OPTION } from './flags.ts'
+import { writePidFile } from '../faces/server/pid-file.ts'
+import type { StopWatch } from './stop-on-signal.ts'
 import { StartupError, UsageError } from './usage-error.ts'
 
-export const PROXY_OPTIONS = {
-  upstream: { type: 'string' },
-  ...listenOptions('8300'),
-  ...PID_FILE_OPTION,
-  quiet: { type: 'boolean', default: false },
-} as const
+/** `--upstream <url>`, which `record` and `compare` require. */
+export const UPSTREAM_OPTION = { upstream: { type: 'string', value: '<url>', help: 'The server to forward to (required)' } } as const
 
-/** The end of `record`'s and `compare`'s help: the options they share after their own, and the ready line. */
-export const proxyUsageTail = (verb: 'recording' | 'comparing'): string => `  --pid-file <path>     Write doppel's process id here while it runs (to signal it behind npx)
-  --quiet               Do not log requests to stderr
-  -h, --help            Show this help
+/** The flags `record` and `compare` share, after their own in the help. */
+export const PROXY_TAIL_OPTIONS = { ...PID_FILE_OPTION, ...QUIET_OPTION } as const
 
-Prints exactly one line "doppel ${verb} on http://HOST:PORT" when ready.`
+/** The end of `record`'s and `compare`'s help: the ready line. */
+export const proxyReadyLine = (verb: 'recording' | 'comparing'): string => `Prints exactly one line "doppel ${verb} on http://HOST:PORT" when ready.`
 
 export interface ProxySession {
   url: string
@@ -65,7 +61,7 @@ export async function startProxySession(command: 'record' | 'compare', options: 
   } catch (error) {
     throw new StartupError(`doppel ${command}: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`)
   }
-  let removePidFile: (() => void) | undefined
+  let removePidFile: (() => Promise<void>) | undefined
   if (options.pidFile !== undefined) {
     try {
       removePidFile = writePidFile(resolve(io.cwd, options.pidFile))
@@ -85,7 +81,7 @@ export async function startProxySession(command: 'record' | 'compare', options: 
         try {
           return await options.finish()
         } finally {
-          removePidFile?.()
+          await removePidFile?.()
         }
       })()),
   }

@@ -3,8 +3,25 @@ import type { CliIo } from '../core/cli-io.ts'
 import { RecordingFiles, RecordingOutError, SPLIT_RULES, type SplitRule } from '../faces/record/recording-files.ts'
 import { readStartingState, StartingStateError } from '../faces/record/starting-state.ts'
 import { parseOptions } from './parse-options.ts'
-import { PROXY_OPTIONS, proxyFlags, proxyUsageTail, startProxySession, type ProxySession } from './proxy-session.ts'
+import { flagHelp, HELP_FLAG, type FlagTable } from './flag-table.ts'
+import { listenOptions } from './flags.ts'
+import { PROXY_TAIL_OPTIONS, proxyFlags, proxyReadyLine, startProxySession, UPSTREAM_OPTION, type ProxySession } from './proxy-session.ts'
 import { StartupError, UsageError } from './usage-error.ts'
+
+/** Every flag of `doppel record`. */
+export const RECORD_FLAGS = {
+  upstream: { ...UPSTREAM_OPTION.upstream, help: 'The server to record (required)' },
+  out: { type: 'string', value: '<dir>', help: 'Where the scenarios go (required)' },
+  ...listenOptions('8300'),
+  'split-by': { type: 'string', default: 'session', value: '<rule>', help: 'session (default: one scenario) or service (auth and registry apart)' },
+  name: { type: 'string', value: '<name>', help: 'Scenario and file name (default recording-<time>)' },
+  'upstream-token': {
+    type: 'string',
+    value: '<t>',
+    help: "Management token of a doppel upstream: its state at the start is\nrestored by each scenario's first step, so replays start from it",
+  },
+  ...PROXY_TAIL_OPTIONS,
+} as const satisfies FlagTable
 
 export const RECORD_USAGE = `Usage: doppel record --upstream <url> --out <dir> [options]
 
@@ -14,25 +31,13 @@ SIGINT/SIGTERM or POST /_doppel/record/stop. Secrets are never written. Bodies a
 64 MiB: a larger answer is a 502 to the client and left out.
 
 Options:
-  --upstream <url>      The server to record (required)
-  --out <dir>           Where the scenarios go (required)
-  --port <n>            Port to listen on (default 8300; 0 picks a free port)
-  --host <addr>         Address to bind (default 127.0.0.1)
-  --split-by <rule>     session (default: one scenario) or service (auth and registry apart)
-  --name <name>         Scenario and file name (default recording-<time>)
-  --upstream-token <t>  Management token of a doppel upstream: its state at the start is
-                        restored by each scenario's first step, so replays start from it
-${proxyUsageTail('recording')}`
+${flagHelp({ ...RECORD_FLAGS, ...HELP_FLAG })}
+
+${proxyReadyLine('recording')}`
 
 /** `doppel record`: parses the arguments and starts recording; undefined after `--help`. */
 export async function startRecord(argv: string[], io: CliIo): Promise<ProxySession | undefined> {
-  const line = parseOptions(
-    'record',
-    argv,
-    { ...PROXY_OPTIONS, out: { type: 'string' }, 'split-by': { type: 'string', default: 'session' }, name: { type: 'string' }, 'upstream-token': { type: 'string' } },
-    RECORD_USAGE,
-    io,
-  )
+  const line = parseOptions('record', argv, RECORD_FLAGS, RECORD_USAGE, io)
   if (!line) return undefined
   const { values } = line
   const { upstream, port } = proxyFlags('record', values)

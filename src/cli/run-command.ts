@@ -2,14 +2,16 @@ import type { CliIo } from '../core/cli-io.ts'
 import { findScenarioFiles } from '../faces/scenario/load/find-scenario-files.ts'
 import { runSuite } from '../faces/scenario/run-suite.ts'
 import { parseOptions } from './parse-options.ts'
-import { SUITE_HELP, SUITE_OPTIONS, suiteFlags, TARGET_HELP, TARGET_OPTIONS, targetFlags, targetMistakesAsUsage } from './suite-flags.ts'
+import { flagHelp, HELP_FLAG, type FlagTable } from './flag-table.ts'
+import { SUITE_HELP_COLUMN, SUITE_OPTIONS, suiteFlags, TARGET_OPTIONS, targetFlags, targetMistakesAsUsage } from './suite-flags.ts'
 import { UsageError } from './usage-error.ts'
+
+/** Every flag of `doppel run` (and the first part of `doppel conformance`'s). */
+export const RUN_FLAGS = { ...TARGET_OPTIONS, ...SUITE_OPTIONS } as const satisfies FlagTable
 
 /** The options part of `doppel run --help`, which `doppel conformance` shares. */
 export const RUN_OPTIONS_HELP = `Options:
-${TARGET_HELP}
-${SUITE_HELP}
-  -h, --help         Show this help
+${flagHelp({ ...RUN_FLAGS, ...HELP_FLAG }, SUITE_HELP_COLUMN)}
 
 Exit codes: 0 all passed, 1 usage, 2 invalid scenario, 3 target unreachable, 4 failures.
 The last line is "N passed, N failed, N skipped", counted in scenarios.`
@@ -22,7 +24,7 @@ ${RUN_OPTIONS_HELP}`
 
 /** `doppel run <files|dirs...>`: validates every scenario, then runs them against the target; the exit code. */
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
-  const line = parseOptions('run', argv, { ...TARGET_OPTIONS, ...SUITE_OPTIONS }, RUN_USAGE, io, { positionals: true })
+  const line = parseOptions('run', argv, RUN_FLAGS, RUN_USAGE, io, { positionals: true })
   if (!line) return 0
   const { values, positionals } = line
   if (positionals.length === 0) throw new UsageError('doppel run: name at least one scenario file or directory')

@@ -4,8 +4,6 @@
  * under is gone. npm 11 runs the bin as `sh -c …` and passes neither signal on: a SIGTERM to npx kills
  * the shell and leaves doppel running with a new parent, so a changed parent process id is the sign.
  */
-import { rmSync, readFileSync, writeFileSync } from 'node:fs'
-
 /** How often the parent is checked: well inside the second in which doppel promises to stop. */
 const PARENT_CHECK_MS = 200
 
@@ -13,6 +11,8 @@ const PARENT_CHECK_MS = 200
 export interface StopWatch {
   /** Resolves on SIGINT, SIGTERM or, under npm, the parent's end. */
   readonly stopped: Promise<void>
+  /** Aborted at the same moment: hands the stop to work under way (a start still loading fixtures). */
+  readonly signal: AbortSignal
   /** Stops watching (the signals' default, ending the process, applies again). */
   dispose(): void
 }
@@ -28,6 +28,7 @@ export function watchForStop(env: NodeJS.ProcessEnv = process.env): StopWatch {
   const parent = process.ppid
   let resolve!: () => void
   const stopped = new Promise<void>((done) => (resolve = done))
+  const controller = new AbortController()
   // The check alone never keeps the process alive; the server's listener does.
   const watch = env.npm_lifecycle_event === undefined ? undefined : setInterval(() => process.ppid !== parent && stop(), PARENT_CHECK_MS).unref()
   function dispose(): void {
@@ -37,24 +38,10 @@ export function watchForStop(env: NodeJS.ProcessEnv = process.env): StopWatch {
   }
   function stop(): void {
     dispose()
+    controller.abort(new Error('stopped while starting'))
     resolve()
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
-  return { stopped, dispose }
-}
-
-/**
- * Writes this process's id to `path` (`--pid-file`), so that a script that started doppel through npx can
- * signal doppel itself; the returned function removes the file, if it still names this process.
- */
-export function writePidFile(path: string): () => void {
-  writeFileSync(path, `${process.pid}\n`)
-  return () => {
-    try {
-      if (readFileSync(path, 'utf8').trim() === String(process.pid)) rmSync(path)
-    } catch {
-      // Already removed (or replaced by another run): nothing of ours to take away.
-    }
-  }
+  return { stopped, signal: controller.signal, dispose }
 }

@@ -11,26 +11,22 @@ import type { SuiteOptions } from '../faces/scenario/run-suite.ts'
 import type { TargetConfig } from '../faces/scenario/targets/create-target.ts'
 import { TargetError } from '../faces/scenario/targets/target.ts'
 import { loadTargetsFile } from '../faces/scenario/targets/targets-file.ts'
+import type { FlagTable } from './flag-table.ts'
 import { baseUrlFlag, looksLikeUrl, PROFILE_OPTION, profileFlag, SEED_OPTION, seedFlag } from './flags.ts'
 import { UsageError } from './usage-error.ts'
 
-export const SUITE_OPTIONS = {
-  var: { type: 'string', multiple: true },
-  label: { type: 'string' },
-  jobs: { type: 'string' },
-  'fail-fast': { type: 'boolean', default: false },
-  reporter: { type: 'string', default: 'pretty' },
-  out: { type: 'string' },
-  list: { type: 'boolean', default: false },
-} as const
+/** Where the scenario-running commands' help starts its descriptions. */
+export const SUITE_HELP_COLUMN = 21
 
-export const SUITE_HELP = `  --var <k=v>        Set a scenario var; repeatable
-  --label <expr>     Only scenarios whose labels match, e.g. 'ec2 and not iam'
-  --jobs <n>         Scenarios run at once (default 1)
-  --fail-fast        Start no scenario after one fails
-  --reporter <r>     pretty (default), junit, json or tap
-  --out <file>       Write the report to a file; progress still goes to stdout
-  --list             List the scenarios that would run, and exit`
+export const SUITE_OPTIONS = {
+  var: { type: 'string', multiple: true, value: '<k=v>', help: 'Set a scenario var; repeatable' },
+  label: { type: 'string', value: '<expr>', help: "Only scenarios whose labels match, e.g. 'ec2 and not iam'" },
+  jobs: { type: 'string', value: '<n>', help: 'Scenarios run at once (default 1)' },
+  'fail-fast': { type: 'boolean', default: false, help: 'Start no scenario after one fails' },
+  reporter: { type: 'string', default: 'pretty', value: '<r>', help: 'pretty (default), junit, json or tap' },
+  out: { type: 'string', value: '<file>', help: 'Write the report to a file; progress still goes to stdout' },
+  list: { type: 'boolean', default: false, help: 'List the scenarios that would run, and exit' },
+} as const satisfies FlagTable
 
 type SuiteValues = { var?: string[]; label?: string; jobs?: string; 'fail-fast': boolean; reporter: string; out?: string; list: boolean }
 
@@ -66,19 +62,16 @@ export function suiteFlags(command: string, values: SuiteValues, cwd: string): O
 }
 
 export const TARGET_OPTIONS = {
-  target: { type: 'string' },
-  targets: { type: 'string' },
-  token: { type: 'string' },
-  ...PROFILE_OPTION,
-  ...SEED_OPTION,
-} as const
-
-export const TARGET_HELP = `  --target <t>       emulator (default), a server URL, or a name from --targets
-  --targets <file>   A targets.yaml naming several targets (\${VAR} expands from the environment;
-                     doppel conformance reads conformance/targets.yaml when there is one)
-  --profile <p>      service (default) or vault, for the emulator and URL targets
-  --token <t>        Management token for a URL target (default "root" on doppel serve)
-  --seed <n>         Random seed of the emulator instances, for repeatable ids (default 1)`
+  target: { type: 'string', value: '<t>', help: 'emulator (default), a server URL, or a name from --targets' },
+  targets: {
+    type: 'string',
+    value: '<file>',
+    help: 'A targets.yaml naming several targets (\${VAR} expands from the environment;\ndoppel conformance reads conformance/targets.yaml when there is one)',
+  },
+  profile: { ...PROFILE_OPTION.profile, value: '<p>', help: 'service (default) or vault, for the emulator and URL targets' },
+  token: { type: 'string', value: '<t>', help: 'Management token for a URL target (default "root" on doppel serve)' },
+  seed: { ...SEED_OPTION.seed, help: 'Random seed of the emulator instances, for repeatable ids (default 1)' },
+} as const satisfies FlagTable
 
 type TargetValues = { target?: string; targets?: string; token?: string; profile?: string; seed?: string }
 

@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   DOPPEL_CONNECTION_DROPPED: 'a `drop` fault, or a delayed request ended by shutdown',
   DOPPEL_INVALID_TENANT_NAME: 'a tenant name that is not 1 to 63 of a-z, 0-9 and -',
   DOPPEL_DATA_DIR: 'the --data-dir cannot be used at start',
+  DOPPEL_START_FILE: 'a file named at start that is not a regular file, is too large or cannot be read',
   DOPPEL_STATE_TOO_LARGE: "a write that would take the state past its size limit (`maxStateBytes`); nothing written",
 
   // Cloud auth service: answers (the `status` property carries the HTTP status)

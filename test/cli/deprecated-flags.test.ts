@@ -1,13 +1,14 @@
 // serve's old spellings, read for one more release: --seed <file> (now --fixtures) and --random-seed <n>
 // (now --seed). Each still does what it did, and says once on stderr what it is now.
 import { afterEach, describe, expect, it } from 'vitest'
-import { serve, type ServeHandle } from '../../src/cli/serve-command.ts'
+import { serve } from '../../src/cli/serve-command.ts'
+import type { DoppelServer } from '../../src/index.ts'
 import { fakeIo } from './helpers.ts'
 
 const FIXTURES = 'scenarios/fixtures/example.yaml'
 const CLOCK = ['--clock-start', '2026-01-01T00:00:00Z', '--frozen-clock']
 
-const handles: ServeHandle[] = []
+const handles: DoppelServer[] = []
 afterEach(async () => {
   await Promise.all(handles.splice(0).map((handle) => handle.close()))
 })

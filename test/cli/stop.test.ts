@@ -3,7 +3,7 @@
 // process or pid file behind. Also: through `sh -c` as npm runs the bin, the end of that shell stops it.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -169,5 +169,44 @@ describe('stopping within a second', () => {
       // A clean stop removes its pid file; a process killed by the signal would have left it.
       expect(existsSync(pidFile), target).toBe(false)
     }
+  })
+
+  /** A fixture of 40,000 roles: loading it takes many seconds, well past the second a stop may take. */
+  function slowFixture(): string {
+    const file = join(tempDir('stop'), 'slow.yaml')
+    const roles = Array.from({ length: 40_000 }, (_, i) => `    r${i}: { auth_type: iam, bound_iam_principal_arn: ["arn:aws:iam::123456789012:role/r${i}"] }\n`)
+    writeFileSync(file, `version: 1\nauth:\n  roles:\n${roles.join('')}`)
+    return file
+  }
+
+  it('serve: SIGTERM while the --fixtures are still loading stops it within a second, never listening', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet', '--fixtures', slowFixture()], { stdio: ['ignore', 'pipe', 'pipe'] })
+    cleanup.push(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'))
+    let stdout = ''
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const { code, ms } = await stopWith(child, 'SIGTERM')
+    expect(code).toBe(0)
+    expect(ms).toBeLessThan(1000)
+    expect(stdout).toBe('')
+  })
+
+  it('serve behind npm: the shell killed while the --fixtures are still loading stops it within a second', async () => {
+    // The shell prints doppel's process id, then waits for it, as npm's `sh -c` does.
+    const shell = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" serve --port 0 --quiet --fixtures "${slowFixture()}" & echo $!; wait`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, npm_lifecycle_event: 'npx' },
+    })
+    cleanup.push(() => shell.exitCode === null && shell.signalCode === null && shell.kill('SIGKILL'))
+    const [line] = (await once(shell.stdout!, 'data')) as [Buffer]
+    const pid = Number(line.toString().trim())
+    cleanup.push(() => isRunning(pid) && process.kill(pid, 'SIGKILL'))
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    expect(isRunning(pid)).toBe(true)
+    const started = performance.now()
+    await stopWith(shell, 'SIGTERM')
+    for (let i = 0; i < 100 && isRunning(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(isRunning(pid)).toBe(false)
+    expect(performance.now() - started).toBeLessThan(1000)
   })
 })

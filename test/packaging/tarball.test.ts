@@ -162,17 +162,23 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
       const doppel = createDoppel({ seed: 1 })
       const res = await doppel.fetch('http://doppel.test/v1/auth/cloud/roles?list=true', { headers: { 'X-Service-Token': 'root' } })
       where.status = res.status
+      // The server as a harness starts it: from the package's entry, and closed in order.
+      const { startDoppelServer } = await import('doppel')
+      const server = await startDoppelServer({ port: 0, seed: 1 })
+      where.served = (await fetch(server.url + '/_doppel/health')).status
+      await server.close()
       console.log(JSON.stringify(where))
     `
     const { stdout, stderr } = await run(['--input-type=module', '-e', script])
     expect(stderr).toBe('')
-    const where = JSON.parse(stdout) as Record<string, [string, number]> & { schema: string; status: number }
+    const where = JSON.parse(stdout) as Record<string, [string, number]> & { schema: string; status: number; served: number }
     for (const specifier of ['doppel', 'doppel/msw', 'doppel/scenario', 'doppel/vitest']) {
       expect(where[specifier]![0]).toMatch(/\/node_modules\/doppel\/dist\/.+\.js$/)
       expect(where[specifier]![1]).toBeGreaterThan(0)
     }
     expect(where.schema).toMatch(/json-schema\.org/)
     expect(where.status).toBe(404)
+    expect(where.served).toBe(200)
   })
 
   it('answers npx doppel --help and --version', async () => {

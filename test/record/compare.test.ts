@@ -3,7 +3,8 @@ import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
-import { serve, type ServeHandle } from '../../src/cli/serve-command.ts'
+import { serve } from '../../src/cli/serve-command.ts'
+import type { DoppelServer } from '../../src/index.ts'
 import { main } from '../../src/cli/main.ts'
 import { startCompare } from '../../src/cli/compare-command.ts'
 import { runClientSession, type SessionOptions } from './session.ts'
@@ -25,7 +26,7 @@ async function compareSession(upstreamUrl: string, session: SessionOptions) {
   return { code, statuses, stdout: console.out(), stderr: console.err(), report: JSON.parse(readFileSync(json, 'utf8')) }
 }
 
-const servers: ServeHandle[] = []
+const servers: DoppelServer[] = []
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()))
 })

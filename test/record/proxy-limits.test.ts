@@ -9,7 +9,8 @@ import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { main } from '../../src/cli/main.ts'
 import { startRecord } from '../../src/cli/record-command.ts'
-import { serve, type ServeHandle } from '../../src/cli/serve-command.ts'
+import { serve } from '../../src/cli/serve-command.ts'
+import type { DoppelServer } from '../../src/index.ts'
 import { BODY_LIMIT } from '../../src/faces/record/index.ts'
 import { fakeIo } from '../cli/helpers.ts'
 
@@ -122,7 +123,7 @@ describe('--out', () => {
 })
 
 describe('SigV4 clients through the proxy', () => {
-  let upstream: ServeHandle
+  let upstream: DoppelServer
   beforeAll(async () => {
     upstream = (await serve(['--port', '0', '--quiet'], fakeIo().io))!
   })

@@ -3,7 +3,8 @@ import { once } from 'node:events'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { serve, type ServeHandle } from '../../src/cli/serve-command.ts'
+import { serve } from '../../src/cli/serve-command.ts'
+import type { DoppelServer } from '../../src/index.ts'
 import { main } from '../../src/cli/main.ts'
 import { startRecord } from '../../src/cli/record-command.ts'
 import { closedPort } from '../support/closed-port.ts'
@@ -16,7 +17,7 @@ const quiet = () => {
   return { io: { stdout: (s: string) => (out += s), stderr: (s: string) => (err += s), cwd: process.cwd() }, out: () => out, err: () => err }
 }
 
-let upstream: ServeHandle
+let upstream: DoppelServer
 beforeAll(async () => {
   upstream = (await serve(['--port', '0', '--quiet'], quiet().io))!
 })

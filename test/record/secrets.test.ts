@@ -8,7 +8,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { main } from '../../src/cli/main.ts'
 import { startRecord } from '../../src/cli/record-command.ts'
-import { serve, type ServeHandle } from '../../src/cli/serve-command.ts'
+import { serve } from '../../src/cli/serve-command.ts'
+import type { DoppelServer } from '../../src/index.ts'
 import { SECRET_HEADERS } from '../../src/faces/record/secrets.ts'
 import { fakeIo } from '../cli/helpers.ts'
 
@@ -18,7 +19,7 @@ const temp = () => {
   temps.push(dir)
   return dir
 }
-let upstream: ServeHandle
+let upstream: DoppelServer
 beforeAll(async () => {
   upstream = (await serve(['--port', '0', '--quiet'], fakeIo().io))!
 })

@@ -173,8 +173,12 @@ describe('doppel serve --tls-cert --tls-key', () => {
     expect(await curl(['--cacert', files.ca, `${serve.url}/_doppel/health`])).toEqual({ code: 0, out: '{"status":"ok"}\n' })
   })
 
-  it('refuses one without the other, a key that does not match, and a file that is not there', async () => {
+  it('refuses one without the other, both with --tls, a key that does not match, and a file that is not there', async () => {
     expect(await failedServe(['--tls-cert', files.cert])).toEqual({ code: 1, stderr: expect.stringContaining('--tls-cert and --tls-key go together') })
+    expect(await failedServe(['--tls', '--tls-cert', files.cert, '--tls-key', files.key])).toEqual({
+      code: 1,
+      stderr: 'doppel serve: --tls makes a development certificate; give --tls or --tls-cert with --tls-key, not both\nRun "doppel serve --help" for usage.\n',
+    })
     const mismatch = await failedServe(['--tls-cert', files.cert, '--tls-key', files.other])
     expect(mismatch.code).toBe(1)
     expect(mismatch.stderr).toContain(`cannot use --tls-cert ${files.cert} with --tls-key ${files.other}`)

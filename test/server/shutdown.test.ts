@@ -3,8 +3,9 @@ import { connect, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startServe, stopServe, type ServeProcess } from './serve-process.ts'
 
-// SIGTERM and SIGINT stop `doppel serve` within a second, even with a 60 s latency fault pending and
-// idle keep-alive connections open.
+// SIGTERM and SIGINT stop `doppel serve` within a second, even with a 60 s latency fault pending, a body
+// still uploading and idle keep-alive connections open; a request in flight gets an answer (a 503 in its
+// service's envelope), never an empty reply.
 let serve: ServeProcess | undefined
 afterEach(() => stopServe(serve))
 
@@ -27,9 +28,15 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s', (signal) => {
     })
     expect(fault.status).toBe(201)
     const held = fetch(`${serve.url}/v1/auth/cloud/roles?list=true`, { headers: { 'X-Service-Token': 'root' } }).then(
-      (response) => `answered ${response.status}`,
+      async (response) => `answered ${response.status} ${await response.text()}`,
       () => 'failed',
     )
+    // A control write whose body is half sent: its handler waits on the client.
+    const uploading = connect(serve.port, '127.0.0.1')
+    uploading.on('error', () => undefined)
+    let uploadAnswer = ''
+    uploading.on('data', (chunk: Buffer) => (uploadAnswer += chunk.toString()))
+    uploading.write('POST /_doppel/clock HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"adv')
     const idle = await idleConnection(serve.port)
     const closed = once(idle, 'close')
     // The held request has reached the fault: nothing answers it for 60 s.
@@ -42,7 +49,8 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s', (signal) => {
     const elapsed = performance.now() - started
     expect(code).toBe(0)
     expect(elapsed).toBeLessThan(1000)
-    expect(await held).toBe('failed')
+    expect(await held).toBe('answered 503 {"errors":["doppel is stopping: the request was not finished"]}\n')
     await closed
+    expect(uploadAnswer).toMatch(/^HTTP\/1\.1 503 [^]*\r\n\r\n\{"errors":\["doppel is stopping: the request was not finished"\]\}\n$/)
   })
 })

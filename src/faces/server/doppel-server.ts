@@ -8,7 +8,7 @@ import { LightRequest } from '../../core/light-request.ts'
 import { requestRouter, type TenantOptions, type TenantRegistry } from '../../features/tenants/index.ts'
 import { listVerb, plainAnswer, type ClientError } from './list-verb.ts'
 import { toFetchRequest, writeFetchResponse } from '../../core/node-adapter.ts'
-import { createRequestGuard, type GuardOptions } from './request-guard.ts'
+import { createRequestGuard, serviceRefusal, type GuardOptions } from './request-guard.ts'
 import { guardTlsConnections } from './tls-connections.ts'
 
 export interface ServerOptions extends GuardOptions {
@@ -33,8 +33,22 @@ export interface RunningServer {
   url: string
   port: number
   host: string
-  close(): Promise<void>
+  /**
+   * Stops listening, closes idle connections and gives requests in flight up to `budgetMs` (default 400) to
+   * be answered; one still unanswered then gets a 503 in its service's envelope, and every connection closes.
+   */
+  close(budgetMs?: number): Promise<void>
 }
+
+/** How long a stop waits for requests in flight: inside the second in which doppel promises to stop. */
+export const STOP_BUDGET_MS = 400
+
+/** What a stop tells a request it could not finish. */
+const STOPPING_MESSAGE = 'doppel is stopping: the request was not finished'
+
+/** The stop with a grace period that `createDoppelServer` gives its server; `listen`'s close calls it. */
+const DRAIN = Symbol('drain')
+type Drainable = Server & { [DRAIN]?: (budgetMs: number) => Promise<void> }
 
 /** Answers to requests Node's parser refuses, by its error code; anything else malformed is 400. */
 const PARSER_ERROR_STATUS: Record<string, number> = {
@@ -95,6 +109,28 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
 
   const router = requestRouter(doppel, options.tenants)
 
+  // Requests being answered, so that a stop can wait for them, then answer the rest itself.
+  const inFlight = new Map<ServerResponse, Promise<void>>()
+  ;(server as Drainable)[DRAIN] = async (budgetMs) => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+    server.closeIdleConnections()
+    if (inFlight.size > 0) {
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([Promise.all(inFlight.values()), new Promise((resolve) => (timer = setTimeout(resolve, budgetMs)))])
+      clearTimeout(timer)
+    }
+    await Promise.all([...inFlight.keys()].map((res) => answerStopping(res)))
+    server.closeAllConnections()
+    await closed
+  }
+
+  /** A 503 in the envelope of the service the request was for, unless its answer has begun; then the connection closes. */
+  async function answerStopping(res: ServerResponse): Promise<void> {
+    if (res.headersSent || !res.writable) return
+    res.shouldKeepAlive = false
+    await writeFetchResponse(res, serviceRefusal(res.req.url ?? '/', 503, STOPPING_MESSAGE))
+  }
+
   async function respond(request: Request, remoteAddress: string | undefined): Promise<Response> {
     const address = remoteAddress ?? '127.0.0.1'
     return router.handle(request, {
@@ -113,7 +149,9 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
     const before = previous.get(connection)
     const done = before === undefined ? answer(req, res) : before.then(() => answer(req, res))
     previous.set(connection, done)
+    inFlight.set(res, done)
     void done.then(() => {
+      inFlight.delete(res)
       if (previous.get(connection) === done) previous.delete(connection)
     })
   }
@@ -121,6 +159,9 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now()
     let status = 0
+    if (res.writableEnded) return
+    // Once stopping, the connection closes after this answer.
+    if (stopping.signal.aborted) res.shouldKeepAlive = false
     try {
       const refused = guard(req, res)
       // A refusal of the guard never reaches the services: it is journaled here, with its reason.
@@ -135,7 +176,11 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
       await writeFetchResponse(res, response)
     } catch (error) {
       if (error instanceof DroppedConnection) {
-        req.socket.destroy()
+        // A latency fault ended by the stop is answered; a `drop` fault drops.
+        if (stopping.signal.aborted) {
+          status = 503
+          await answerStopping(res)
+        } else req.socket.destroy()
         return
       }
       status = 500
@@ -192,10 +237,13 @@ export async function listen(server: Server, port: number, host = DEFAULT_HOST):
     url: `${server instanceof TlsServer ? 'https' : 'http'}://${shownHost}:${address.port}`,
     port: address.port,
     host: address.address,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: (budgetMs = STOP_BUDGET_MS) => {
+      const drain = (server as Drainable)[DRAIN]
+      if (drain) return drain(budgetMs)
+      return new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeAllConnections()
-      }),
+      })
+    },
   }
 }

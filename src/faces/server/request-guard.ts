@@ -69,8 +69,12 @@ function classify(target: string): { reaches: 'control' | 'aws' | 'service'; pat
 }
 
 /** The error answer in the envelope of the service the target belongs to (the control API's when none). */
+export function serviceRefusal(target: string, status: number, message: string): Response {
+  return (ownerOfPath(target) ?? CONTROL_URLS).refusal(target, status, message)
+}
+
 function refusal(target: string, status: number, message: string, explanation: Explanation): Response {
-  return explainResponse((ownerOfPath(target) ?? CONTROL_URLS).refusal(target, status, message), explanation)
+  return explainResponse(serviceRefusal(target, status, message), explanation)
 }
 
 function mediaType(req: IncomingMessage): string {

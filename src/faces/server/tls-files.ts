@@ -1,7 +1,9 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto'
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { readStartFile, StartFileError } from '../../core/read-start-file.ts'
+import { replaceFileSync } from '../../core/replace-file.ts'
 import { createCertificateAuthority, issueServerCertificate, type PemPair } from './tls-certificates.ts'
 
 /** The certificate a TLS listener serves, and where its CA is when doppel made one. */
@@ -25,7 +27,7 @@ const FILES = { ca: 'ca.pem', caKey: 'ca-key.pem', cert: 'cert.pem', key: 'key.p
  * new certificate's life, so clients keep trusting a restarted server; the server certificate is issued at
  * every start (the names may have changed).
  */
-export function developmentTls(names: readonly string[], dir?: string): TlsMaterial {
+export async function developmentTls(names: readonly string[], dir?: string): Promise<TlsMaterial> {
   const folder = dir ?? mkdtempSync(join(tmpdir(), 'doppel-tls-'))
   try {
     if (dir) {
@@ -33,15 +35,15 @@ export function developmentTls(names: readonly string[], dir?: string): TlsMater
       // As --data-dir's own files: written only into a folder, never through a link to one.
       if (lstatSync(dir).isSymbolicLink()) throw new Error(`${dir} is a link; doppel writes its keys only into a real folder`)
     }
-    const kept = dir ? readCa(dir) : undefined
+    const kept = dir ? await readCa(dir) : undefined
     const ca = kept ?? createCertificateAuthority()
     if (!kept) {
-      writePrivate(folder, FILES.caKey, ca.key)
-      writePrivate(folder, FILES.ca, ca.cert)
+      replaceFileSync(join(folder, FILES.caKey), ca.key, 0o600)
+      replaceFileSync(join(folder, FILES.ca), ca.cert, 0o600)
     }
     const server = issueServerCertificate(ca, names)
-    writePrivate(folder, FILES.key, server.key)
-    writePrivate(folder, FILES.cert, server.cert)
+    replaceFileSync(join(folder, FILES.key), server.key, 0o600)
+    replaceFileSync(join(folder, FILES.cert), server.cert, 0o600)
     const close = () => {
       if (!dir) rmSync(folder, { recursive: true, force: true })
     }
@@ -52,31 +54,32 @@ export function developmentTls(names: readonly string[], dir?: string): TlsMater
   }
 }
 
-/** The user's own certificate (with its chain) and key, read from files. */
-export function tlsFromFiles(certFile: string, keyFile: string): TlsMaterial {
-  return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), close: () => {} }
+/** PEM files are small: a certificate chain or a key is a few KiB, so 1 MiB refuses only what is not one. */
+const PEM_FILE_LIMIT = 1024 * 1024
+
+/** The user's own certificate (with its chain) and key, read from files (regular files of at most 1 MiB). */
+export async function tlsFromFiles(certFile: string, keyFile: string): Promise<TlsMaterial> {
+  // The OS's messages name the file; doppel's own (a FIFO, too large) are given its name.
+  const read = (file: string) =>
+    readStartFile(file, { limit: PEM_FILE_LIMIT }).catch((error: StartFileError) => {
+      throw error.reason === 'EFILETYPE' || error.reason === 'EFBIG' ? new Error(`${file}: ${error.message}`) : error
+    })
+  return { cert: await read(certFile), key: await read(keyFile), close: () => {} }
 }
 
 /** The CA kept in `dir`, unless there is none or it expires within a server certificate's life. */
-function readCa(dir: string): PemPair | undefined {
+async function readCa(dir: string): Promise<PemPair | undefined> {
   let cert: string
   let key: string
   try {
-    cert = readFileSync(join(dir, FILES.ca), 'utf8')
-    key = readFileSync(join(dir, FILES.caKey), 'utf8')
+    // Files doppel wrote itself: a link in their place is refused, not followed.
+    cert = await readStartFile(join(dir, FILES.ca), { limit: PEM_FILE_LIMIT, noFollow: true })
+    key = await readStartFile(join(dir, FILES.caKey), { limit: PEM_FILE_LIMIT, noFollow: true })
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    if (error instanceof StartFileError && error.reason === 'ENOENT') return undefined
     throw error
   }
   const parsed = new X509Certificate(cert)
   if (!parsed.ca || !parsed.checkPrivateKey(createPrivateKey(key))) throw new Error(`${join(dir, FILES.ca)} is not a CA certificate for ${join(dir, FILES.caKey)}`)
   return Date.parse(parsed.validTo) > Date.now() + 400 * 86_400_000 ? { cert, key } : undefined
-}
-
-/** Writes a file 0600 through a fresh name and a rename: never through a link already at `name`. */
-function writePrivate(dir: string, name: string, text: string): void {
-  const temporary = join(dir, `.${name}.${process.pid}.tmp`)
-  rmSync(temporary, { force: true })
-  writeFileSync(temporary, text, { mode: 0o600, flag: 'wx' })
-  renameSync(temporary, join(dir, name))
 }

@@ -7,6 +7,7 @@ import * as fsPromises from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
 import { dirname, join } from 'node:path'
 import { errorKind } from '../../core/doppel-error.ts'
+import { readStartFile, StartFileError } from '../../core/read-start-file.ts'
 
 /** The data directory could not be used at start: one line, naming the file. */
 export class DataDirError extends errorKind('DataDirError', 'DOPPEL_DATA_DIR') {}
@@ -83,23 +84,16 @@ export async function removeTemporaries(fs: DataDirFs, dir: string): Promise<voi
   for (const name of names) if (TEMPORARY.test(name)) await fs.rm(join(dir, name), { force: true, recursive: true })
 }
 
-/** A snapshot's text, or undefined when there is none. A link is refused: doppel reads only files it wrote. */
-export async function readSnapshotText(fs: DataDirFs, file: string): Promise<string | undefined> {
-  let handle
+/**
+ * A snapshot's text, or undefined when there is none. A link is refused: doppel reads only files it wrote;
+ * so are a FIFO or device (never waited on nor read without end) and a file over `limit` bytes.
+ */
+export async function readSnapshotText(fs: DataDirFs, file: string, limit: number): Promise<string | undefined> {
   try {
-    handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW)
+    return await readStartFile(file, { limit, noFollow: true, open: (path, flags) => fs.open(path, flags) })
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT') return undefined
-    const why = code === 'ELOOP' ? 'it is a symbolic link' : (error as Error).message
-    throw new DataDirError(`doppel serve: cannot read the snapshot ${file}: ${why}`)
-  }
-  try {
-    return await handle.readFile('utf8')
-  } catch (error) {
+    if (error instanceof StartFileError && error.reason === 'ENOENT') return undefined
     throw new DataDirError(`doppel serve: cannot read the snapshot ${file}: ${(error as Error).message}`)
-  } finally {
-    await handle.close()
   }
 }
 

@@ -181,7 +181,8 @@ async function loadTenants(fs: DataDirFs, tenants: TenantRegistry, dir: string):
 }
 
 async function loadSnapshotFile(fs: DataDirFs, doppel: Doppel, file: string): Promise<void> {
-  const text = await readSnapshotText(fs, file)
+  // A document restore accepts is at most the state's limit in UTF-16 units, each at most 3 bytes of UTF-8.
+  const text = await readSnapshotText(fs, file, 3 * doppel.store.maxBytes)
   if (text === undefined) return
   let value: unknown
   try {
