@@ -15,7 +15,7 @@ import { tempDir } from '../support/temp-dir.ts'
 const MODULE = new URL('./go/', import.meta.url).pathname
 const GO = existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : 'go'
 /** The module cache and build cache are the machine's, where .ci/run filled them; nothing is fetched. */
-const GO_ENV = { ...process.env, GOPROXY: 'off', GOFLAGS: '-mod=readonly', GOTOOLCHAIN: 'local' }
+const GO_ENV = { ...process.env, GOPROXY: 'off', GOFLAGS: '-mod=readonly -buildvcs=false', GOTOOLCHAIN: 'local' }
 const present = process.env.CI === 'true' || modulesCached()
 if (!present) console.warn(`Go client test skipped: no Go 1.24+ with the modules of ${MODULE}go.mod cached (cd test/third-party/go && go mod download)`)
 

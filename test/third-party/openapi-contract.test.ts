@@ -30,7 +30,7 @@ for (const { profile, token, checks } of PROFILES) {
     })
     afterAll(() => stopGently(serve))
 
-    it(`finds every answer documented${checks.length > 0 ? ', and no 5xx' : ''}`, { timeout: (MAX_SECONDS + 60) * 1000 }, async () => {
+    it(`finds every answer documented${checks.length > 0 ? ', and no 5xx' : ''}`, { timeout: (MAX_SECONDS + 120) * 1000 }, async () => {
       const registry = await fetch(`${serve.url}/_doppel/registry/tokens`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
@@ -63,7 +63,7 @@ for (const { profile, token, checks } of PROFILES) {
           reports,
           '--no-color',
         ],
-        { cwd: reports, env: { PATH: process.env.PATH ?? '', HOME: reports, SCHEMATHESIS_HOOKS: '' }, timeout: (MAX_SECONDS + 50) * 1000, maxBuffer: 64 * 1024 * 1024 },
+        { cwd: reports, env: { PATH: process.env.PATH ?? '', HOME: reports }, timeout: (MAX_SECONDS + 100) * 1000, maxBuffer: 64 * 1024 * 1024 },
       ).then(
         ({ stdout }) => ({ passed: true, stdout }),
         (error: { stdout: string; stderr: string }) => ({ passed: false, stdout: `${error.stdout}\n${error.stderr}` }),
