@@ -74,7 +74,14 @@ describe('IMDS tags/ and tag access', () => {
     try {
       const ec2 = new EC2Client({ region: 'us-east-1', endpoint: `${server.url}/_doppel/cloud/ec2`, credentials: getFakeCloud(doppel).defaultServiceCredentials() })
       const described = await ec2.send(new DescribeInstancesCommand({ InstanceIds: [id] }))
-      expect(described.Reservations?.[0]?.Instances?.[0]?.MetadataOptions).toMatchObject({ HttpTokens: 'required', InstanceMetadataTags: 'enabled' })
+      expect(described.Reservations?.[0]?.Instances?.[0]?.MetadataOptions).toEqual({
+        State: 'applied',
+        HttpTokens: 'required',
+        HttpPutResponseHopLimit: 1,
+        HttpEndpoint: 'enabled',
+        HttpProtocolIpv6: 'disabled',
+        InstanceMetadataTags: 'enabled',
+      })
     } finally {
       await server.close()
     }

@@ -48,6 +48,19 @@ describe('GET /_doppel/openapi.json', () => {
     }
   })
 
+  test("documents the statuses the auth service answers: 404 for a path value a route does not take, and Vault's 500s in the vault profile only", async () => {
+    const statuses = (document: Doc, path: string, method: string) => Object.keys(document.paths[path]![method]!.responses!)
+    const service = await fetchDocument('service')
+    expect(statuses(service, '/v1/auth/cloud/role/{role}', 'post')).toEqual(['200', '204', '400', '403', '404', '405'])
+    expect(statuses(service, '/v1/auth/cloud/config/client', 'post')).not.toContain('404')
+    expect(JSON.stringify(service.paths)).not.toContain('"500"')
+    const vault = await fetchDocument('vault')
+    expect(statuses(vault, '/v1/auth/aws/roletag-denylist/{role_tag}', 'post')).toContain('500')
+    expect(statuses(vault, '/v1/auth/aws/login', 'post')).toContain('500')
+    expect(statuses(vault, '/v1/auth/token/renew-self', 'post')).toContain('500')
+    expect(statuses(vault, '/v1/auth/token/lookup-self', 'get')).not.toContain('500')
+  })
+
   test('has every registry route with its method, and error envelopes', async () => {
     const document = await fetchDocument()
     for (const route of [...MANAGEMENT_ROUTES.rows, ...READ_ROUTES.rows, ...ARCHIVIST_ROUTES.rows]) {

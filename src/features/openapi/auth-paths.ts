@@ -18,6 +18,8 @@ export interface AuthPathOptions {
   mounts: readonly string[]
   /** Security requirement names for the management token. */
   tokenSchemes: readonly string[]
+  /** Whether bad input the real service answers with a 500 gets that 500 (the vault profile). */
+  internalErrors?: boolean
 }
 
 const ERRORS: Record<string, Schema> = {
@@ -38,6 +40,9 @@ function bodySchema(fields: FieldSchema, skip: readonly string[]): Schema {
   for (const [name, type] of Object.entries(fields)) if (!skip.includes(name)) properties[name] = FIELD_TYPE_SCHEMAS[type]
   return { type: 'object', properties, additionalProperties: true }
 }
+
+/** The 500 a write, the login or renew-self answers where the real service does (docs/limits-and-differences.md). */
+const INTERNAL_ERROR = { '500': authError('bad input the real service answers as an internal error, as it does (vault profile)') }
 
 function pathParameters(params: string[]): Schema[] {
   return params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description: `matches the route's ${name} segment` }))
@@ -97,8 +102,10 @@ function endpointItem(endpoint: Endpoint, template: string, params: string[], op
               '200': { description: 'Done, with data or warnings', ...jsonContent(ref('AuthEnvelope')) },
               '204': { description: 'Done' },
             }),
+        ...(params.length > 0 && { '404': authError('unsupported path: a path value the route does not take') }),
         ...(operation === 'patch' && { '404': authError('Not found'), '415': authError('Content-Type is not application/merge-patch+json') }),
         ...ERRORS,
+        ...(options.internalErrors && INTERNAL_ERROR),
       },
     }
   }
@@ -131,6 +138,7 @@ export function authPaths(options: AuthPathOptions): Record<string, Schema> {
           '400': authError('Login refused: the reason'),
           '403': authError('Login refused: permission denied'),
           '405': authError('unsupported operation'),
+          ...(options.internalErrors && INTERNAL_ERROR),
         },
       },
     }
@@ -143,7 +151,12 @@ export function authPaths(options: AuthPathOptions): Record<string, Schema> {
       item[method.toLowerCase()] = {
         summary: `${name} of the calling token`,
         security: security(options.tokenSchemes),
-        responses: { '200': { description: 'The token', ...jsonContent(ref('AuthEnvelope')) }, '204': { description: 'Done' }, ...ERRORS },
+        responses: {
+          '200': { description: 'The token', ...jsonContent(ref('AuthEnvelope')) },
+          '204': { description: 'Done' },
+          ...ERRORS,
+          ...(options.internalErrors && name === 'renew-self' && INTERNAL_ERROR),
+        },
       }
     }
     paths[`${prefix}/auth/${TOKEN_MOUNT}/${name}`] = item

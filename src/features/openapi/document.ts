@@ -39,7 +39,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Schema {
     },
     tags: [{ name: 'cloud-auth' }, { name: 'registry' }],
     paths: {
-      ...tag(authPaths({ prefix: API_PREFIX.slice(0, -1), mounts: profile.mounts, tokenSchemes: Object.keys(schemes) }), 'cloud-auth'),
+      ...tag(authPaths({ prefix: API_PREFIX.slice(0, -1), mounts: profile.mounts, tokenSchemes: Object.keys(schemes), internalErrors: profile.badInputStatus === 'real' }), 'cloud-auth'),
       ...tag(registryPaths(), 'registry'),
     },
     components: {

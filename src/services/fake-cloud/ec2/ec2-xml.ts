@@ -59,10 +59,15 @@ function instanceXml(i: InstanceRecord): string {
       ? ''
       : element('iamInstanceProfile', textElement('arn', i.instance_profile_arn), textElement('id', i.instance_profile_id)),
     textElement('ebsOptimized', false),
+    // Every member of EC2's InstanceMetadataOptionsResponse, in its order; the options doppel does not model
+    // have EC2's defaults (applied, one hop, no IPv6 endpoint).
     element(
       'metadataOptions',
+      textElement('state', 'applied'),
       textElement('httpTokens', i.http_tokens),
+      textElement('httpPutResponseHopLimit', 1),
       textElement('httpEndpoint', 'enabled'),
+      textElement('httpProtocolIpv6', 'disabled'),
       textElement('instanceMetadataTags', i.instance_metadata_tags),
     ),
   ].join('')
