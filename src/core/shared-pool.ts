@@ -20,9 +20,9 @@ export class SharedPool {
     return true
   }
 
-  /** Takes a place for `item` even past the limit: for state being restored, which must not fail halfway. */
-  holdAnyway(item: object): void {
-    this.#held.add(item)
+  /** How many more places there are. */
+  get free(): number {
+    return this.limit - this.#held.size
   }
 
   release(item: object): void {
