@@ -78,6 +78,25 @@ export class TenantRegistry implements TenantDirectory {
     }
   }
 
+  /**
+   * Marks the tenant a request target names as in use while the request's body is still arriving (the
+   * server reads a small body whole before `handle`): a slow upload keeps its tenant from being dropped as
+   * idle. Returns the release, or undefined when the target names no existing tenant.
+   */
+  holdFor(target: string): (() => void) | undefined {
+    let split
+    try {
+      split = splitTenantPath(target.split('?', 1)[0]!)
+    } catch (error) {
+      if (error instanceof TenantNameError) return undefined
+      throw error
+    }
+    const tenant = split && this.#tenants.get(split.tenant)
+    if (split === undefined || tenant === undefined) return undefined
+    tenant.running++
+    return () => this.#finished(split.tenant, tenant)
+  }
+
   list(): TenantSummary[] {
     this.#sweep(this.#now())
     return [...this.#tenants]
