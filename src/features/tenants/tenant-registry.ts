@@ -35,6 +35,9 @@ export class TenantRegistry implements TenantDirectory {
   // Least recently used first: a request moves its tenant to the end, so a sweep stops at the first live one.
   readonly #tenants = new Map<string, Tenant>()
   #nextSweepAt = 0
+  readonly #dropHooks: ((id: string) => Promise<void> | undefined)[] = []
+  /** What the drop hooks of the drops so far still have to do. */
+  #dropping: Promise<void> = Promise.resolve()
 
   constructor(root: Doppel, options: TenantOptions = {}) {
     this.maxTenants = options.maxTenants ?? DEFAULT_MAX_TENANTS
@@ -109,6 +112,16 @@ export class TenantRegistry implements TenantDirectory {
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
   }
 
+  /** Runs `hook` for every tenant dropped from now on (asked or idle), e.g. to remove its saved file. */
+  onDrop(hook: (id: string) => Promise<void> | undefined): void {
+    this.#dropHooks.push(hook)
+  }
+
+  /** Resolves once what the drop hooks started for the drops so far is done (a failure is theirs to report). */
+  async whenDropped(): Promise<void> {
+    await this.#dropping
+  }
+
   drop(id: string): boolean {
     const tenant = this.#tenants.get(checkTenantName(id))
     if (tenant === undefined) return false
@@ -176,6 +189,8 @@ export class TenantRegistry implements TenantDirectory {
    */
   #retire(id: string, tenant: Tenant): void {
     this.#tenants.delete(id)
+    const hooks = this.#dropHooks.map((hook) => hook(id)?.catch(() => undefined))
+    if (hooks.length > 0) this.#dropping = Promise.all([this.#dropping, ...hooks]).then(() => undefined)
     tenant.doppel.endPendingDelays()
     tenant.doppel.faults.clear()
     void tenant.doppel.cloud.close()
