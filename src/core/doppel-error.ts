@@ -52,7 +52,7 @@ export const ERROR_CODES = {
   DOPPEL_INVALID_ARCHIVE: 'an upload that is not a readable module tarball',
 
   // Scenarios, fixtures, targets, command line
-  DOPPEL_INVALID_SCENARIO: 'a scenario or targets file that does not validate (every issue listed)',
+  DOPPEL_INVALID_SCENARIO: 'a scenario or targets file that does not validate (the first 30 issues listed, then a count of the rest)',
   DOPPEL_INVALID_FIXTURE: 'a fixture that does not validate or that a service refused; nothing was loaded',
   DOPPEL_FIXTURE_PART_REFUSED: 'one part of a fixture a service refused',
   DOPPEL_INVALID_TEMPLATE: 'a `${{ }}` template that does not parse or resolve',
