@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   DOPPEL_INVALID_TENANT_NAME: 'a tenant name that is not 1 to 63 of a-z, 0-9 and -',
   DOPPEL_DATA_DIR: 'the --data-dir cannot be used at start',
   DOPPEL_STATE_TOO_LARGE: "a write that would take the state past its size limit (`maxStateBytes`); nothing written",
+  DOPPEL_BUSY: 'a large document that would wait behind too many others being parsed (fixtures); nothing was loaded, try again',
 
   // Cloud auth service: answers (the `status` property carries the HTTP status)
   DOPPEL_AUTH_REFUSED: 'an error answer of the auth service',

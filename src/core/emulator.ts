@@ -1,6 +1,6 @@
 import { Clock, type ClockOptions } from './clock.ts'
 import { Faults } from './faults.ts'
-import { DEFAULT_FAULT_LIMIT, DEFAULT_IMDS_LISTENER_LIMIT, SharedPool, type SharedLimits } from './shared-pool.ts'
+import { DEFAULT_FAULT_LIMIT, DEFAULT_IMDS_LISTENER_LIMIT, DEFAULT_PARSE_WORKERS, SharedPool, WorkerBudget, type SharedLimits } from './shared-pool.ts'
 import { Journal } from './journal.ts'
 import { getProfile, type Profile } from './profile.ts'
 import { Random } from './random.ts'
@@ -74,6 +74,7 @@ export class Emulator {
     this.sharedLimits = options.sharedLimits ?? {
       imdsListeners: new SharedPool(options.imdsListenerLimit ?? DEFAULT_IMDS_LISTENER_LIMIT),
       faults: new SharedPool(options.faultLimit ?? DEFAULT_FAULT_LIMIT),
+      parseWorkers: new WorkerBudget(DEFAULT_PARSE_WORKERS.workers, DEFAULT_PARSE_WORKERS.memoryMb, DEFAULT_PARSE_WORKERS.maxWaiting),
     }
     this.faults = new Faults(this.random, this.sharedLimits.faults)
     this.profile = getProfile(options.profile)
