@@ -1,4 +1,5 @@
 import { errorKind } from './doppel-error.ts'
+import type { JournalBudget } from './journal.ts'
 
 /**
  * A cap that several emulators draw from together: a server's root instance and every tenant it creates
@@ -103,6 +104,8 @@ export interface SharedLimits {
   faults: SharedPool
   /** Worker threads parsing large documents (fixtures), and their heaps together. */
   parseWorkers: WorkerBudget
+  /** The bytes every instance's journal holds together; the oldest entries go first. */
+  journalBytes: JournalBudget
 }
 
 export const DEFAULT_IMDS_LISTENER_LIMIT = 64

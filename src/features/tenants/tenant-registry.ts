@@ -193,6 +193,8 @@ export class TenantRegistry implements TenantDirectory {
     if (hooks.length > 0) this.#dropping = Promise.all([this.#dropping, ...hooks]).then(() => undefined)
     tenant.doppel.endPendingDelays()
     tenant.doppel.faults.clear()
+    // Its entries leave the journals' shared byte budget now, not when they would have aged out.
+    tenant.doppel.journal.clear()
     void tenant.doppel.cloud.close()
   }
 }
