@@ -173,6 +173,18 @@ export class Journal {
     return out
   }
 
+  /**
+   * The entries held now, each formatted (and passed through `map`) only when the iteration reaches it: for
+   * an answer written piece by piece. An entry the bounds drop before it is reached is left out.
+   */
+  *lazyEntries<T>(map: (entry: JournalEntry) => T): Generator<T> {
+    const last = this.#next
+    for (let id = this.#first; id < last; id++) {
+      const held = this.entry(id)
+      if (held) yield map(held)
+    }
+  }
+
   /** The entry with this id, while the journal still holds it. */
   entry(id: number): JournalEntry | undefined {
     if (id < this.#first || id >= this.#next) return undefined

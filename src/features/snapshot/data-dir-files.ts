@@ -202,8 +202,7 @@ export async function writeAtomically(fs: DataDirFs, dir: CheckedDirectory, name
     const handle = await fs.open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600)
     try {
       try {
-        if (typeof text === 'string') await handle.writeFile(text, 'utf8')
-        else for await (const part of text) await handle.write(part, null, 'utf8')
+        await handle.writeFile(text, 'utf8')
         await handle.sync()
       } finally {
         await handle.close()

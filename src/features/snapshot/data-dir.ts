@@ -8,6 +8,7 @@
 import { join } from 'node:path'
 import { DurationError, parseDuration } from '../../core/duration.ts'
 import { SnapshotError } from '../../core/snapshot/shape.ts'
+import { jsonChunks } from '../../core/json-chunks.ts'
 import type { Doppel } from '../doppel/doppel.ts'
 import type { TenantRegistry } from '../tenants/index.ts'
 import {
@@ -92,8 +93,8 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
   const save = async (key: string, instance: Doppel, dir: CheckedDirectory, name: string) => {
     current = join(dir.path, name)
     const changes = instance.changes
-    // Taken at once (synchronously), then written while requests go on.
-    await writeAtomically(fs, dir, name, JSON.stringify(instance.snapshot()))
+    // Taken at once (synchronously), then turned into text and written piece by piece while requests go on.
+    await writeAtomically(fs, dir, name, jsonChunks(instance.snapshot()))
     written.set(key, { instance, changes })
   }
   /** Removes a dropped tenant's file (at its drop, and again at a later save if that failed). */
