@@ -66,6 +66,17 @@ function isLazyList(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !isPlainObject(value) && typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function' && !(value instanceof Map) && !(value instanceof Set) && !ArrayBuffer.isView(value)
 }
 
+/**
+ * Answers made by `streamedJsonResponse`, which the node:http adapter sends piece by piece as they come
+ * instead of collecting them (a weak set: it holds no answer alive, as `core/explanation.ts`'s map).
+ */
+const streamed = new WeakSet<Response>()
+
+/** Whether an answer's body is to be sent as it is made (chunked), not collected first. */
+export function isStreamed(response: Response): boolean {
+  return streamed.has(response)
+}
+
 /** An answer whose JSON body is written piece by piece as it is sent (see `jsonChunks`). */
 export function streamedJsonResponse(status: number, value: unknown): Response {
   const encoder = new TextEncoder()
@@ -84,5 +95,7 @@ export function streamedJsonResponse(status: number, value: unknown): Response {
       await pieces.return(undefined)
     },
   })
-  return new Response(body, { status, headers: { 'Content-Type': 'application/json' } })
+  const response = new Response(body, { status, headers: { 'Content-Type': 'application/json' } })
+  streamed.add(response)
+  return response
 }
