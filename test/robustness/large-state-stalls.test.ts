@@ -48,7 +48,8 @@ afterAll(async () => {
  */
 async function bodyOf(path: string): Promise<() => string> {
   const chunks: Uint8Array[] = []
-  for await (const chunk of (await fetch(`${running.url}${path}`, { headers })).body!) chunks.push(chunk)
+  const reader = (await fetch(`${running.url}${path}`, { headers })).body!.getReader()
+  for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value)
   return () => Buffer.concat(chunks).toString('utf8')
 }
 

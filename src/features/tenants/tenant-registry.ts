@@ -87,6 +87,7 @@ export class TenantRegistry implements TenantDirectory {
    * idle. Returns the release, or undefined when the target names no existing tenant.
    */
   holdFor(target: string): (() => void) | undefined {
+    if (!target.startsWith('/t/')) return undefined
     let split
     try {
       split = splitTenantPath(target.split('?', 1)[0]!)
