@@ -168,6 +168,7 @@ describe('refused snapshots change nothing', () => {
     ['a 5-byte IMDS secret', (good) => edit(good, (s) => (s.domains['fake-cloud'].imds_secret = Buffer.alloc(5).toString('base64'))), /imds_secret must be base64 of 32 bytes/],
     ['an unparsable creation date', (good) => edit(good, (s) => (roleOf(s).create_date = 'yesterday')), /principals\[\d+\].create_date must be a UTC time/],
     ['a launch time of 2024-02-30', (good) => edit(good, (s) => (s.domains['fake-cloud'].instances[0].pending_time = '2024-02-30T00:00:00Z')), /instances\[0\].pending_time must be a UTC time/],
+    ['an access-list launch time that does not parse', (good) => edit(good, (s) => (s.domains['cloud-auth'].state.cloud.access_list[0].pending_time = 'soon')), /access_list\[0\].pending_time must be an RFC 3339 time/],
     ['more faults than the limit', (good) => ({ ...good, faults: Array.from({ length: 1001 }, (_, i) => ({ id: `f${i}`, path: '/x', status: 503, hits: 0 })) }), /faults: Failed to restore 1001 faults: the limit .* leaves room for 1000/],
   ]
 

@@ -19,6 +19,7 @@ import type {
 } from './glossary.ts'
 import { mountTable, type MountEntry } from './mounts/mount-table.ts'
 import { isNameSegment } from './routing/endpoint.ts'
+import { parseRfc3339, TimeParseError } from './login/ec2/rfc3339.ts'
 import { authDomain, authState, type AuthState, type FullArnEntry } from './state.ts'
 
 const strings = shape.array(shape.string)
@@ -30,6 +31,18 @@ const segmentName: shape.Shape<string> = (value, path) => {
     throw new shape.SnapshotError(`Failed to read the snapshot: ${path} must be a name of letters, digits, "_", "-" and "." that starts and ends with a letter or digit`)
   }
   return name
+}
+
+/** A time as the ec2 login reads it (RFC 3339): a stored one it cannot parse would fail every later login. */
+const rfc3339: shape.Shape<string> = (value, path) => {
+  const text = shape.string(value, path)
+  try {
+    parseRfc3339(text)
+  } catch (error) {
+    if (error instanceof TimeParseError) throw new shape.SnapshotError(`Failed to read the snapshot: ${path} must be an RFC 3339 time such as "2024-03-05T09:41:27Z"`)
+    throw error
+  }
+  return text
 }
 
 const roleShape = shape.object<RoleEntry>({
@@ -104,7 +117,7 @@ const accessListShape = shape.object<AccessListEntry>({
   creation_time: shape.epochMs,
   last_updated_time: shape.epochMs,
   expiration_time: shape.epochMs,
-  pending_time: shape.string,
+  pending_time: rfc3339,
   disallow_reauthentication: shape.boolean,
 })
 const accessListTable = table((state: AuthState) => state.accessList, accessListShape, (e) => e.instance_id)
