@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   DOPPEL_DATA_DIR: 'the --data-dir cannot be used at start',
   DOPPEL_START_FILE: 'a file named at start that is not a regular file, is too large or cannot be read',
   DOPPEL_STATE_TOO_LARGE: "a write that would take the state past its size limit (`maxStateBytes`); nothing written",
+  DOPPEL_BUSY: 'a large document that would wait behind too many others being parsed (fixtures); nothing was loaded, try again',
 
   // Cloud auth service: answers (the `status` property carries the HTTP status)
   DOPPEL_AUTH_REFUSED: 'an error answer of the auth service',
@@ -53,7 +54,7 @@ export const ERROR_CODES = {
   DOPPEL_INVALID_ARCHIVE: 'an upload that is not a readable module tarball',
 
   // Scenarios, fixtures, targets, command line
-  DOPPEL_INVALID_SCENARIO: 'a scenario or targets file that does not validate (every issue listed)',
+  DOPPEL_INVALID_SCENARIO: 'a scenario or targets file that does not validate (the first 30 issues listed, then a count of the rest)',
   DOPPEL_INVALID_FIXTURE: 'a fixture that does not validate or that a service refused; nothing was loaded',
   DOPPEL_FIXTURE_PART_REFUSED: 'one part of a fixture a service refused',
   DOPPEL_INVALID_TEMPLATE: 'a `${{ }}` template that does not parse or resolve',

@@ -1,7 +1,7 @@
 import { Clock, type ClockOptions } from './clock.ts'
 import { Faults } from './faults.ts'
-import { DEFAULT_FAULT_LIMIT, DEFAULT_IMDS_LISTENER_LIMIT, SharedPool, type SharedLimits } from './shared-pool.ts'
-import { Journal } from './journal.ts'
+import { DEFAULT_FAULT_LIMIT, DEFAULT_IMDS_LISTENER_LIMIT, DEFAULT_PARSE_WORKERS, SharedPool, WorkerBudget, type SharedLimits } from './shared-pool.ts'
+import { Journal, JournalBudget } from './journal.ts'
 import { getProfile, type Profile } from './profile.ts'
 import { Random } from './random.ts'
 import { Store } from './store.ts'
@@ -28,6 +28,8 @@ export interface EmulatorOptions {
   journalLimit?: number
   /** How many bytes of each body (request and answer) a journal entry keeps. Default 16 KiB. */
   journalBodyLimit?: number
+  /** How many bytes the journal holds at most, its entries' bodies included; the oldest go first. Default 128 MiB. */
+  journalBytesLimit?: number
   /**
    * The path prefix clients reach this instance under (a tenant's `/t/<name>`); links the services write
    * into bodies carry it. Default: none.
@@ -39,7 +41,7 @@ export interface EmulatorOptions {
   faultLimit?: number
   /**
    * Caps shared with other instances (a server's tenants draw from their root's); when given, it wins over
-   * `imdsListenerLimit` and `faultLimit`.
+   * `imdsListenerLimit`, `faultLimit` and `journalBytesLimit`.
    */
   sharedLimits?: SharedLimits
   /** The JSON size of all records together; a write past it is refused (413). Default 256 MiB. */
@@ -70,11 +72,13 @@ export class Emulator {
     this.clock = options.clock instanceof Clock ? options.clock : new Clock(options.clock)
     this.random = new Random(options.seed)
     this.store = new Store(options.maxStateBytes)
-    this.journal = new Journal(options.journalLimit, options.journalBodyLimit)
     this.sharedLimits = options.sharedLimits ?? {
       imdsListeners: new SharedPool(options.imdsListenerLimit ?? DEFAULT_IMDS_LISTENER_LIMIT),
       faults: new SharedPool(options.faultLimit ?? DEFAULT_FAULT_LIMIT),
+      parseWorkers: new WorkerBudget(DEFAULT_PARSE_WORKERS.workers, DEFAULT_PARSE_WORKERS.memoryMb, DEFAULT_PARSE_WORKERS.maxWaiting),
+      journalBytes: new JournalBudget(options.journalBytesLimit),
     }
+    this.journal = new Journal(options.journalLimit, options.journalBodyLimit, this.sharedLimits.journalBytes)
     this.faults = new Faults(this.random, this.sharedLimits.faults)
     this.profile = getProfile(options.profile)
     this.rootTokens = new Set(options.rootTokens ?? ['root'])

@@ -48,16 +48,20 @@ export class Faults {
     return this.#changes
   }
 
+  /** How many faults a restore may bring: the places the shared limit leaves, with those this instance's faults hold now. */
+  get room(): number {
+    return this.#pool.free + this.#faults.size
+  }
+
   /**
-   * Replaces every fault with saved ones (from `list()`, checked by `checkSavedFault`), in order. A restore
-   * cannot fail halfway, so saved faults count against the shared limit even past it; new ones are then
-   * refused until enough are gone.
+   * Replaces every fault with saved ones (from `list()`, checked by `checkSavedFault`), in order. The caller
+   * has checked they fit in `room` (see `checkFaultRoom`): a restore cannot fail halfway.
    */
   restore(faults: readonly Fault[]): void {
     this.#releaseAll()
     for (const fault of faults) {
       const entry = { fault: { ...fault }, pattern: compilePathPattern(fault.path) }
-      this.#pool.holdAnyway(entry)
+      if (!this.#pool.hold(entry)) throw new RangeError('Failed to restore the faults: more than the room checked beforehand')
       this.#faults.set(fault.id, entry)
     }
     this.#changes++
@@ -109,6 +113,14 @@ export class Faults {
 
 const limitMessage = (limit: number) =>
   `Failed to add a fault: ${limit} faults are set, the limit (faultLimit, --fault-limit; shared by a server's tenants); remove one or reset`
+
+/** Refuses (FaultError) saved faults that the shared limit has no room for: a restore holds the cap as `add` does. */
+export function checkFaultRoom(faults: Faults, count: number): void {
+  const room = faults.room
+  if (count > room) {
+    throw new FaultError(`Failed to restore ${count} faults: the limit (faultLimit, --fault-limit; shared by a server's tenants) leaves room for ${room}`)
+  }
+}
 
 /** A fault as `list()` gives it, checked as `add` checks its input; throws FaultError. */
 export function checkSavedFault(input: unknown): Fault {

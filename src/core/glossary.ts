@@ -38,4 +38,6 @@ export interface TenantDirectory {
   list(): TenantSummary[]
   /** Drops a tenant and its state; false when there is none by that name. */
   drop(id: string): boolean
+  /** Resolves once the drops so far are complete (a server's `--data-dir` removes the tenant's file). */
+  whenDropped(): Promise<void>
 }

@@ -59,53 +59,149 @@ export interface JournalRecord {
 /** The default cap on each kept body, each way: 16 KiB. */
 export const JOURNAL_BODY_LIMIT = 16 * 1024
 
+/** The default cap on what the journals of a server's instances hold together: 128 MiB. */
+export const JOURNAL_BYTES_LIMIT = 128 * 1024 * 1024
+
+/** One entry as the byte budget counts it. */
+interface Held {
+  journal: Journal
+  id: number
+  bytes: number
+  live: boolean
+}
+
+type Stored = JournalRecord & { id: number; held: Held }
+
+/**
+ * The bytes the journals of several instances hold together (a server's root and its tenants share one):
+ * past the limit the oldest entries go first, whichever journal holds them. A journal's count bound alone let
+ * 100 tenants with full journals reach gigabytes.
+ */
+export class JournalBudget {
+  readonly limit: number
+  #bytes = 0
+  /** Entries in the order they were recorded, oldest first from `#head`; ones already gone are skipped. */
+  #queue: Held[] = []
+  #head = 0
+
+  constructor(limit = JOURNAL_BYTES_LIMIT) {
+    if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`a journal budget must be a whole number of bytes ≥ 0, not ${limit}`)
+    this.limit = limit
+  }
+
+  /** The bytes the entries held now take (as estimated when recorded). */
+  get bytes(): number {
+    return this.#bytes
+  }
+
+  /** Counts a new entry, then drops the oldest entries of any journal until all fit. */
+  add(held: Held): void {
+    this.#queue.push(held)
+    this.#bytes += held.bytes
+    while (this.#bytes > this.limit && this.#head < this.#queue.length) {
+      const oldest = this.#queue[this.#head++]!
+      if (oldest.live) oldest.journal.forget(oldest.id)
+    }
+    // Keep the queue as long as what it holds, not as every entry ever recorded.
+    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head)
+      this.#head = 0
+    }
+  }
+
+  /** An entry is gone (overwritten, forgotten, cleared): its bytes are free. */
+  release(held: Held): void {
+    if (!held.live) return
+    held.live = false
+    this.#bytes -= held.bytes
+  }
+}
+
 /**
  * A bounded record of the requests an emulator instance answered, newest last: `limit` entries, each body
- * cut at `bodyLimit` bytes, so the journal's memory has a ceiling whatever the traffic.
+ * cut at `bodyLimit` bytes, and all of them within the byte budget it shares with its server's other
+ * instances, so the journals' memory has a ceiling whatever the traffic and however many tenants.
  */
 export class Journal {
   readonly limit: number
   readonly bodyLimit: number
+  readonly budget: JournalBudget
   // A ring: once full, each record overwrites the oldest instead of shifting the array.
-  #ring: (JournalRecord & { id: number })[] = []
+  #ring: (Stored | undefined)[] = []
   #next = 1
+  /** Entries before this id are gone (the byte budget took them), even if the ring still has their slots. */
+  #first = 1
 
-  constructor(limit = 1000, bodyLimit = JOURNAL_BODY_LIMIT) {
+  constructor(limit = 1000, bodyLimit = JOURNAL_BODY_LIMIT, budget = new JournalBudget()) {
     this.limit = limit
     this.bodyLimit = bodyLimit
+    this.budget = budget
   }
 
-  /** Stores a record; returns its id. */
-  record(record: JournalRecord): number {
-    const stored = record as JournalRecord & { id: number }
+  /** Stores a record that takes about `bytes` of memory; returns its id. */
+  record(record: JournalRecord, bytes = 0): number {
+    const stored = record as Stored
     stored.id = this.#next
-    this.#ring[(this.#next - 1) % this.limit] = stored
-    return this.#next++
+    stored.held = { journal: this, id: stored.id, bytes, live: true }
+    const slot = (this.#next - 1) % this.limit
+    const overwritten = this.#ring[slot]
+    if (overwritten) this.budget.release(overwritten.held)
+    this.#ring[slot] = stored
+    if (this.#next - this.#first >= this.limit) this.#first = this.#next - this.limit + 1
+    this.#next++
+    this.budget.add(stored.held)
+    return stored.id
+  }
+
+  /** Drops the entry `id` and every older one (the byte budget's oldest): for `JournalBudget`. */
+  forget(id: number): void {
+    for (; this.#first <= id; this.#first++) {
+      const slot = (this.#first - 1) % this.limit
+      const stored = this.#ring[slot]
+      if (stored?.id !== this.#first) continue
+      this.budget.release(stored.held)
+      this.#ring[slot] = undefined
+    }
   }
 
   entries(): JournalEntry[] {
-    const count = this.#ring.length
-    const oldest = count < this.limit ? 0 : (this.#next - 1) % this.limit
     const out: JournalEntry[] = []
-    for (let i = 0; i < count; i++) out.push(entry(this.#ring[(oldest + i) % count]!))
+    for (let id = this.#first; id < this.#next; id++) {
+      const stored = this.#ring[(id - 1) % this.limit]
+      if (stored?.id === id) out.push(entry(stored))
+    }
     return out
+  }
+
+  /**
+   * The entries held now, each formatted (and passed through `map`) only when the iteration reaches it: for
+   * an answer written piece by piece. An entry the bounds drop before it is reached is left out.
+   */
+  *lazyEntries<T>(map: (entry: JournalEntry) => T): Generator<T> {
+    const last = this.#next
+    for (let id = this.#first; id < last; id++) {
+      const held = this.entry(id)
+      if (held) yield map(held)
+    }
   }
 
   /** The entry with this id, while the journal still holds it. */
   entry(id: number): JournalEntry | undefined {
-    if (id < 1 || id >= this.#next || id < this.#next - this.#ring.length) return undefined
+    if (id < this.#first || id >= this.#next) return undefined
     const stored = this.#ring[(id - 1) % this.limit]
     return stored?.id === id ? entry(stored) : undefined
   }
 
-  /** How many requests were recorded since the last clear, including those the bound dropped. */
+  /** How many requests were recorded since the last clear, including those the bounds dropped. */
   get total(): number {
     return this.#next - 1
   }
 
   clear(): void {
+    for (const stored of this.#ring) if (stored) this.budget.release(stored.held)
     this.#ring = []
     this.#next = 1
+    this.#first = 1
   }
 }
 

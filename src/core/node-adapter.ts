@@ -2,6 +2,8 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { Readable } from 'node:stream'
 import { LightRequest } from './light-request.ts'
 import { responseParts } from './light-response.ts'
+import { isStreamed } from './json-chunks.ts'
+import { once } from 'node:events'
 
 /** Bodies up to this size are read into memory first (cheaper than a stream); larger ones stream. */
 const BUFFERED_BODY_LIMIT = 1024 * 1024
@@ -85,8 +87,30 @@ export function writeFetchResponse(res: ServerResponse, response: Response): voi
 }
 
 async function writeReadResponse(res: ServerResponse, response: Response): Promise<void> {
+  if (isStreamed(response) && response.body) return writeStreamed(res, response, response.body)
   const { headers, body } = await collect(response)
   res.writeHead(response.status, response.statusText || undefined, headers)
   res.end(body)
 }
 
+
+/**
+ * Sends a body as it is made (chunked), waiting for the socket to drain when it is behind: a state of
+ * hundreds of megabytes is never collected into one buffer. A client gone stops the reading.
+ */
+async function writeStreamed(res: ServerResponse, response: Response, body: ReadableStream<Uint8Array>): Promise<void> {
+  const headers: OutgoingHttpHeaders = {}
+  response.headers.forEach((value, name) => (headers[name] = value))
+  res.writeHead(response.status, response.statusText || undefined, headers)
+  const reader = body.getReader()
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done || res.destroyed) break
+      if (!res.write(value)) await Promise.race([once(res, 'drain'), once(res, 'close')])
+    }
+  } finally {
+    void reader.cancel().catch(() => undefined)
+  }
+  res.end()
+}

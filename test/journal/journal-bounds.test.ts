@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createDoppel } from '../../src/features/doppel/doppel.ts'
 import { createDoppelServer, listen } from '../../src/faces/server/doppel-server.ts'
+import { TenantRegistry } from '../../src/features/tenants/index.ts'
 import { BASE } from '../cloud-auth/login-setup.ts'
 import { robustWorld, type RobustWorld } from '../robustness/robust-world.ts'
 
@@ -116,4 +117,55 @@ describe('no secret in the journal', () => {
     const headers = JSON.parse(Buffer.from(JSON.parse(login.request.body).iam_request_headers, 'base64').toString())
     expect(String(headers.Authorization)).toMatch(/Signature=[0-9a-f]{8}…$/)
   })
+})
+
+// Issue 34: the journal had a count bound per instance and no byte bound across them: 100 tenants with full
+// journals reached 3.3 GB. A server's root and tenants now share one byte budget, oldest entries first.
+describe('the journals of a server share one byte budget', () => {
+  const post = (tenants: TenantRegistry, prefix: string, body: string) =>
+    tenants.handle(new Request(`${BASE}${prefix}/_doppel/clock`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body }))
+
+  it('past it the oldest entries go first, whichever instance holds them; the newest stay; a dropped tenant gives its bytes back', async () => {
+    const root = createDoppel({ journalBytesLimit: 200_000 })
+    const tenants = new TenantRegistry(root)
+    const body = JSON.stringify({ pad: 'z'.repeat(10_000) })
+    for (let i = 0; i < 10; i++) await post(tenants, '/t/a', body)
+    for (let i = 0; i < 10; i++) await post(tenants, '/t/b', body)
+    const a = tenants.get('a')!.journal
+    const b = tenants.get('b')!.journal
+    expect(b.entries()).toHaveLength(10)
+    expect(a.entries().length).toBeLessThan(10)
+    expect(a.entries().length).toBeGreaterThan(0)
+    // What a keeps are its newest.
+    expect(a.entries().at(-1)!.id).toBe(10)
+    expect(root.sharedLimits.journalBytes.bytes).toBeLessThanOrEqual(200_000)
+    expect(a.total).toBe(10)
+    for (let i = 0; i < 10; i++) await post(tenants, '', body)
+    expect(root.journal.entries()).toHaveLength(10)
+    expect(a.entries()).toEqual([])
+    expect(b.entries().length).toBeGreaterThan(0)
+    const held = root.sharedLimits.journalBytes.bytes
+    tenants.drop('b')
+    // What is left is the root's ten entries of about 10 kB each.
+    expect(root.sharedLimits.journalBytes.bytes).toBeLessThan(held)
+    expect(root.sharedLimits.journalBytes.bytes).toBeLessThan(10 * 12_000)
+  })
+
+  it('many tenants with full journals stay within it in memory too', async () => {
+    const root = createDoppel({ journalBytesLimit: 8 * 1024 * 1024 })
+    const tenants = new TenantRegistry(root)
+    const body = JSON.stringify({ pad: 'q'.repeat(16 * 1024) })
+    const heap = () => {
+      globalThis.gc?.()
+      return process.memoryUsage().heapUsed
+    }
+    await post(tenants, '/t/warm', body)
+    const before = heap()
+    for (let t = 0; t < 30; t++) for (let i = 0; i < 60; i++) await post(tenants, `/t/tenant-${t}`, body)
+    // 30 tenants × 60 entries × 2 bodies of 16 KiB would be 56 MiB kept; the budget keeps 8.
+    const kept = [...Array(30).keys()].reduce((sum, t) => sum + tenants.get(`tenant-${t}`)!.journal.entries().length, 0)
+    expect(kept).toBeLessThan(30 * 60)
+    expect(root.sharedLimits.journalBytes.bytes).toBeLessThanOrEqual(8 * 1024 * 1024)
+    expect(heap() - before).toBeLessThan(48 * 1024 * 1024)
+  }, 120_000)
 })

@@ -152,4 +152,20 @@ describe('SigV4 clients through the proxy', () => {
       await session.stop()
     }
   })
+
+  // Issue 34: node:http sends an empty PUT chunked unless told its length, and a chunked body is a body.
+  test('an empty-bodied PUT (the IMDSv2 token request) goes through as it came, with no body added', async () => {
+    const { io } = fakeIo()
+    const session = (await startRecord(['--upstream', upstream.main.url, '--port', '0', '--out', temp(), '--quiet'], io))!
+    try {
+      const created = await fetch(`${upstream.main.url}/_doppel/cloud/instances`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })
+      const { instance_id } = (await created.json()) as { instance_id: string }
+      const token = await fetch(`${session.url}/_doppel/cloud/imds/${instance_id}/latest/api/token`, { method: 'PUT', headers: { 'X-aws-ec2-metadata-token-ttl-seconds': '60' } })
+      expect(token.status).toBe(200)
+      const metadata = await fetch(`${session.url}/_doppel/cloud/imds/${instance_id}/latest/meta-data/instance-id`, { headers: { 'X-aws-ec2-metadata-token': await token.text() } })
+      expect(await metadata.text()).toBe(instance_id)
+    } finally {
+      await session.stop()
+    }
+  })
 })

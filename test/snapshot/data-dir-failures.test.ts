@@ -1,7 +1,7 @@
 /** `doppel serve --data-dir` when the disk or the directory misbehaves (issue 29): nothing written is lost. */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { chmod, chown, lstat, mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
+import { chmod, chown, lstat, mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -80,6 +80,54 @@ describe('doppel serve --data-dir when writes fail', () => {
     expect(await readFile(file, 'utf8')).toContain('ami-1')
   })
 
+  // Issue 34: a tenants folder, or the data directory itself, swapped for a link while the server runs.
+  it('never writes through a tenants folder swapped for a link mid-run: reported, and nothing lands where it points', async () => {
+    const dir = await dataDir()
+    const server = await start(dir, FAST)
+    expect((await send(server, 'POST', '/t/a/v1/auth/cloud/role/web', role('ami-1'))).status).toBe(204)
+    const tenants = join(dir, 'tenants')
+    await until(async () => (await readFile(join(tenants, 'a.snapshot.json'), 'utf8').catch(() => '')).includes('ami-1'), 'the tenant write')
+    const elsewhere = join(dir, '..', 'elsewhere')
+    await mkdir(elsewhere, { mode: 0o700 })
+    await rename(tenants, join(dir, 'tenants-moved'))
+    await symlink(elsewhere, tenants)
+    expect((await send(server, 'POST', '/t/a/v1/auth/cloud/role/more', role('ami-2'))).status).toBe(204)
+    await until(() => server.stderr().includes('cannot write'), 'the failure line')
+    expect(server.stderr()).toContain(`${tenants} is a symbolic link`)
+    expect(await readdir(elsewhere)).toEqual([])
+    expect(await stop(server)).toBe(1)
+    expect(await readdir(elsewhere)).toEqual([])
+  })
+
+  it('never writes into a data directory swapped for a link to another folder mid-run', async () => {
+    const dir = await dataDir()
+    const server = await start(dir, FAST)
+    expect((await send(server, 'POST', '/v1/auth/cloud/role/web', role('ami-1'))).status).toBe(204)
+    await until(async () => (await readFile(join(dir, 'root.snapshot.json'), 'utf8').catch(() => '')).includes('ami-1'), 'the first write')
+    const elsewhere = join(dir, '..', 'elsewhere')
+    await mkdir(elsewhere, { mode: 0o700 })
+    await rename(dir, join(dir, '..', 'moved'))
+    await symlink(elsewhere, dir)
+    expect((await send(server, 'POST', '/v1/auth/cloud/role/more', role('ami-2'))).status).toBe(204)
+    await until(() => server.stderr().includes('cannot write'), 'the failure line')
+    expect(server.stderr()).toContain('is no longer the directory checked at start')
+    expect(await readdir(elsewhere)).toEqual([])
+    expect(await stop(server)).toBe(1)
+    expect(await readdir(elsewhere)).toEqual([])
+  })
+
+  for (const where of ['root.snapshot.json', 'tenants/a.snapshot.json']) {
+    it(`a FIFO as ${where} is refused at start at once, without waiting for a writer`, async () => {
+      const dir = await dataDir()
+      await mkdir(join(dir, 'tenants'), { recursive: true, mode: 0o700 })
+      execFileSync('mkfifo', ['-m', '600', join(dir, where)])
+      const { code, stderr, ms } = await refused(['--data-dir', dir])
+      expect(code).toBe(1)
+      expect(stderr).toBe(`doppel serve: cannot read the snapshot ${join(dir, where)}: it is not a regular file\n`)
+      expect(ms).toBeLessThan(5000)
+    })
+  }
+
   it('a snapshot that is a link is refused at start', async () => {
     const dir = await dataDir()
     await mkdir(dir, { mode: 0o700 })
@@ -153,6 +201,23 @@ describe('doppel serve --data-dir keeps what a restart needs', () => {
     server = await start(dir)
     expect((await send(server, 'GET', '/t/a/v1/auth/cloud/role/old')).status).toBe(404)
     expect((await send(server, 'GET', '/t/a/v1/auth/cloud/role/new')).status).toBe(200)
+    expect(await stop(server)).toBe(0)
+  })
+
+  it('a dropped tenant\'s file goes with the drop: gone when DELETE answers, so a kill right after does not bring it back', async () => {
+    const dir = await dataDir()
+    let server = await start(dir)
+    expect((await send(server, 'POST', '/t/a/v1/auth/cloud/role/old', role('ami-1'))).status).toBe(204)
+    expect(await stop(server)).toBe(0)
+    const file = join(dir, 'tenants', 'a.snapshot.json')
+    expect(await readFile(file, 'utf8')).toContain('ami-1')
+    // No periodic write comes between the drop and the kill.
+    server = await start(dir, ['--snapshot-interval', '1h'])
+    expect((await send(server, 'DELETE', '/_doppel/tenants/a')).status).toBe(204)
+    await expect(stat(file)).rejects.toThrow(/ENOENT/)
+    expect(await stop(server, 'SIGKILL')).toBe(null)
+    server = await start(dir)
+    expect((await send(server, 'GET', '/t/a/v1/auth/cloud/role/old')).status).toBe(404)
     expect(await stop(server)).toBe(0)
   })
 

@@ -159,6 +159,17 @@ describe('refused snapshots change nothing', () => {
     ['an archive of no version', (good) => edit(good, (s) => (s.domains.registry.archives[0].versionId = 'modver-none')), /archives\[0\].versionId names no version/],
     ['an access key of no principal', (good) => edit(good, (s) => (s.domains['fake-cloud'].keys[0].owner_arn = 'arn:aws:iam::123456789012:user/gone')), /keys\[0\].owner_arn names no principal/],
     ['two tokens with one accessor', (good) => edit(good, (s) => (s.domains.tokens.tokens[1].accessor = s.domains.tokens.tokens[0].accessor)), /tokens\[1\].accessor repeats/],
+    // Issue 34: values the API refuses, and a cap that a restore went around.
+    ['an auth role named ../x', (good) => edit(good, (s) => (s.domains['cloud-auth'].state.cloud.roles[0].name = '../x')), /roles\[0\].name must be a name of letters/],
+    ['a certificate name with a NUL', (good) => edit(good, (s) => (s.domains['cloud-auth'].state.cloud.certificates[0].name = 'a\u0000b')), /certificates\[0\].name must be a name of letters/],
+    ['a cloud role named ../x', (good) => edit(good, (s) => (roleOf(s).name = '../x')), /principals\[\d+\].name: 1 validation error detected: Value '..\/x' at 'roleName'/],
+    ['a cloud role name with a NUL', (good) => edit(good, (s) => (roleOf(s).name = 'a\u0000b')), /principals\[\d+\].name: 1 validation error detected/],
+    ['an instance role name with a NUL', (good) => edit(good, (s) => (s.domains['fake-cloud'].instances[0].iam_role_name = 'web\u0000')), /instances\[0\].iam_role_name: 1 validation error detected/],
+    ['a 5-byte IMDS secret', (good) => edit(good, (s) => (s.domains['fake-cloud'].imds_secret = Buffer.alloc(5).toString('base64'))), /imds_secret must be base64 of 32 bytes/],
+    ['an unparsable creation date', (good) => edit(good, (s) => (roleOf(s).create_date = 'yesterday')), /principals\[\d+\].create_date must be a UTC time/],
+    ['a launch time of 2024-02-30', (good) => edit(good, (s) => (s.domains['fake-cloud'].instances[0].pending_time = '2024-02-30T00:00:00Z')), /instances\[0\].pending_time must be a UTC time/],
+    ['an access-list launch time that does not parse', (good) => edit(good, (s) => (s.domains['cloud-auth'].state.cloud.access_list[0].pending_time = 'soon')), /access_list\[0\].pending_time must be an RFC 3339 time/],
+    ['more faults than the limit', (good) => ({ ...good, faults: Array.from({ length: 1001 }, (_, i) => ({ id: `f${i}`, path: '/x', status: 503, hits: 0 })) }), /faults: Failed to restore 1001 faults: the limit .* leaves room for 1000/],
   ]
 
   for (const [name, make, message] of cases) {
@@ -180,6 +191,22 @@ describe('refused snapshots change nothing', () => {
       expect(JSON.stringify(target.snapshot().domains)).toBe(before)
     })
   }
+
+  it('faults restored into a server\'s tenant count against the cap it shares with the root: refused past it, taken up to it', async () => {
+    const root = createDoppel({ seed: 1, faultLimit: 10 })
+    const tenant = createDoppel({ seed: 2, sharedLimits: root.sharedLimits })
+    for (let i = 0; i < 5; i++) root.faults.add({ path: `/r${i}`, status: 503 })
+    tenant.faults.add({ path: '/t', status: 503 })
+    const withFaults = (count: number) => ({ ...tenant.snapshot(), faults: Array.from({ length: count }, (_, i) => ({ id: `f${i}`, path: '/x', status: 503, hits: 0 })) })
+    // The tenant's own fault goes with the restore: 4 free places and its 1.
+    const refused = await tenant.fetch(`${BASE}/_doppel/snapshot`, { method: 'PUT', headers: { 'X-Service-Token': 'root' }, body: JSON.stringify(withFaults(6)) })
+    expect(refused.status).toBe(400)
+    expect((await refused.json()).errors[0]).toMatch(/Failed to restore 6 faults: .* leaves room for 5/)
+    expect(tenant.faults.list().map((f) => f.path)).toEqual(['/t'])
+    tenant.restore(withFaults(5))
+    expect(tenant.faults.list()).toHaveLength(5)
+    expect(() => root.faults.add({ path: '/more', status: 503 })).toThrow(/10 faults are set/)
+  })
 
   it('a truncated body is 400 and changes nothing', async () => {
     const world = await richWorld()
@@ -226,6 +253,9 @@ describe('GET and PUT /_doppel/snapshot', () => {
     expect(lookup.status).toBe(200)
   })
 })
+
+/** A role among the fake cloud's principals. */
+const roleOf = (snapshot: any) => snapshot.domains['fake-cloud'].principals.find((p: { type: string }) => p.type === 'role')
 
 function edit(good: unknown, change: (copy: any) => void): unknown {
   const copy = structuredClone(good)

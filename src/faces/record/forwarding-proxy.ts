@@ -59,7 +59,9 @@ export function forwardingProxy(options: ForwardingProxyOptions): { handle(reque
       const signed = isSigV4Signed(requestHeaders, url.searchParams)
       const sent = requestHeaders.filter(([name]) => !HOP_BY_HOP.has(name) && (signed || name !== 'host'))
       if (!signed) sent.push(['host', upstreamUrl.host])
-      if (body.length > 0) sent.push(['content-length', String(body.length)])
+      // The length goes on whenever the client framed its body by one, 0 included: without it node:http sends an
+      // empty PUT or POST chunked, which the upstream reads as a body (the IMDSv2 token request answered 415).
+      if (body.length > 0 || request.headers.has('content-length')) sent.push(['content-length', String(body.length)])
       // A stopping server aborts the call: the client gets a 502, if still connected.
       const answer = await callUpstream({ method: request.method, url: upstreamUrl, headers: sent, body, limit: BODY_LIMIT, ...(handling.signal && { signal: handling.signal }) })
       const exchange: Exchange = { method: request.method, target, requestHeaders, requestBody: body, status: 0, responseHeaders: [], responseBody: Buffer.alloc(0) }

@@ -171,7 +171,14 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
           .journalRefusal(new LightRequest(req.method ?? 'GET', `${scheme}://${req.headers.host ?? fallbackHost()}${req.url ?? '/'}`, req.rawHeaders, undefined), refused, surface)
           .catch(() => undefined)
       }
-      const response = refused ?? (await respond(await toFetchRequest(req, fallbackHost(), scheme), req.socket.remoteAddress))
+      // A tenant whose request is still uploading its body is in use: never dropped as idle meanwhile.
+      const release = refused ? undefined : router.holdFor?.(req.url ?? '/')
+      let response: Response
+      try {
+        response = refused ?? (await respond(await toFetchRequest(req, fallbackHost(), scheme), req.socket.remoteAddress))
+      } finally {
+        release?.()
+      }
       status = response.status
       await writeFetchResponse(res, response)
     } catch (error) {

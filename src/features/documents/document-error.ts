@@ -13,17 +13,30 @@ export function formatIssue(issue: ScenarioIssue): string {
   return issue.line > 0 ? `${issue.file}:${issue.line}: ${issue.message}` : `${issue.file}: ${issue.message}`
 }
 
+/** A refusal lists this many problems at most, then how many more there are: a person fixes a few dozen at a time. */
+export const LISTED_ISSUES = 30
+
+/** The first `LISTED_ISSUES` of `issues`, and a last line counting the rest of the `total` found. */
+function listed(issues: ScenarioIssue[], total: number): ScenarioIssue[] {
+  const shown = issues.slice(0, LISTED_ISSUES)
+  const more = Math.max(total, issues.length) - shown.length
+  if (more === 0 || shown.length === 0) return shown
+  return [...shown, { file: shown[0]!.file, line: 0, message: `and ${more} more problem${more === 1 ? '' : 's'}, not listed` }]
+}
+
 /**
- * An invalid scenario, fixture or targets file. Carries every issue found, each as `file:line: message`,
- * so a run can report them all before running anything.
+ * An invalid scenario, fixture or targets file. Carries the issues found, each as `file:line: message`
+ * (a few dozen at most, and a count of the rest), so a run can report them before running anything.
  */
 export class ScenarioError extends DoppelError {
   override name = 'ScenarioError'
   readonly issues: ScenarioIssue[]
 
-  constructor(issues: ScenarioIssue[], code: DoppelErrorCode = 'DOPPEL_INVALID_SCENARIO') {
-    super(code, issues.map(formatIssue).join('\n'))
-    this.issues = issues
+  /** `total`: how many problems were found, when only the first were given (their lines looked up). */
+  constructor(issues: ScenarioIssue[], code: DoppelErrorCode = 'DOPPEL_INVALID_SCENARIO', total = issues.length) {
+    const shown = listed(issues, total)
+    super(code, shown.map(formatIssue).join('\n'))
+    this.issues = shown
   }
 
   /** The issues as `file:line: message` lines. */
@@ -35,7 +48,7 @@ export class ScenarioError extends DoppelError {
 /** A fixture that does not validate or that the services refused; nothing of it was loaded. */
 export class FixtureError extends ScenarioError {
   override name = 'FixtureError'
-  constructor(issues: ScenarioIssue[]) {
-    super(issues, 'DOPPEL_INVALID_FIXTURE')
+  constructor(issues: ScenarioIssue[], total = issues.length) {
+    super(issues, 'DOPPEL_INVALID_FIXTURE', total)
   }
 }

@@ -6,12 +6,21 @@ import type { ScenarioIssue } from './document-error.ts'
 import type { SchemaIssue } from './schema-validator.ts'
 import { unpackLargeValue } from './large-values.ts'
 import { loopYielder } from './yield-to-loop.ts'
+import type { WorkerBudget } from '../../core/shared-pool.ts'
 
 /** Documents up to this size are parsed on the calling thread: a worker's start costs more than they do. */
 export const OFF_THREAD_SIZE = 64 * 1024
 
-/** The heap a parse may use: the YAML parser keeps every node with its position, about 90 bytes per byte of text. */
+/** The most heap one parse may use (an 8 MiB document at the control API's body limit needs about half). */
 export const PARSE_HEAP_LIMIT_MB = 1536
+
+/**
+ * The heap a document's parse is given and counted for against the shared budget: the YAML parser keeps
+ * every node with its position, about 90 bytes per byte of text; 150 leaves room for the schema check.
+ */
+export function parseHeapMb(text: string): number {
+  return Math.min(PARSE_HEAP_LIMIT_MB, Math.max(64, Math.ceil((Buffer.byteLength(text) * 150) / 1048576)))
+}
 
 export interface ParseJob {
   text: string
@@ -40,22 +49,32 @@ export interface OffThreadSource extends ParseResult {
 
 /**
  * Parses a large document on a worker thread, so that the event loop keeps answering requests while it
- * runs; the value comes back in slices, rebuilt between turns of the loop. A document that needs more than
- * the heap budget is refused as an issue, not a crash.
+ * runs; the value comes back in slices, rebuilt between turns of the loop. The worker starts when `budget`
+ * has room for its heap (BusyError when too many wait), which it holds until it ends. A document that needs
+ * more than its heap is refused as an issue, not a crash.
  */
-export function parseOffThread(job: ParseJob): Promise<OffThreadSource> {
+export async function parseOffThread(job: ParseJob, budget: WorkerBudget): Promise<OffThreadSource> {
+  const heapMb = parseHeapMb(job.text)
+  const release = await budget.take(heapMb, job.file)
   const here = fileURLToPath(import.meta.url)
-  const worker = new Worker(new URL(`./parse-worker${extname(here)}`, import.meta.url), {
-    workerData: job,
-    resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_LIMIT_MB },
-  })
+  let worker: Worker
+  try {
+    worker = new Worker(new URL(`./parse-worker${extname(here)}`, import.meta.url), {
+      workerData: job,
+      resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    })
+  } catch (error) {
+    release()
+    throw error
+  }
+  worker.once('exit', release)
   const pending = new Map<number, (line: number) => void>()
   let nextId = 0
   let ended = false
   return new Promise((resolve, reject) => {
     const overBudget = (error: Error) =>
       (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? { file: job.file, line: 0, message: `the document is too large to parse: it needs more than ${PARSE_HEAP_LIMIT_MB} MiB` }
+        ? { file: job.file, line: 0, message: `the document is too large to parse: it needs more than ${heapMb} MiB` }
         : undefined
     worker.once('error', (error) => {
       ended = true

@@ -9,6 +9,7 @@ import { findTemplate } from './template-marker.ts'
 import { SCHEMAS } from './shipped-schemas.ts'
 import { validateAgainstSchema } from './schema-validator.ts'
 import { parseYamlSource } from './yaml-source.ts'
+import { LISTED_ISSUES } from './document-error.ts'
 import type { ParseJob, ParseResult } from './parse-off-thread.ts'
 
 const job = workerData as ParseJob
@@ -20,7 +21,8 @@ const result: ParseResult = {
   schemaIssues:
     source.issues.length > 0 || schema === undefined
       ? []
-      : validateAgainstSchema(source.value, SCHEMAS, schema).map((issue) => ({ ...issue, line: source.locate(issue.path, issue.at) })),
+      : // Only the issues a refusal lists are looked up (each look-up walks the document); the rest are counted.
+        validateAgainstSchema(source.value, SCHEMAS, schema).map((issue, index) => ({ ...issue, line: index < LISTED_ISSUES ? source.locate(issue.path, issue.at) : 0 })),
   ...(job.findTemplate && { templatePath: findTemplate(source.value) ?? null }),
 }
 parentPort!.postMessage(result)

@@ -1,12 +1,2 @@
-/**
- * A pause for long work on the event loop: resolves at once until `budgetMs` has passed since the last real
- * pause, then waits one turn of the loop (`setImmediate`), so that requests and timers run in between.
- */
-export function loopYielder(budgetMs = 5): () => Promise<void> {
-  let since = performance.now()
-  return async () => {
-    if (performance.now() - since < budgetMs) return
-    await new Promise<void>((resolve) => setImmediate(resolve))
-    since = performance.now()
-  }
-}
+// The pause lives with the core (the control API's streamed answers take it too); documents use it from here.
+export { loopYielder } from '../../core/yield-to-loop.ts'

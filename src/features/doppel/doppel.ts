@@ -27,6 +27,9 @@ export interface HandleOptions {
   signal?: AbortSignal
 }
 
+/** About what a journal entry takes beyond its URL, headers and bodies (the record, its closures, the numbers). */
+const ENTRY_OVERHEAD = 400
+
 /** Thrown (and turned into a dropped connection or a network error) by a `drop` fault. */
 export class DroppedConnection extends errorKind('DroppedConnection', 'DOPPEL_CONNECTION_DROPPED') {}
 
@@ -276,17 +279,24 @@ export class Doppel extends Emulator {
     const path = url.pathname + url.search
     const limit = this.journal.bodyLimit
     const explanation = response && responseExplanation(response)
-    this.journal.record({
-      timeMs: this.clock.nowMs(),
-      service,
-      method: request.method,
-      url: request.url,
-      status: response?.status ?? 0,
-      duration: performance.now() - started,
-      request: await journalRequest(request, path, body, limit),
-      ...(response && { response: await journalResponse(response, path, limit) }),
-      ...(explanation && { explanation: redactExplanation(explanation) }),
-    })
+    const kept = await journalRequest(request, path, body, limit)
+    const answer = response && (await journalResponse(response, path, limit))
+    const explained = explanation && redactExplanation(explanation)
+    const bytes = ENTRY_OVERHEAD + request.url.length + kept.bytes + (answer?.bytes ?? 0) + (explained ? JSON.stringify(explained).length : 0)
+    this.journal.record(
+      {
+        timeMs: this.clock.nowMs(),
+        service,
+        method: request.method,
+        url: request.url,
+        status: response?.status ?? 0,
+        duration: performance.now() - started,
+        request: kept,
+        ...(answer && { response: answer }),
+        ...(explained && { explanation: explained }),
+      },
+      bytes,
+    )
   }
 }
 

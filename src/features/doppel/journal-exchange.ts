@@ -29,30 +29,44 @@ export function requestBodySource(request: Request, limit: number): BodySource {
   return readStart(request.clone(), limit).catch(() => ({ bytes: new Uint8Array(0), size: 0 }))
 }
 
-export async function journalRequest(request: Request, path: string, source: BodySource, limit: number): Promise<() => JournalRequest> {
+/** A part of an exchange as the journal keeps it until read, and about how many bytes that takes (for the journals' byte budget). */
+export type KeptPart<T> = (() => T) & { bytes: number }
+
+export async function journalRequest(request: Request, path: string, source: BodySource, limit: number): Promise<KeptPart<JournalRequest>> {
   // The server's light headers are kept as their raw list, without building a Headers.
   const raw = (request.headers instanceof LightHeaders ? request.headers.rawList() : undefined) ?? [...request.headers].flat()
   const kept = await keptBytes(source, limit)
   // Only these are kept: the closure must not hold the request (or its whole body) alive.
   const { method } = request
-  return () => {
+  const read = () => {
     const headers = keptHeaders(pairs(raw))
     const { body, truncated } = boundedBody(kept, headers['content-type'], limit)
     return { method, path: redactPath(path), headers, body: redactBodyText(body, path), truncated }
   }
+  return Object.assign(read, { bytes: keptSize(raw, kept) + path.length })
 }
 
-export async function journalResponse(response: Response, path: string, limit: number): Promise<() => JournalResponse> {
+export async function journalResponse(response: Response, path: string, limit: number): Promise<KeptPart<JournalResponse>> {
   const parts = response instanceof LightResponse ? response.parts() : undefined
   const raw = parts ? Object.entries(parts.headers).flat() : [...response.headers].flat()
   const source = parts ? (typeof parts.body === 'string' ? parts.body : (parts.body ?? undefined)) : response.bodyUsed ? undefined : readStart(response.clone(), limit)
   const kept = typeof source === 'string' ? keptText(source, limit) : await keptBytes(source, limit)
   const { status } = response
-  return () => {
+  const read = () => {
     const headers = keptHeaders(pairs(raw))
     const { body, truncated } = boundedBody(kept, headers['content-type'], limit)
     return { status, headers, body: redactBodyText(body, path), truncated }
   }
+  return Object.assign(read, { bytes: keptSize(raw, kept) })
+}
+
+/** About the bytes a kept part holds: its raw headers and its kept body (a string counted as one byte a character). */
+function keptSize(raw: readonly string[], kept: Kept): number {
+  let bytes = 0
+  for (const item of raw) bytes += item.length
+  if (typeof kept === 'string') bytes += kept.length
+  else if (kept !== undefined) bytes += 'text' in kept ? kept.text.length : kept.bytes.byteLength
+  return bytes
 }
 
 /** A body as kept until the journal is read: text (cut at the limit), or up to `limit + 1` bytes and the size it had. */

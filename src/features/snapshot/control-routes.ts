@@ -1,4 +1,5 @@
-import { act, ok, type BodySpec, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
+import { act, type BodySpec, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
+import { streamedJsonResponse } from '../../core/json-chunks.ts'
 
 const SNAPSHOT: BodySpec = { kind: 'json', limit: 'snapshot', names: 'snapshot' }
 
@@ -8,7 +9,8 @@ const emulator = (call: ControlCall) => call.context.emulator
 
 /** `GET` and `PUT /_doppel/snapshot`. Snapshots carry secrets: both need a management token, on loopback too. */
 export const SNAPSHOT_ROUTES: readonly ControlRoute[] = [
-  { method: 'GET', path: '/_doppel/snapshot', access: 'management', run: async (call) => ok((await snapshots()).takeSnapshot(emulator(call))) },
+  // Taken at once, written out piece by piece: a large state does not hold other requests while it is sent.
+  { method: 'GET', path: '/_doppel/snapshot', access: 'management', run: async (call) => streamedJsonResponse(200, (await snapshots()).takeSnapshot(emulator(call))) },
   {
     method: 'PUT',
     path: '/_doppel/snapshot',

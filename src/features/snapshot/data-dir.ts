@@ -8,9 +8,21 @@
 import { join } from 'node:path'
 import { DurationError, parseDuration } from '../../core/duration.ts'
 import { SnapshotError } from '../../core/snapshot/shape.ts'
+import { jsonChunks } from '../../core/json-chunks.ts'
 import type { Doppel } from '../doppel/doppel.ts'
 import type { TenantRegistry } from '../tenants/index.ts'
-import { DataDirError, makeDirectory, nodeFs, prepareDirectory, readSnapshotText, removeTemporaries, writeAtomically, type DataDirFs } from './data-dir-files.ts'
+import {
+  DataDirError,
+  nodeFs,
+  prepareDirectory,
+  prepareSubdirectory,
+  readSnapshotText,
+  removeChecked,
+  removeTemporaries,
+  writeAtomically,
+  type CheckedDirectory,
+  type DataDirFs,
+} from './data-dir-files.ts'
 
 export { DataDirError, type DataDirFs } from './data-dir-files.ts'
 
@@ -56,10 +68,13 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
   const fs = options.fs ?? nodeFs
   const now = options.wallClock ?? Date.now
   const file = join(options.dir, ROOT_SNAPSHOT_FILE)
-  await prepareDirectory(fs, options.dir)
+  const dataDir = await prepareDirectory(fs, options.dir)
   await loadSnapshotFile(fs, doppel, file)
   const tenantsDir = join(options.dir, TENANTS_DIRECTORY)
-  const tenantFile = (id: string) => join(tenantsDir, `${id}.snapshot.json`)
+  const tenantName = (id: string) => `${id}.snapshot.json`
+  const tenantFile = (id: string) => join(tenantsDir, tenantName(id))
+  /** The tenants' folder, checked once made: later writes go into it only while it is the same folder. */
+  let tenantsFolder: CheckedDirectory | undefined
   const written = new Map<string, Written>([['', { instance: doppel, changes: doppel.changes }]])
   if (options.tenants) {
     for (const id of await loadTenants(fs, options.tenants, tenantsDir)) {
@@ -75,15 +90,22 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
   }
   /** The file being written or removed, named when that fails. */
   let current = file
-  const save = async (key: string, instance: Doppel, path: string) => {
-    current = path
+  const save = async (key: string, instance: Doppel, dir: CheckedDirectory, name: string) => {
+    current = join(dir.path, name)
     const changes = instance.changes
-    // Taken at once (synchronously), then written while requests go on.
-    await writeAtomically(fs, path, JSON.stringify(instance.snapshot()))
+    // Taken at once (synchronously), then turned into text and written piece by piece while requests go on.
+    await writeAtomically(fs, dir, name, jsonChunks(instance.snapshot()))
     written.set(key, { instance, changes })
   }
+  /** Removes a dropped tenant's file (at its drop, and again at a later save if that failed). */
+  const forget = async (id: string) => {
+    current = tenantFile(id)
+    if (tenantsFolder) await removeChecked(fs, tenantsFolder, tenantName(id))
+    else await fs.rm(tenantFile(id), { force: true })
+    written.delete(id)
+  }
   const saveAll = async () => {
-    if (stale('', doppel)) await save('', doppel, file)
+    if (stale('', doppel)) await save('', doppel, dataDir, ROOT_SNAPSHOT_FILE)
     if (!options.tenants) return
     const live = new Set<string>()
     for (const { id } of options.tenants.list()) {
@@ -92,15 +114,10 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
       live.add(id)
       if (!stale(id, tenant)) continue
       current = tenantsDir
-      await makeDirectory(fs, tenantsDir)
-      await save(id, tenant, tenantFile(id))
+      tenantsFolder ??= await prepareSubdirectory(fs, dataDir, TENANTS_DIRECTORY)
+      await save(id, tenant, tenantsFolder, tenantName(id))
     }
-    for (const id of written.keys()) {
-      if (id === '' || live.has(id)) continue
-      current = tenantFile(id)
-      await fs.rm(current, { force: true })
-      written.delete(id)
-    }
+    for (const id of written.keys()) if (id !== '' && !live.has(id)) await forget(id)
   }
 
   /** Set while writes fail: reported once, tried again at `retryAt`. */
@@ -125,6 +142,13 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
     writing = attempt.catch(() => undefined)
     return attempt
   }
+  // A dropped tenant's file goes with the drop, in turn with the writes: a kill right after cannot bring it back.
+  options.tenants?.onDrop((id) => {
+    if (!written.has(id)) return undefined
+    const removal = writing.then(() => forget(id))
+    writing = removal.catch(() => undefined)
+    return removal
+  })
   const timer = setInterval(() => {
     if (queued === 0 && (failing === undefined || now() >= failing.retryAt)) void flush().catch(() => undefined)
   }, intervalMs)

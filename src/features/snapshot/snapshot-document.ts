@@ -7,6 +7,7 @@ import { authSnapshotCodec } from '../../services/cloud-auth/state-snapshot.ts'
 import { tokenSnapshotCodec } from '../../services/cloud-auth/tokens/token-snapshot.ts'
 import type { Emulator } from '../../core/emulator.ts'
 import { clockCodec, faultsCodec, randomCodec } from '../../core/snapshot/core-codecs.ts'
+import { checkFaultRoom, FaultError } from '../../core/faults.ts'
 import type { DomainCodec } from '../../core/snapshot/domain-codec.ts'
 import { SnapshotError } from '../../core/snapshot/shape.ts'
 import { cloudSnapshotCodec } from '../../services/fake-cloud/cloud-snapshot.ts'
@@ -107,6 +108,13 @@ export function parseSnapshot(value: unknown): (emulator: Emulator) => void {
  */
 export function restoreSnapshot(emulator: Emulator, value: unknown): void {
   const load = parseSnapshot(value)
+  try {
+    // The faults hold the shared cap as `POST /_doppel/faults` does (parseSnapshot has checked they are an array).
+    checkFaultRoom(emulator.faults, (value as { faults: unknown[] }).faults.length)
+  } catch (error) {
+    if (error instanceof FaultError) throw new SnapshotError(`Failed to read the snapshot: faults: ${error.message}`)
+    throw error
+  }
   // Every record is in the document: one no larger than the limit cannot overflow it half way through the load.
   if (JSON.stringify(value).length > emulator.store.maxBytes) {
     throw new SnapshotError(`Failed to read the snapshot: it is larger than the state's limit of ${emulator.store.maxBytes} bytes`)

@@ -17,9 +17,12 @@ export const TENANT_ROUTES: readonly ControlRoute[] = [
     method: 'DELETE',
     path: '/_doppel/tenants/:id',
     access: 'control',
-    run: ({ context: { tenants }, params }) => {
+    run: async ({ context: { tenants }, params }) => {
       if (tenants === undefined) return refused(404, NO_TENANTS)
-      return tenants.drop(params.id!) ? noContent : refused(404, `no such tenant "${params.id}"`)
+      if (!tenants.drop(params.id!)) return refused(404, `no such tenant "${params.id}"`)
+      // Answered once its saved file is gone too: a kill right after the answer cannot bring it back.
+      await tenants.whenDropped()
+      return noContent
     },
   },
 ]

@@ -4,6 +4,8 @@ import { TenantRegistry } from './tenant-registry.ts'
 
 export interface RequestRouter {
   handle(request: Request, options?: HandleOptions): Promise<Response>
+  /** Keeps what a request target names in use until the release is called (see `TenantRegistry.holdFor`). */
+  holdFor?(target: string): (() => void) | undefined
 }
 
 /**

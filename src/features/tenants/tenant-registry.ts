@@ -35,6 +35,9 @@ export class TenantRegistry implements TenantDirectory {
   // Least recently used first: a request moves its tenant to the end, so a sweep stops at the first live one.
   readonly #tenants = new Map<string, Tenant>()
   #nextSweepAt = 0
+  readonly #dropHooks: ((id: string) => Promise<void> | undefined)[] = []
+  /** What the drop hooks of the drops so far still have to do. */
+  #dropping: Promise<void> = Promise.resolve()
 
   constructor(root: Doppel, options: TenantOptions = {}) {
     this.maxTenants = options.maxTenants ?? DEFAULT_MAX_TENANTS
@@ -78,6 +81,26 @@ export class TenantRegistry implements TenantDirectory {
     }
   }
 
+  /**
+   * Marks the tenant a request target names as in use while the request's body is still arriving (the
+   * server reads a small body whole before `handle`): a slow upload keeps its tenant from being dropped as
+   * idle. Returns the release, or undefined when the target names no existing tenant.
+   */
+  holdFor(target: string): (() => void) | undefined {
+    if (!target.startsWith('/t/')) return undefined
+    let split
+    try {
+      split = splitTenantPath(target.split('?', 1)[0]!)
+    } catch (error) {
+      if (error instanceof TenantNameError) return undefined
+      throw error
+    }
+    const tenant = split && this.#tenants.get(split.tenant)
+    if (split === undefined || tenant === undefined) return undefined
+    tenant.running++
+    return () => this.#finished(split.tenant, tenant)
+  }
+
   list(): TenantSummary[] {
     this.#sweep(this.#now())
     return [...this.#tenants]
@@ -88,6 +111,16 @@ export class TenantRegistry implements TenantDirectory {
         requests: tenant.requests,
       }))
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  }
+
+  /** Runs `hook` for every tenant dropped from now on (asked or idle), e.g. to remove its saved file. */
+  onDrop(hook: (id: string) => Promise<void> | undefined): void {
+    this.#dropHooks.push(hook)
+  }
+
+  /** Resolves once what the drop hooks started for the drops so far is done (a failure is theirs to report). */
+  async whenDropped(): Promise<void> {
+    await this.#dropping
   }
 
   drop(id: string): boolean {
@@ -157,8 +190,12 @@ export class TenantRegistry implements TenantDirectory {
    */
   #retire(id: string, tenant: Tenant): void {
     this.#tenants.delete(id)
+    const hooks = this.#dropHooks.map((hook) => hook(id)?.catch(() => undefined))
+    if (hooks.length > 0) this.#dropping = Promise.all([this.#dropping, ...hooks]).then(() => undefined)
     tenant.doppel.endPendingDelays()
     tenant.doppel.faults.clear()
+    // Its entries leave the journals' shared byte budget now, not when they would have aged out.
+    tenant.doppel.journal.clear()
     void tenant.doppel.cloud.close()
   }
 }

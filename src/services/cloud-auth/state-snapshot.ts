@@ -18,12 +18,35 @@ import type {
   TidyConfig,
 } from './glossary.ts'
 import { mountTable, type MountEntry } from './mounts/mount-table.ts'
+import { isNameSegment } from './routing/endpoint.ts'
+import { parseRfc3339, TimeParseError } from './login/ec2/rfc3339.ts'
 import { authDomain, authState, type AuthState, type FullArnEntry } from './state.ts'
 
 const strings = shape.array(shape.string)
 
+/** A name that is one path segment by the real service's rule, as the API takes it (never `../x`, never a NUL). */
+const segmentName: shape.Shape<string> = (value, path) => {
+  const name = shape.string(value, path)
+  if (name === '' || !isNameSegment(name, 0, name.length)) {
+    throw new shape.SnapshotError(`Failed to read the snapshot: ${path} must be a name of letters, digits, "_", "-" and "." that starts and ends with a letter or digit`)
+  }
+  return name
+}
+
+/** A time as the ec2 login reads it (RFC 3339): a stored one it cannot parse would fail every later login. */
+const rfc3339: shape.Shape<string> = (value, path) => {
+  const text = shape.string(value, path)
+  try {
+    parseRfc3339(text)
+  } catch (error) {
+    if (error instanceof TimeParseError) throw new shape.SnapshotError(`Failed to read the snapshot: ${path} must be an RFC 3339 time such as "2024-03-05T09:41:27Z"`)
+    throw error
+  }
+  return text
+}
+
 const roleShape = shape.object<RoleEntry>({
-  name: shape.string,
+  name: segmentName,
   role_id: shape.string,
   auth_type: shape.literal('ec2', 'iam'),
   bound_ami_id: strings,
@@ -81,7 +104,7 @@ const identityShape = shape.object<IdentityConfig>({
 
 const tidyShape = shape.object<TidyConfig>({ safety_buffer: shape.seconds, disable_periodic_tidy: shape.boolean })
 
-const certificateShape = shape.object<CertificateEntry>({ name: shape.string, pem: shape.string, type: shape.literal('pkcs7', 'identity') })
+const certificateShape = shape.object<CertificateEntry>({ name: segmentName, pem: shape.string, type: shape.literal('pkcs7', 'identity') })
 const certificateTable = table((state: AuthState) => state.certificates, certificateShape, (c) => c.name)
 
 const stsShape = shape.object<StsEntry>({ account_id: shape.string, sts_role: shape.string, external_id: shape.string })
@@ -94,7 +117,7 @@ const accessListShape = shape.object<AccessListEntry>({
   creation_time: shape.epochMs,
   last_updated_time: shape.epochMs,
   expiration_time: shape.epochMs,
-  pending_time: shape.string,
+  pending_time: rfc3339,
   disallow_reauthentication: shape.boolean,
 })
 const accessListTable = table((state: AuthState) => state.accessList, accessListShape, (e) => e.instance_id)

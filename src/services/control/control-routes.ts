@@ -1,4 +1,5 @@
 import { decodeSegment } from '../../core/decode-segment.ts'
+import { streamedJsonResponse } from '../../core/json-chunks.ts'
 import { act, created, noContent, ok, refused, type BodySpec, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
 import { redactEntries, redactSnapshot } from './redact.ts'
 
@@ -42,8 +43,11 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
     access: 'control',
     run: (call) => {
       const { journal } = emulator(call)
-      const entries = journal.entries()
-      return ok({ total: journal.total, limit: journal.limit, bodyLimit: journal.bodyLimit, entries: call.management ? entries : redactEntries(entries) })
+      const redact = !call.management
+      // Each entry is formatted (and redacted) only as the answer reaches it, piece by piece: a full journal
+      // of large bodies is sent without holding other requests.
+      const entries = journal.lazyEntries((entry) => (redact ? redactEntries([entry])[0]! : entry))
+      return streamedJsonResponse(200, { total: journal.total, limit: journal.limit, bodyLimit: journal.bodyLimit, entries })
     },
   },
   { method: 'DELETE', path: '/_doppel/journal', access: 'control', run: act((call) => emulator(call).journal.clear()) },

@@ -95,6 +95,7 @@ const BAD_INPUT: readonly DoppelErrorCode[] = ['DOPPEL_INVALID_FAULT', 'DOPPEL_I
 /** The status of an error a route refuses with; undefined for one that is a bug. */
 function refusalStatus(error: unknown): number | undefined {
   if (isDoppelError(error, 'DOPPEL_STATE_TOO_LARGE')) return 413
+  if (isDoppelError(error, 'DOPPEL_BUSY')) return 503
   return error instanceof RangeError || BAD_INPUT.some((code) => isDoppelError(error, code)) ? 400 : undefined
 }
 

@@ -25,6 +25,9 @@ import { IDENTITY_FORMATS } from './identity/issue-document.ts'
 import { trackSession } from './sts/session-tokens.ts'
 import { MAX_KEY_PROPAGATION_SECONDS } from './iam/key-propagation.ts'
 import { policyDocumentProblem, policyListProblem, type PolicyDocument } from './iam/policy-document.ts'
+import { isRfc3339Seconds } from './inventory-input.ts'
+import { checkParameters, PARAMETER_RULES, type ParameterRule } from './parameter-rules.ts'
+import { IMDS_SECRET_BYTES } from './imds/imds-tokens.ts'
 
 const nullableString = shape.nullable(shape.string)
 /** Fields added after version 1 was first written: absent in an older snapshot, read as null. */
@@ -34,6 +37,36 @@ const laterSeed: shape.Shape<string | null> = (value, path) => {
   const seed = laterString(value, path)
   if (seed !== null && shape.base64Bytes(seed, path).length !== 32) throw new shape.SnapshotError(`Failed to read the snapshot: ${path} must be base64 of 32 bytes`)
   return seed
+}
+
+/** A time as the fake cloud writes it (`isoSeconds`): a date the API would print, never one it cannot parse. */
+const isoDate: shape.Shape<string> = (value, path) => {
+  const text = shape.string(value, path)
+  if (!isRfc3339Seconds(text)) throw new shape.SnapshotError(`Failed to read the snapshot: ${path} must be a UTC time such as "2024-03-05T09:41:27Z"`)
+  return text
+}
+
+/** A name checked by the IAM API's own rule for it (a role name `../x` or with a NUL is refused there, so here). */
+function iamName(rules: ParameterRule[]): shape.Shape<string> {
+  return (value, path) => {
+    const name = shape.string(value, path)
+    try {
+      checkParameters(rules, { [rules[0]!.field]: name })
+    } catch (error) {
+      throw new shape.SnapshotError(`Failed to read the snapshot: ${path}: ${(error as Error).message}`)
+    }
+    return name
+  }
+}
+const roleName = iamName(PARAMETER_RULES.roleName)
+/** A principal's name, by the rule for its type (a user's may be longer than a role's). */
+const principalNames = { user: iamName(PARAMETER_RULES.userName), role: roleName }
+
+/** The IMDSv2 token key: exactly as many bytes as the fake cloud draws for it. */
+const imdsSecret: shape.Shape<Buffer> = (value, path) => {
+  const bytes = shape.base64Bytes(value, path)
+  if (bytes.length !== IMDS_SECRET_BYTES) throw new shape.SnapshotError(`Failed to read the snapshot: ${path} must be base64 of ${IMDS_SECRET_BYTES} bytes`)
+  return bytes
 }
 
 /** Tag access in IMDS, added after version 1: absent in an older snapshot, read as EC2's default. */
@@ -59,12 +92,12 @@ const instanceShape = shape.object<InstanceRecord>({
   subnet_id: shape.string,
   instance_type: shape.string,
   private_ip: shape.string,
-  iam_role_name: nullableString,
+  iam_role_name: shape.nullable(roleName),
   instance_profile_arn: nullableString,
   iam_role_arn: nullableString,
   state: shape.literal('pending', 'running', 'stopping', 'stopped', 'shutting-down', 'terminated'),
   tags: shape.dictionary(shape.string),
-  pending_time: shape.string,
+  pending_time: isoDate,
   instance_profile_id: nullableString,
   http_tokens: shape.literal('optional', 'required'),
   instance_metadata_tags: laterTagAccess,
@@ -87,7 +120,7 @@ const principalShape = shape.object<PrincipalRecord>({
   path: shape.string,
   arn: shape.string,
   unique_id: shape.string,
-  create_date: shape.string,
+  create_date: isoDate,
   max_session_duration: shape.nullable(shape.seconds),
   policies: policyShape<PolicyDocument[]>(policyListProblem),
   trust_policy: policyShape<PolicyDocument>((value) => policyDocumentProblem(value, true)),
@@ -95,12 +128,12 @@ const principalShape = shape.object<PrincipalRecord>({
 const principalTable = table((state: CloudState) => state.principals, principalShape, (r) => r.arn)
 
 const profileShape = shape.object<InstanceProfileRecord>({
-  name: shape.string,
+  name: iamName(PARAMETER_RULES.instanceProfileName),
   account_id: shape.string,
   path: shape.string,
   arn: shape.string,
   unique_id: shape.string,
-  create_date: shape.string,
+  create_date: isoDate,
   role_arn: nullableString,
 })
 const profileTable = table((state: CloudState) => state.profiles, profileShape, (r) => r.arn)
@@ -112,7 +145,7 @@ const keyShape = shape.object<AccessKeyRecord>({
   owner_arn: shape.string,
   kind: shape.literal('long-term', 'session'),
   status: shape.literal('Active', 'Inactive'),
-  create_date: shape.string,
+  create_date: isoDate,
   session_token: nullableString,
   session_name: nullableString,
   expires_ms: shape.nullable(shape.epochMs),
@@ -143,7 +176,7 @@ const cloudShape = shape.object<SavedCloud>({
   ...cloudTables.fields,
   selected_instance: nullableString,
   last_instance: nullableString,
-  imds_secret: shape.nullable(shape.base64Bytes),
+  imds_secret: shape.nullable(imdsSecret),
   documents: shape.entries(documentsShape),
   key_propagation_seconds: shape.integer,
 })
@@ -167,6 +200,7 @@ export const cloudSnapshotCodec: DomainCodec = {
   },
   parse(value, path) {
     const saved = cloudShape(value, path)
+    saved.principals.forEach((record, index) => principalNames[record.type](record.name, `${path}.principals[${index}].name`))
     // Deleting a principal deletes its keys: a key always has its owner.
     shape.checkReferences(saved.keys, `${path}.keys`, 'owner_arn', new Set(saved.principals.map((r) => r.arn)), 'principal')
     const instances = new Set(saved.instances.map((r) => r.instance_id))

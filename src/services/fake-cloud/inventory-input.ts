@@ -123,7 +123,8 @@ function isTagMap(value: unknown): boolean {
   )
 }
 
-function isRfc3339Seconds(value: unknown): boolean {
+/** A UTC time to the second as AWS prints it (`isoSeconds`): also what a snapshot's dates must be. */
+export function isRfc3339Seconds(value: unknown): boolean {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(value)) return false
   const ms = Date.parse(value)
   return Number.isFinite(ms) && new Date(ms).toISOString().replace('.000Z', 'Z') === value

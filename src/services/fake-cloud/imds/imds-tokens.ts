@@ -6,6 +6,8 @@ import type { CloudState } from '../cloud-state.ts'
  * stored: the HMAC key is drawn once per emulator from its random source.
  */
 const MAC_BYTES = 24
+/** The key IMDSv2 tokens are signed with, drawn on first use. */
+export const IMDS_SECRET_BYTES = 32
 
 /** A token for this instance, valid `ttlSeconds` on the emulator clock. */
 export function issueImdsToken(state: CloudState, instanceId: string, ttlSeconds: number): string {
@@ -25,7 +27,7 @@ export function isValidImdsToken(state: CloudState, instanceId: string, token: s
 
 function mac(state: CloudState, instanceId: string, expires: Buffer): Buffer {
   if (state.imdsSecret === undefined) {
-    state.imdsSecret = state.emulator.random.bytes(32)
+    state.imdsSecret = state.emulator.random.bytes(IMDS_SECRET_BYTES)
     // Unseeded, the draw counts nowhere else: a restart must keep the key, or live tokens stop working.
     state.emulator.noteChange()
   }
