@@ -123,7 +123,7 @@ describe('doppel serve --data-dir when writes fail', () => {
       execFileSync('mkfifo', ['-m', '600', join(dir, where)])
       const { code, stderr, ms } = await refused(['--data-dir', dir])
       expect(code).toBe(1)
-      expect(stderr).toBe(`doppel serve: cannot read the snapshot ${join(dir, where)}: it is not a regular file\n`)
+      expect(stderr).toBe(`doppel serve: cannot read the snapshot ${join(dir, where)}: it is a FIFO, not a regular file\n`)
       expect(ms).toBeLessThan(5000)
     })
   }
