@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { PatternShapeError } from '../../src/core/path-pattern.ts'
 import { RouteTable, routeTemplate } from '../../src/core/routing/index.ts'
-import { ROUTES as AUTH_ROUTES, matchRoute } from '../../src/services/cloud-auth/routing/auth-routes.ts'
+import { ENDPOINTS } from '../../src/services/cloud-auth/routing/auth-routes.ts'
+import { matchMountRoute } from '../../src/services/cloud-auth/routing/api-routes.ts'
 import { isNameSegment } from '../../src/services/cloud-auth/routing/endpoint.ts'
 
 describe('the route table', () => {
@@ -82,7 +83,7 @@ const PREVIOUS_AUTH_ROUTES: [string, RegExp][] = [
 
 describe("the auth method's route rows", () => {
   it('are the paths its regular expressions were, in the same order', () => {
-    expect(AUTH_ROUTES.rows.map((row) => row.path)).toEqual(PREVIOUS_AUTH_ROUTES.map(([path]) => path))
+    expect(ENDPOINTS.map((row) => row.path)).toEqual(PREVIOUS_AUTH_ROUTES.map(([path]) => path))
   })
 
   it('match what the regular expressions matched, with the same parameters', () => {
@@ -91,7 +92,7 @@ describe("the auth method's route rows", () => {
     fc.assert(
       fc.property(path, (subject) => {
         const before = PREVIOUS_AUTH_ROUTES.find(([, pattern]) => pattern.test(subject))
-        const now = matchRoute(subject)
+        const now = matchMountRoute(subject)
         expect(now?.row.path, subject).toBe(before?.[0])
         if (before) expect(now!.params).toEqual({ ...before[1].exec(subject)!.groups })
       }),

@@ -39,7 +39,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Schema {
     },
     tags: [{ name: 'cloud-auth' }, { name: 'registry' }],
     paths: {
-      ...tag(authPaths({ prefix: API_PREFIX.slice(0, -1), mounts: profile.mounts, tokenSchemes: Object.keys(schemes) }), 'cloud-auth'),
+      ...tag(authPaths({ prefix: API_PREFIX.slice(0, -1), mounts: profile.mounts, tokenSchemes: Object.keys(schemes), profile }), 'cloud-auth'),
       ...tag(registryPaths(), 'registry'),
     },
     components: {
@@ -57,7 +57,7 @@ export function vaultOpenApiDocument(options: { genericMountPaths: boolean }): S
   const profile = getProfile('vault')
   const schemes = tokenSchemes(profile.tokenHeaders)
   const mount = options.genericMountPaths ? ['{aws_mount_path}'] : [profile.mounts.at(-1)!]
-  const paths = authPaths({ prefix: '', mounts: mount, tokenSchemes: Object.keys(schemes) })
+  const paths = authPaths({ prefix: '', mounts: mount, tokenSchemes: Object.keys(schemes), profile })
   if (options.genericMountPaths) {
     const parameter = { name: 'aws_mount_path', in: 'path', required: true, schema: { type: 'string', default: 'aws' } }
     for (const [path, item] of Object.entries(paths)) {
