@@ -33,6 +33,8 @@ Options:
   --profile <name>      service (default) or vault (X-Vault-Token, mount "aws" too)
   --allow-sha1          Accept SHA-1-based identity signatures at ec2 login
   --cloud-port <n>      Also serve STS/EC2/IAM/IMDS at the root of their own listener
+  --expose-imds         Answer the instance metadata service (role credentials included) beyond
+                        loopback without a token, e.g. to containers on a --host 0.0.0.0 cloud listener
   --tls                 Serve HTTPS (both listeners) with a development CA made at start, kept in
                         --data-dir's tls/ folder or else in a temporary folder removed at stop
   --tls-cert <file>     Serve HTTPS with this PEM certificate (chain may follow; needs --tls-key)
@@ -76,6 +78,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
       ...PROFILE_OPTION,
       'allow-sha1': { type: 'boolean', default: false },
       'cloud-port': { type: 'string' },
+      'expose-imds': { type: 'boolean', default: false },
       tls: { type: 'boolean', default: false },
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
@@ -141,6 +144,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
     ...(log && { onRequest: log }),
     allowedHosts,
     controlTokens: values['control-token'] ?? [],
+    exposeImds: values['expose-imds'],
     tenants,
     ...(tls && { tls: { cert: tls.cert, key: tls.key } }),
   }

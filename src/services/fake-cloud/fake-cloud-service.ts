@@ -1,15 +1,12 @@
 import type { RequestContext } from '../../core/glossary.ts'
 import { decodeOrKeep } from '../../core/decode-segment.ts'
 import { jsonResponse, requestUrl } from '../../core/http.ts'
-import { awsFaceOf, awsServiceOfHost, CLOUD_MOUNT, isAwsHost, isMetadataHost } from './urls.ts'
+import { awsFaceOf, CLOUD_MOUNT, cloudFaceOf, scopeService } from './urls.ts'
 import { cloudState, type CloudState } from './cloud-state.ts'
 import { STS_MOUNT } from './fake-cloud-api.ts'
 import { serveImds } from './imds/imds-service.ts'
 import { serveQueryApi } from './query-api.ts'
-import type { QueryService } from './query-xml.ts'
 import { LightResponse } from '../../core/light-response.ts'
-
-const SCOPE_SERVICE = /Credential=[^/,\s]*\/\d{8}\/[^/,\s]*\/(sts|iam|ec2)\//
 
 /**
  * The fake cloud provider: IMDS, STS, EC2 and IAM. Routes by path (`/_doppel/cloud/sts|iam|ec2|imds/…` on
@@ -20,24 +17,15 @@ const SCOPE_SERVICE = /Credential=[^/,\s]*\/\d{8}\/[^/,\s]*\/(sts|iam|ec2)\//
 export async function fakeCloud(request: Request, context: RequestContext): Promise<Response> {
   const state = cloudState(context.emulator)
   const url = requestUrl(request, context)
-  if (url.pathname.startsWith(CLOUD_MOUNT)) return serveCloudFace(state, request, url)
   const host = url.hostname.toLowerCase()
-  const metadataInstance = state.selectedInstance ?? state.lastInstance
-  if (isMetadataHost(host)) return serveImds(state, metadataInstance, request, url.pathname)
-  const service = (awsServiceOfHost(host) ?? scopeService(request, url)) as QueryService | undefined
-  if (service !== undefined) return serveQueryApi(state, service, request)
-  if (isAwsHost(host)) {
-    return new LightResponse(`doppel's fake cloud does not emulate ${host}: it serves STS, EC2, IAM and the instance metadata service\n`, {
-      status: 404,
-      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-    })
-  }
-  return serveImds(state, metadataInstance, request, url.pathname)
-}
-
-function scopeService(request: Request, url: URL): string | undefined {
-  const credential = request.headers.get('authorization') ?? `Credential=${url.searchParams.get('X-Amz-Credential') ?? ''}`
-  return SCOPE_SERVICE.exec(credential)?.[1]
+  const face = cloudFaceOf(host, url.pathname, () => scopeService(request.headers.get('authorization') ?? undefined, url.search))
+  if (url.pathname.startsWith(CLOUD_MOUNT)) return serveCloudFace(state, request, url, face)
+  if (face === 'imds') return serveImds(state, state.selectedInstance ?? state.lastInstance, request, url.pathname)
+  if (face !== undefined) return serveQueryApi(state, face, request)
+  return new LightResponse(`doppel's fake cloud does not emulate ${host}: it serves STS, EC2, IAM and the instance metadata service\n`, {
+    status: 404,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+  })
 }
 
 /**
@@ -45,8 +33,7 @@ function scopeService(request: Request, url: URL): string | undefined {
  * metadata (`/_doppel/cloud/imds/<id>/latest/…`). `Doppel.handle` sends the other `/_doppel/cloud/` paths
  * to the control API; called directly with one, this answers as the control API does for a path it lacks.
  */
-export function serveCloudFace(state: CloudState, request: Request, url: URL): Promise<Response> | Response {
-  const face = awsFaceOf(url.pathname)
+export function serveCloudFace(state: CloudState, request: Request, url: URL, face = awsFaceOf(url.pathname)): Promise<Response> | Response {
   if (face === 'imds') {
     const [instanceId = '', ...path] = url.pathname.slice(`${CLOUD_MOUNT}imds/`.length).split('/')
     return serveImds(state, decodeOrKeep(instanceId), request, '/' + path.join('/'))

@@ -35,6 +35,30 @@ export function awsFaceOf(path: string): AwsFace | undefined {
   return Object.hasOwn(AWS_FACES, first) ? (first as AwsFace) : undefined
 }
 
+/** A SigV4 credential's scope: `<key>/<date>/<region>/<service>/aws4_request`. */
+const SCOPE_SERVICE = /Credential=[^/,\s]*\/\d{8}\/[^/,\s]*\/(sts|iam|ec2)\//
+
+/** The query API a request's SigV4 credential scope names (its Authorization header, else a presigned `X-Amz-Credential`), if any. */
+export function scopeService(authorization: string | undefined, search: string): 'sts' | 'iam' | 'ec2' | undefined {
+  const credential = authorization ?? `Credential=${search === '' ? '' : (new URLSearchParams(search).get('X-Amz-Credential') ?? '')}`
+  return SCOPE_SERVICE.exec(credential)?.[1] as 'sts' | 'iam' | 'ec2' | undefined
+}
+
+/**
+ * The AWS face a request to the fake cloud reaches, as its router decides (`fake-cloud-service.ts`): by
+ * path on doppel's listeners (`/_doppel/cloud/<face>/…`), else by host (the metadata addresses, an AWS
+ * service name), else by the credential scope's service (the cloud listener, where the host tells
+ * nothing); an AWS name it does not serve reaches no face (404), anything else the metadata service.
+ * `hostname` is lower-case, without a port (a URL's `hostname`).
+ */
+export function cloudFaceOf(hostname: string, path: string, scope: () => 'sts' | 'iam' | 'ec2' | undefined): AwsFace | undefined {
+  if (path.startsWith(CLOUD_MOUNT)) return awsFaceOf(path)
+  if (isMetadataHost(hostname)) return 'imds'
+  const service = awsServiceOfHost(hostname) ?? scope()
+  if (service !== undefined) return service
+  return isAwsHost(hostname) ? undefined : 'imds'
+}
+
 /** The fake cloud's URLs on doppel's own origins (its AWS host names: `isFakeCloudHost`). */
 export const FAKE_CLOUD_URLS: ServiceUrls<'fake-cloud'> = {
   name: 'fake-cloud',
