@@ -10,6 +10,11 @@ import { errorsEnvelope, type ServiceUrls } from '../../core/routing/index.ts'
 /** Where the fake cloud's paths start on doppel's own listeners. */
 export const CLOUD_MOUNT = '/_doppel/cloud/'
 
+/** A path of the fake cloud on doppel's listeners: `/_doppel/cloud/<rest>` (encoded by the caller). */
+export function cloudPath(rest: string): string {
+  return CLOUD_MOUNT + rest
+}
+
 /**
  * The fake cloud's AWS APIs as paths (`/_doppel/cloud/<face>/…`, SDK endpoint overrides and per-instance
  * metadata), and whether each checks its callers itself. STS, IAM and EC2 verify every call's SigV4
