@@ -1,4 +1,5 @@
-import { act, ok, type BodySpec, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
+import { act, mount, ok, type BodySpec, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
+import { CONTROL_PREFIX } from '../../services/control/urls.ts'
 
 const SNAPSHOT: BodySpec = { kind: 'json', limit: 'snapshot', names: 'snapshot' }
 
@@ -7,13 +8,13 @@ const snapshots = () => import('./snapshot-document.ts')
 const emulator = (call: ControlCall) => call.context.emulator
 
 /** `GET` and `PUT /_doppel/snapshot`. Snapshots carry secrets: both need a management token, on loopback too. */
-export const SNAPSHOT_ROUTES: readonly ControlRoute[] = [
-  { method: 'GET', path: '/_doppel/snapshot', access: 'management', run: async (call) => ok((await snapshots()).takeSnapshot(emulator(call))) },
+export const SNAPSHOT_ROUTES: readonly ControlRoute[] = mount(CONTROL_PREFIX, [
+  { method: 'GET', path: 'snapshot', access: 'management', run: async (call) => ok((await snapshots()).takeSnapshot(emulator(call))) },
   {
     method: 'PUT',
-    path: '/_doppel/snapshot',
+    path: 'snapshot',
     access: 'management',
     body: SNAPSHOT,
     run: act(async (call) => (await snapshots()).restoreSnapshot(emulator(call), call.body)),
   },
-]
+])

@@ -12,7 +12,7 @@ export const V2_PREFIX = '/api/v2/'
 /** Upload and download objects (the object id is the credential). */
 export const ARCHIVIST_PREFIX = '/_archivist/'
 /** Its set-up routes, answered by the control API. */
-const SETUP_PREFIX = '/_doppel/registry/'
+export const SETUP_PREFIX = '/_doppel/registry/'
 
 const REFUSAL_TITLES: Record<number, string> = { 400: 'bad request', 401: 'unauthorized', 403: 'forbidden', 415: 'unsupported media type' }
 
