@@ -82,6 +82,13 @@ const PREVIOUS_AUTH_ROUTES: [string, RegExp][] = [
 ]
 
 describe("the auth method's route rows", () => {
+  it("leave `login` to its own row, which a mount's table tries last", () => {
+    const endpoints = new RouteTable(ENDPOINTS, { trailingSlash: 'as-written', segment: isNameSegment })
+    expect(endpoints.match('', 'login')).toBe(404)
+    expect(matchMountRoute('login')?.row.path).toBe('login')
+    expect(matchMountRoute('login/')).toBeUndefined()
+  })
+
   it('are the paths its regular expressions were, in the same order', () => {
     expect(ENDPOINTS.map((row) => row.path)).toEqual(PREVIOUS_AUTH_ROUTES.map(([path]) => path))
   })

@@ -15,6 +15,7 @@ import { journalRequest, journalResponse, requestBodySource, type BodySource } f
 import { redactExplanation } from '../../services/control/redact.ts'
 import { CONTROL_TABLE } from './control-table.ts'
 import { classifyRequest, type ServiceName, type Surface } from './route-request.ts'
+import { CONTROL_PREFIX } from '../../services/control/urls.ts'
 
 export type { Surface } from './route-request.ts'
 
@@ -177,7 +178,7 @@ export class Doppel extends Emulator {
     } else {
       const service = SERVICES[route.answer]
       // Faults never touch the control API, whichever service answers under /_doppel/.
-      const fault = url.pathname.startsWith('/_doppel/') ? undefined : this.faults.take(request.method, url)
+      const fault = url.pathname.startsWith(CONTROL_PREFIX) ? undefined : this.faults.take(request.method, url)
       if (fault?.drop) {
         await this.#record(route.journal ?? 'none', request, url, body, undefined, started)
         throw new DroppedConnection(`Connection dropped by fault ${fault.id}`)

@@ -68,7 +68,7 @@ export function vaultOpenApiDocument(options: { genericMountPaths: boolean }): S
     openapi: '3.1.0',
     info: {
       title: 'HashiCorp Vault API',
-      description: 'HTTP API that gives you full access to Vault. All API routes are prefixed with `/v1/`.',
+      description: `HTTP API that gives you full access to Vault. All API routes are prefixed with \`${API_PREFIX}\`.`,
       version: VERSION,
       license: { name: 'Mozilla Public License 2.0', url: 'https://www.mozilla.org/en-US/MPL/2.0' },
     },

@@ -87,7 +87,13 @@ const AWS_HOST = /\.amazonaws\.com(?:\.cn)?$/
 const SERVICE_HOST = /^(sts|iam|ec2)(?:\.[a-z0-9-]+)?\.amazonaws\.com(?:\.cn)?$/
 const REGIONAL_SERVICE_HOST = /^(?:sts|iam|ec2)\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$/
 const OTHER_PARTITION_HOST = /\.amazonaws\.com\.cn$/
-const GLOBAL_STS_HOST = 'sts.amazonaws.com'
+/** STS's global endpoint's host name. */
+export const GLOBAL_STS_HOST = 'sts.amazonaws.com'
+
+/** STS's host name in a region's `aws` partition, or the global one without a region. */
+export function stsHost(region?: string): string {
+  return region === undefined ? GLOBAL_STS_HOST : `sts.${region}.amazonaws.com`
+}
 const REGIONAL_STS_HOST = /^sts\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$/
 
 /** Whether a `Host` (name, with or without a port) is one of the AWS names the fake cloud answers on. */

@@ -4,7 +4,7 @@ import { jsonApiError, jsonApiErrors } from './api/json-api.ts'
 /** Terraform's service discovery document. */
 export const DISCOVERY_PATH = '/.well-known/terraform.json'
 /** Every path under it is the registry's (one it lacks answers the registry's 404). */
-const API_PREFIX = '/api/'
+export const API_PREFIX = '/api/'
 /** The registry protocol's reads (`{"errors":[…]}` bodies). */
 export const V1_PREFIX = '/api/registry/v1/'
 /** The management API (JSON:API). */

@@ -7,6 +7,7 @@ import { canonicalHeader } from './emulator-target.ts'
 import { controlClient, refuse, refusalText, type ControlCaller } from './control-client.ts'
 import { controlPath } from '../../../services/control/urls.ts'
 import { TargetError, TargetUnreachableError, type Target, type TargetControl, type TargetInfo, type TargetSession } from './target.ts'
+import { sysAuthPath } from '../../../services/cloud-auth/urls.ts'
 
 export interface HttpTargetOptions {
   name?: string
@@ -72,7 +73,7 @@ export async function createHttpTarget(options: HttpTargetOptions): Promise<Targ
         return { info, send: (request) => fetchImpl(request), ...explain, control, close: async () => undefined } satisfies TargetSession
       }
       const mount = `${info.mount}-${runId}`
-      const sys = `${url}/v1/sys/auth/${mount}`
+      const sys = `${url}${sysAuthPath(mount)}`
       const headers = { [info.tokenHeader]: token, 'Content-Type': 'application/json' }
       const enable = async () => {
         const enabled = await fetchImpl(sys, { method: 'POST', headers, body: JSON.stringify({ type: 'aws' }) })
