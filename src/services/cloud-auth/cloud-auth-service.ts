@@ -19,7 +19,7 @@ import { runPeriodicTidy } from './tidy/remove-expired.ts'
 import { tokenStore } from './tokens/index.ts'
 import type { RouteMatch } from '../../core/routing/index.ts'
 import { matchApiRoute, matchMountRoute, type MountPoint } from './routing/api-routes.ts'
-import type { ApiRoute, OperationCall, RouteCall, RouteToken } from './routing/api-route.ts'
+import type { ApiRoute, OperationCall, RouteToken } from './routing/api-route.ts'
 import { API_PREFIX } from './urls.ts'
 
 /**
@@ -48,13 +48,16 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
   }
   if (path.startsWith(API_PREFIX)) path = path.slice(API_PREFIX.length)
   const match = matchApiRoute(context.profile, path)
-  const call: RouteCall = { request, context, url, path, params: match?.params ?? {}, rest: match?.rest ?? '' }
-  if (match?.row.reads === 'request') return (match.row.token === 'root' && refusedToken(request, context)) || match.row.run(call)
+  if (match?.row.reads === 'request') {
+    const { row, params, rest } = match
+    return (row.token === 'root' && refusedToken(request, context)) || row.run({ request, context, url, path, params, rest })
+  }
 
   const parsed = await httpOperation(request, url)
   if (parsed instanceof Response) return parsed
-  if (parsed.operation === 'list' && !path.endsWith('/')) call.path += '/'
-  const route = routeOf(match, { ...call, ...parsed })
+  // A LIST is routed with a trailing slash, as the real service's list paths are written.
+  const at = parsed.operation === 'list' && !path.endsWith('/') ? `${path}/` : path
+  const route = routeOf(at === path ? match : matchApiRoute(context.profile, at), { request, context, url, path: at, ...parsed })
   return (route.token === 'root' && refusedToken(request, context)) || route.run()
 }
 
@@ -66,10 +69,11 @@ interface Route {
 
 const noRow = (answer: () => Response): Route => ({ token: 'root', run: answer })
 
-function routeOf(match: RouteMatch<ApiRoute | MountPoint> | undefined, call: OperationCall): Route {
-  if (!match) return noRow(() => authError(404, MESSAGES.noHandler(call.path)))
+function routeOf(match: RouteMatch<ApiRoute | MountPoint> | undefined, input: Omit<OperationCall, 'params' | 'rest'>): Route {
+  if (!match) return noRow(() => authError(404, MESSAGES.noHandler(input.path)))
   const { row } = match
-  if (row.reads === 'operation') return { token: row.token, run: () => row.run(call) }
+  const call: OperationCall = { ...input, params: match.params, rest: match.rest }
+  if (row.reads !== 'mount') return { token: row.token, run: () => row.run(call) }
   // A mount point: the mount is whatever the emulator's mount table holds at the start of the rest.
   const { context } = call
   const mount = mountTable(context.emulator).resolve(call.path.slice(row.path.length - 1))
