@@ -152,7 +152,7 @@ export function authPaths(options: AuthPathOptions): Record<string, Schema> {
   const prefix = options.prefix
   for (const row of API_ROUTES) {
     if (row.reads !== 'mount') continue
-    for (const mount of options.mounts) mountPaths(paths, `${prefix}/${row.path.slice(0, -1)}${mount}`, row.rows.rows, options)
+    for (const mount of options.mounts) mountPaths(paths, `${prefix}/${row.path.slice(0, -1)}${mount}`, row.rows, options)
   }
   for (const row of API_ROUTES) {
     if (row.reads === 'mount' || !row.describe || row.profile?.(options.profile) === false) continue

@@ -18,7 +18,7 @@ import { authState } from './state.ts'
 import { runPeriodicTidy } from './tidy/remove-expired.ts'
 import { tokenStore } from './tokens/index.ts'
 import type { RouteMatch } from '../../core/routing/index.ts'
-import { matchApiRoute, matchMountRoute, type MountPoint } from './routing/api-routes.ts'
+import { matchApiRoute, type MountPoint } from './routing/api-routes.ts'
 import type { ApiRoute, OperationCall, RouteToken } from './routing/api-route.ts'
 import { API_PREFIX } from './urls.ts'
 
@@ -78,7 +78,7 @@ function routeOf(match: RouteMatch<ApiRoute | MountPoint> | undefined, input: Om
   const { context } = call
   const mount = mountTable(context.emulator).resolve(call.path.slice(row.path.length - 1))
   if (!mount) return noRow(() => authError(404, MESSAGES.noHandler(call.path)))
-  const found = matchMountRoute(mount.relative)
+  const found = row.match(mount.relative)
   if (!found) return noRow(() => authError(404, multiError(MESSAGES.unsupportedPath)))
   const endpoint = found.row
   if (!('operations' in endpoint)) {

@@ -54,18 +54,25 @@ export type MountRoute = OperationRoute<MountCall> | Endpoint
  * `login` last, which no endpoint's pattern matches. Paths arrive percent-decoded; a name segment breaking
  * the real service's rule matches no row.
  */
-export const MOUNT_ROUTES = new RouteTable<MountRoute>([...ENDPOINTS, LOGIN], { trailingSlash: 'as-written', segment: isNameSegment })
-
-/** The row for a mount-relative path (deprecated names included), or undefined. */
-export function matchMountRoute(path: string): RouteMatch<MountRoute> | undefined {
-  const match = MOUNT_ROUTES.match('', currentPath(path))
-  return typeof match === 'number' ? undefined : match
-}
+const MOUNT_TABLE = new RouteTable<MountRoute>([...ENDPOINTS, LOGIN], { trailingSlash: 'as-written', segment: isNameSegment })
 
 /** Where the mounts sit: `auth/<mount>/…`, a mount being any path the emulator's mount table holds. */
 export interface MountPoint extends RouteRow {
   readonly reads: 'mount'
-  readonly rows: RouteTable<MountRoute>
+  /** A mount's rows, relative to it. */
+  readonly rows: readonly MountRoute[]
+  /** The row for a mount-relative path (deprecated names included), or undefined. */
+  match(relative: string): RouteMatch<MountRoute> | undefined
+}
+
+const MOUNTS: MountPoint = {
+  path: 'auth/*',
+  reads: 'mount',
+  rows: MOUNT_TABLE.rows,
+  match(relative) {
+    const match = MOUNT_TABLE.match('', currentPath(relative))
+    return typeof match === 'number' ? undefined : match
+  },
 }
 
 /** What the token mount's other paths answer, after the token check. */
@@ -85,7 +92,7 @@ export const API_ROUTES: readonly (ApiRoute | MountPoint)[] = [
   ...mount(`auth/${TOKEN_MOUNT}/`, [...SELF_ROUTES, TOKEN_MOUNT_REST]),
   ...SYS_AUTH_ROUTES,
   VAULT_OPENAPI_ROUTE,
-  { path: 'auth/*', reads: 'mount', rows: MOUNT_ROUTES },
+  MOUNTS,
 ]
 
 const API_TABLE = new RouteTable(API_ROUTES, { trailingSlash: 'as-written' })
