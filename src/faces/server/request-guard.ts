@@ -56,16 +56,41 @@ function sameOrigin(origin: string, host: string): boolean {
 }
 
 /**
+ * A Host and target the URL parser would leave as they are: host labels that start with a letter (never
+ * read as an IPv4 number) or an IPv4 address in its canonical form, and an optional port; a path and query of characters it neither decodes nor
+ * encodes, without dot segments. Anything else is parsed as the node adapter's URL will be.
+ */
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)'
+const PLAIN_HOST = new RegExp(`^(?:[a-z][a-z0-9-]*(?:\\.[a-z][a-z0-9-]*)*|${OCTET}(?:\\.${OCTET}){3})(?::\\d{1,5})?$`, 'i')
+const PLAIN_TARGET = /^\/[A-Za-z0-9\-_~!$&'()*+,;=:@/?]*$/
+
+/** The URL the router reads, from the `Host` and the raw target, as the node adapter builds it; undefined when none can be built. */
+function targetUrl(host: string, target: string): Pick<URL, 'host' | 'hostname' | 'pathname' | 'search'> | undefined {
+  if (PLAIN_HOST.test(host) && PLAIN_TARGET.test(target) && !target.includes('/.')) {
+    const query = target.indexOf('?')
+    const lower = host.toLowerCase()
+    const colon = lower.indexOf(':')
+    return {
+      host: lower,
+      hostname: colon === -1 ? lower : lower.slice(0, colon),
+      pathname: query === -1 ? target : target.slice(0, query),
+      search: query === -1 || query === target.length - 1 ? '' : target.slice(query),
+    }
+  }
+  try {
+    return new URL(`http://${host}${target}`)
+  } catch {
+    return undefined
+  }
+}
+
+/**
  * The request's classification (`classifyRequest`, the router's own), from the URL the node adapter will
  * build of its Host and target; a URL that cannot be built is guarded as the control API is.
  */
 function classify(req: IncomingMessage, target: string, listener: ListenerOptions): Classification {
-  let url: URL
-  try {
-    url = new URL(`http://${req.headers.host ?? '127.0.0.1'}${target}`)
-  } catch {
-    return { journal: undefined, answer: undefined, access: 'control', path: target }
-  }
+  const url = targetUrl(req.headers.host ?? '127.0.0.1', target)
+  if (url === undefined) return { journal: undefined, answer: undefined, access: 'control', path: target }
   const authorization = () => req.headers.authorization
   return classifyRequest({ listener: listener.surface, url, authorization, tenants: listener.tenants })
 }
