@@ -27,6 +27,11 @@ export const SERVE_FLAGS = {
   profile: { ...PROFILE_OPTION.profile, help: 'service (default) or vault (X-Vault-Token, mount "aws" too)' },
   'allow-sha1': { type: 'boolean', default: false, help: 'Accept SHA-1-based identity signatures at ec2 login' },
   'cloud-port': { type: 'string', value: '<n>', help: 'Also serve STS/EC2/IAM/IMDS at the root of their own listener' },
+  'expose-imds': {
+    type: 'boolean',
+    default: false,
+    help: 'Answer the instance metadata service (role credentials included) beyond\nloopback without a token, e.g. to containers on a --host 0.0.0.0 cloud listener',
+  },
   tls: {
     type: 'boolean',
     default: false,
@@ -99,6 +104,7 @@ export async function serve(argv: string[], io: CliIo, { env = process.env, sign
     allowedHosts: values['allowed-host'] ?? [],
     controlTokens,
     ...(cloudPort !== undefined && { cloudPort }),
+    ...(values['expose-imds'] && { exposeImds: true }),
     ...(tls && { tls }),
     ...(values['data-dir'] !== undefined && { dataDir: values['data-dir'] }),
     ...(values['snapshot-interval'] !== undefined && { snapshotInterval: values['snapshot-interval'] }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { errors, managementClient, multi } from './management-client.ts'
+import { createDoppel } from '../../src/features/doppel/doppel.ts'
 
 const EC2_ROLE = { auth_type: 'ec2', bound_ami_id: 'ami-1' }
 
@@ -84,6 +85,18 @@ describe('HTTP rules of the management endpoints (docs/reference/cloud-auth.md Â
       for (const name of ['a', 'A_1', 'a-b.c', 'x.-y', '9']) {
         expect((await api.write(`role/${name}`, EC2_ROLE)).status, name).toBe(204)
       }
+    })
+
+    it("routes a LIST by its path with the trailing slash: the token store's paths stay the token store's", async () => {
+      const doppel = createDoppel()
+      const list = (path: string) => doppel.fetch(`http://doppel.test/v1/${path}?list=true`, { headers: { 'X-Service-Token': 'root' } })
+      for (const path of ['auth/token', 'auth/token/', 'auth/token/lookup-self/x']) {
+        const answer = await list(path)
+        expect(answer.status, path).toBe(404)
+        expect(await answer.json(), path).toEqual(errors(multi('unsupported path')))
+      }
+      expect(await (await list('auth')).json()).toEqual(errors('no handler for route "auth/". route entry not found.'))
+      expect(await (await list('sys/auth')).json()).toEqual(errors(multi('unsupported operation')))
     })
 
     it('answers paths outside any mount with the router message once the token is good', async () => {

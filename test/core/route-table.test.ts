@@ -2,8 +2,13 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { PatternShapeError } from '../../src/core/path-pattern.ts'
 import { RouteTable, routeTemplate } from '../../src/core/routing/index.ts'
-import { ROUTES as AUTH_ROUTES, matchRoute } from '../../src/services/cloud-auth/routing/auth-routes.ts'
+import { ENDPOINTS } from '../../src/services/cloud-auth/routing/auth-routes.ts'
+import { API_ROUTES, type MountPoint } from '../../src/services/cloud-auth/routing/api-routes.ts'
 import { isNameSegment } from '../../src/services/cloud-auth/routing/endpoint.ts'
+
+/** The auth method's mounts' rows, as its table under `/v1/` matches a mount-relative path. */
+const MOUNT = API_ROUTES.find((row): row is MountPoint => row.reads === 'mount')!
+const matchMountRoute = (path: string) => MOUNT.match(path)
 
 describe('the route table', () => {
   const table = new RouteTable([
@@ -81,8 +86,15 @@ const PREVIOUS_AUTH_ROUTES: [string, RegExp][] = [
 ]
 
 describe("the auth method's route rows", () => {
+  it("leave `login` to its own row, which a mount's table tries last", () => {
+    const endpoints = new RouteTable(ENDPOINTS, { trailingSlash: 'as-written', segment: isNameSegment })
+    expect(endpoints.match('', 'login')).toBe(404)
+    expect(matchMountRoute('login')?.row.path).toBe('login')
+    expect(matchMountRoute('login/')).toBeUndefined()
+  })
+
   it('are the paths its regular expressions were, in the same order', () => {
-    expect(AUTH_ROUTES.rows.map((row) => row.path)).toEqual(PREVIOUS_AUTH_ROUTES.map(([path]) => path))
+    expect(ENDPOINTS.map((row) => row.path)).toEqual(PREVIOUS_AUTH_ROUTES.map(([path]) => path))
   })
 
   it('match what the regular expressions matched, with the same parameters', () => {
@@ -91,7 +103,7 @@ describe("the auth method's route rows", () => {
     fc.assert(
       fc.property(path, (subject) => {
         const before = PREVIOUS_AUTH_ROUTES.find(([, pattern]) => pattern.test(subject))
-        const now = matchRoute(subject)
+        const now = matchMountRoute(subject)
         expect(now?.row.path, subject).toBe(before?.[0])
         if (before) expect(now!.params).toEqual({ ...before[1].exec(subject)!.groups })
       }),

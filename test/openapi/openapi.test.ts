@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, test } from 'vitest'
-import { ROUTES as AUTH_ROUTES } from '../../src/services/cloud-auth/routing/auth-routes.ts'
-import { SELF_ROUTES } from '../../src/services/cloud-auth/tokens/self-routes.ts'
+import { ENDPOINTS } from '../../src/services/cloud-auth/routing/auth-routes.ts'
+import { API_ROUTES } from '../../src/services/cloud-auth/routing/api-routes.ts'
 import { main } from '../../src/cli/main.ts'
 import { createDoppel } from '../../src/features/doppel/doppel.ts'
 import { routeTemplate } from '../../src/core/routing/index.ts'
@@ -33,7 +33,7 @@ describe('GET /_doppel/openapi.json', () => {
   test('has every route of the auth route table, with each of its operations, on every mount', async () => {
     const vault = await fetchDocument('vault')
     for (const mount of ['cloud', 'aws']) {
-      for (const endpoint of AUTH_ROUTES.rows) {
+      for (const endpoint of ENDPOINTS) {
         const item = vault.paths[`/v1/auth/${mount}/${routeTemplate(endpoint).template}`]
         expect(item, endpoint.path).toBeDefined()
         for (const operation of Object.keys(endpoint.operations) as (keyof typeof HTTP_OF)[]) {
@@ -43,9 +43,24 @@ describe('GET /_doppel/openapi.json', () => {
       expect(vault.paths[`/v1/auth/${mount}/login`]?.post).toBeDefined()
       expect(vault.paths[`/v1/auth/${mount}/identity-whitelist/{instance_id}`]?.get).toMatchObject({ deprecated: true })
     }
-    for (const route of SELF_ROUTES.rows) {
-      for (const method of route.methods.filter((m) => m !== 'PUT')) expect(vault.paths[`/v1/auth/token/${route.path}`]?.[method.toLowerCase()]).toBeDefined()
+  })
+
+  test('has every other row of the auth method under /v1/ with each method it describes, where the profile serves it', async () => {
+    const documents = { service: await fetchDocument('service'), vault: await fetchDocument('vault') }
+    for (const [profile, document] of Object.entries(documents)) {
+      for (const row of API_ROUTES) {
+        if (row.reads === 'mount') continue
+        const item = document.paths[`/v1/${routeTemplate(row).template}`]
+        if (!row.describe || (profile === 'service' && row.profile)) {
+          expect(item, `${profile} ${row.path}`).toBeUndefined()
+          continue
+        }
+        for (const method of Object.keys(row.describe)) expect(item?.[method], `${profile} ${method} ${row.path}`).toBeDefined()
+      }
     }
+    expect(documents.vault.paths['/v1/sys/internal/specs/openapi']?.get).toMatchObject({ 'x-vault-unauthenticated': true })
+    expect(documents.vault.paths['/v1/auth/token/lookup-self']?.get).toBeDefined()
+    expect(documents.vault.paths['/v1/sys/auth/{path}']?.post).toBeDefined()
   })
 
   test("documents the statuses the auth service answers: 404 for a path value a route does not take, and Vault's 500s in the vault profile only", async () => {

@@ -171,8 +171,8 @@ function endpointOf(route: Route, hand: Hand, label: string, family: Family, nam
   const takes: Takes = {}
   if (nameAt) takes.name = badNameAt(route, hand, nameAt)
   // The auth method's HTTP layer reads `?list=` of any GET as a Go bool before routing (docs/reference/cloud-auth.md §1.1);
-  // the token store's own routes are answered before it.
-  if (family === 'auth' && (row.method === 'GET' || row.method === 'LIST') && !row.path.startsWith('/v1/auth/token/')) {
+  // the rows that read the request themselves (the token store's own routes) are answered before it.
+  if (family === 'auth' && (row.method === 'GET' || row.method === 'LIST') && !row.readsRequest) {
     takes.text = (value) => ({ ...route.probe(), url: `${route.url(hand.values).replace(/\/$/, '')}?list=${formEncode(value)}` })
   }
   return {

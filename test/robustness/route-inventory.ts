@@ -1,6 +1,8 @@
 import { openApiDocument } from '../../src/features/openapi/index.ts'
 import { MAX_BODY_BYTES } from '../../src/core/http.ts'
-import { CONTROL_BODY_LIMITS } from '../../src/core/routing/index.ts'
+import { CONTROL_BODY_LIMITS, routeTemplate } from '../../src/core/routing/index.ts'
+import { API_ROUTES } from '../../src/services/cloud-auth/routing/api-routes.ts'
+import { API_PREFIX } from '../../src/services/cloud-auth/urls.ts'
 import { CONTROL_TABLE } from '../../src/features/doppel/control-table.ts'
 import { QUERY_ACTIONS, QUERY_BODY_LIMIT } from '../../src/services/fake-cloud/query-api.ts'
 import { ARCHIVE_LIMIT } from '../../src/services/registry/api/archivist.ts'
@@ -27,6 +29,8 @@ export interface RouteRow {
   bodyRequired?: boolean
   /** The body's fields, where the route declares them (the auth method's field schemas). */
   fields?: string[]
+  /** The auth method's rows that read the request themselves: no `?list=` or body is read before they run. */
+  readsRequest?: boolean
 }
 
 /** A route's key in the corpus's hand table: `METHOD path`. */
@@ -40,6 +44,9 @@ interface Operation {
   requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } } | undefined> }
 }
 
+/** The document paths of the auth method's rows that read the request themselves. */
+const REQUEST_ROWS = new Set(API_ROUTES.filter((row) => row.reads === 'request').map((row) => `${API_PREFIX}${routeTemplate(row).template}`))
+
 function documentRoutes(): RouteRow[] {
   const rows: RouteRow[] = []
   const paths = openApiDocument().paths as Record<string, Record<string, Operation>>
@@ -49,7 +56,14 @@ function documentRoutes(): RouteRow[] {
       const service: Service = operation.tags.includes('registry') ? 'registry' : 'cloud-auth'
       const upper = service === 'cloud-auth' && method === 'get' && path.endsWith('/') ? 'LIST' : method.toUpperCase()
       const fields = service === 'cloud-auth' ? Object.keys(operation.requestBody?.content['application/json']?.schema.properties ?? {}) : []
-      rows.push({ service, method: upper, path, ...bodyLimit(service, upper, path), ...(fields.length > 0 && { fields }) })
+      rows.push({
+        service,
+        method: upper,
+        path,
+        ...bodyLimit(service, upper, path),
+        ...(fields.length > 0 && { fields }),
+        ...(service === 'cloud-auth' && REQUEST_ROWS.has(path) && { readsRequest: true }),
+      })
     }
   }
   return rows

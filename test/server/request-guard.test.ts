@@ -255,3 +255,90 @@ describe('beyond loopback', () => {
     expect((await send(port, 'POST', '/_doppel/reset', { Host: 'doppel.lan:8200', Origin: 'http://evil.example', ...ROOT })).status).toBe(403)
   })
 })
+
+describe('the metadata service beyond loopback (it checks no caller: the control token guards it on every listener and host)', () => {
+  let doppel: Doppel
+  let running: RunningServer
+  let port: number
+  beforeAll(async () => {
+    ;({ doppel, running } = await start({ controlTokens: ['ctl-token'] }, '0.0.0.0'))
+    port = running.port
+    const created = await doppel.fetch('http://doppel.test/_doppel/cloud/instances', { method: 'POST', body: JSON.stringify({ iam_role_name: 'web-role' }) })
+    expect(created.status).toBe(201)
+  })
+  afterAll(() => running.close())
+
+  const CREDENTIALS = '/latest/meta-data/iam/security-credentials/'
+  // The metadata addresses, as a client may spell them in Host (the URL parser folds the numeric forms).
+  it.each(['169.254.169.254', '169.254.169.254:80', '[fd00:ec2::254]', '0xa9fea9fe', '2852039166', '169.254.43518'])('refuses Host %s on the main port without a token', async (host) => {
+    const reply = await send(port, 'GET', CREDENTIALS, { Host: host })
+    expect(reply.status).toBe(401)
+    expect(reply.headers.server).toBeUndefined()
+    const withToken = await send(port, 'GET', CREDENTIALS, { Host: host, Authorization: 'Bearer ctl-token' })
+    expect(withToken.headers.server).toBe('EC2ws')
+  })
+
+  it('still leaves the SigV4 faces by host name to their signatures', async () => {
+    const reply = await send(port, 'POST', '/', { Host: 'sts.amazonaws.com', 'Content-Type': 'application/x-www-form-urlencoded' }, 'Action=GetCallerIdentity&Version=2011-06-15')
+    expect(reply.status).toBe(403)
+    expect(reply.text).toContain('<Code>MissingAuthenticationToken</Code>')
+  })
+
+  describe('on the cloud listener', () => {
+    const cloudServer = async (exposeImds: boolean) => {
+      const server = createDoppelServer(doppel, { surface: 'cloud', controlTokens: ['ctl-token'], exposeImds })
+      const cloud = await listen(server, 0, '127.0.0.1')
+      const real = server.address() as AddressInfo
+      server.address = () => ({ ...real, address: '0.0.0.0' })
+      return cloud
+    }
+
+    it('refuses an unsigned request (the metadata service) without a token, and lets a signed one reach the query API', async () => {
+      const cloud = await cloudServer(false)
+      try {
+        for (const path of [CREDENTIALS, '/latest/api/token', '/_doppel/health', '/']) {
+          const reply = await send(cloud.port, path === '/latest/api/token' ? 'PUT' : 'GET', path)
+          expect(reply.status, path).toBe(401)
+        }
+        const signed = await send(cloud.port, 'POST', '/', {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Authorization: 'AWS4-HMAC-SHA256 Credential=AKIAEXAMPLE/20260101/us-east-1/sts/aws4_request, SignedHeaders=host, Signature=00',
+        }, 'Action=GetCallerIdentity&Version=2011-06-15')
+        // Past the guard: the query API refuses the signature itself.
+        expect(signed.status).not.toBe(401)
+        expect(signed.text).toContain('<ErrorResponse')
+        expect((await send(cloud.port, 'GET', CREDENTIALS, { Authorization: 'Bearer ctl-token' })).headers.server).toBe('EC2ws')
+      } finally {
+        await cloud.close()
+      }
+    })
+
+    it('answers the metadata service without a token when told to (exposeImds, serve --expose-imds)', async () => {
+      const cloud = await cloudServer(true)
+      try {
+        const reply = await send(cloud.port, 'GET', CREDENTIALS)
+        expect(reply.status).toBe(200)
+        expect(reply.text.trim()).toBe('web-role')
+        // The control API keeps its token.
+        expect((await send(cloud.port, 'GET', '/_doppel/state', { Host: `127.0.0.1:${port}` })).headers.server).toBe('EC2ws')
+        expect((await send(port, 'GET', '/_doppel/state')).status).toBe(401)
+      } finally {
+        await cloud.close()
+      }
+    })
+  })
+
+  it('guards a tenant\'s metadata service as the root\'s', async () => {
+    const server = createDoppelServer(doppel, { controlTokens: ['ctl-token'], tenants: {} })
+    const tenants = await listen(server, 0, '127.0.0.1')
+    const real = server.address() as AddressInfo
+    server.address = () => ({ ...real, address: '0.0.0.0' })
+    try {
+      expect((await send(tenants.port, 'GET', `/t/a${CREDENTIALS}`, { Host: '169.254.169.254' })).status).toBe(401)
+      expect((await send(tenants.port, 'GET', '/t/a/_doppel/cloud/imds/i-0/latest/meta-data/')).status).toBe(401)
+    } finally {
+      await tenants.close()
+    }
+  })
+})
+

@@ -50,4 +50,16 @@ describe('doppel serve guard flags', () => {
     serve = await startServe([])
     expect(serve.stderr()).toBe('')
   })
+
+  it('beyond loopback: the metadata service needs the control token on the cloud listener, unless --expose-imds', async () => {
+    const cloudPort = (serve: ServeProcess) => Number(/doppel fake cloud on http:\/\/[^\s]+:(\d+)/.exec(serve.stderr())![1])
+    serve = await startServe(['--host', '0.0.0.0', '--root-token', 'a-long-random-token', '--cloud-port', '0'])
+    expect((await get(cloudPort(serve), '/latest/meta-data/', {})).status).toBe(401)
+    expect((await get(serve.port, '/latest/meta-data/', { Host: '169.254.169.254' })).status).toBe(401)
+    await stopServe(serve)
+    serve = await startServe(['--host', '0.0.0.0', '--root-token', 'a-long-random-token', '--cloud-port', '0', '--expose-imds'])
+    const exposed = await get(cloudPort(serve), '/latest/meta-data/', {})
+    expect(exposed.status).not.toBe(401)
+    expect((await get(serve.port, '/_doppel/state', {})).status).toBe(401)
+  })
 })

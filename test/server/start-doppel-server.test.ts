@@ -99,6 +99,7 @@ const SERVER_OPTIONS = {
   allowedHosts: true,
   controlTokens: true,
   cloudPort: true,
+  exposeImds: true,
   tls: true,
   dataDir: true,
   snapshotInterval: true,

@@ -1,4 +1,4 @@
-export { routeTemplate, type RouteMatch, type RouteRow } from './route-row.ts'
+export { mount, routeTemplate, type RouteMatch, type RouteRow } from './route-row.ts'
 export { RouteTable, type RouteTableOptions } from './route-table.ts'
 export {
   act,

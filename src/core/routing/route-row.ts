@@ -29,3 +29,11 @@ export function routeTemplate(row: RouteRow): { template: string; params: string
   })
   return { template, params }
 }
+
+/**
+ * Rows under a prefix (as hono's `route()` and moto's url bases): each row's path with `prefix` in front,
+ * everything else as it was. A prefix is written once, where its owner declares it.
+ */
+export function mount<Row extends RouteRow>(prefix: string, rows: readonly Row[]): Row[] {
+  return rows.map((row) => ({ ...row, path: prefix + row.path }))
+}

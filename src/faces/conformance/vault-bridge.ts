@@ -1,6 +1,7 @@
 import { createDoppel, type Doppel } from '../../features/doppel/doppel.ts'
 import { createDoppelServer, listen, type RunningServer } from '../server/doppel-server.ts'
 import { errorKind } from '../../core/doppel-error.ts'
+import { mountPath, sysAuthPath } from '../../services/cloud-auth/urls.ts'
 
 /** A management request the bridge sends to the real server. */
 export interface PlannedRequest {
@@ -23,17 +24,16 @@ export interface SetupPlanInput {
  * certificates registered with the type each flow uses (docs/reference/cloud-auth.md §3.1, docs/reference/cloud-auth.md §3.4, docs/reference/fake-cloud.md §3.4).
  */
 export function vaultSetupPlan(input: SetupPlanInput): PlannedRequest[] {
-  const base = `/v1/auth/${input.mount}`
   const certificate = (name: string, pem: string, type: 'pkcs7' | 'identity'): PlannedRequest => ({
     method: 'POST',
-    path: `${base}/config/certificate/${name}`,
+    path: mountPath(input.mount, `config/certificate/${name}`),
     body: { aws_public_cert: Buffer.from(pem).toString('base64'), type },
   })
   return [
-    { method: 'POST', path: `/v1/sys/auth/${input.mount}`, body: { type: 'aws', description: 'doppel conformance run' } },
+    { method: 'POST', path: sysAuthPath(input.mount), body: { type: 'aws', description: 'doppel conformance run' } },
     {
       method: 'POST',
-      path: `${base}/config/client`,
+      path: mountPath(input.mount, 'config/client'),
       body: {
         access_key: input.credentials.accessKeyId,
         secret_key: input.credentials.secretAccessKey,
@@ -49,7 +49,7 @@ export function vaultSetupPlan(input: SetupPlanInput): PlannedRequest[] {
 }
 
 export function vaultTeardownPlan(mount: string): PlannedRequest[] {
-  return [{ method: 'DELETE', path: `/v1/sys/auth/${mount}` }]
+  return [{ method: 'DELETE', path: sysAuthPath(mount) }]
 }
 
 export interface VaultBridgeOptions {

@@ -3,6 +3,7 @@ import type { CliIo } from '../../core/cli-io.ts'
 import { parseLabelExpression } from '../scenario/runner/labels.ts'
 import { EXIT } from '../scenario/run-suite.ts'
 import { runConformance, type ConformanceOptions } from './run-conformance.ts'
+import { apiPath } from '../../services/cloud-auth/urls.ts'
 
 const ROOT_TOKEN = 'doppel-root'
 
@@ -57,7 +58,7 @@ export async function runConformanceInVaultContainer(options: VaultContainerOpti
     .withEnvironment({ VAULT_DEV_ROOT_TOKEN_ID: ROOT_TOKEN, VAULT_DEV_LISTEN_ADDRESS: '0.0.0.0:8200' })
     .withAddedCapabilities('IPC_LOCK')
     .withExposedPorts(8200)
-    .withWaitStrategy(Wait.forHttp('/v1/sys/health', 8200).forStatusCode(200))
+    .withWaitStrategy(Wait.forHttp(apiPath('sys/health'), 8200).forStatusCode(200))
     .start()
   try {
     const url = `http://${vault.getHost()}:${vault.getMappedPort(8200)}`

@@ -1,8 +1,8 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
 import { realResponse } from '../../core/light-response.ts'
 import { DroppedConnection, type Doppel } from '../../features/doppel/doppel.ts'
-import { routeRequest } from '../../features/doppel/route-request.ts'
-import { cloudApiOf, FAKE_CLOUD_URL, isFakeCloudHost } from '../../services/fake-cloud/index.ts'
+import { classifyRequest } from '../../features/doppel/route-request.ts'
+import { FAKE_CLOUD_URL, isFakeCloudHost } from '../../services/fake-cloud/index.ts'
 
 export interface HandlerOptions {
   /**
@@ -53,7 +53,8 @@ export function createHandlers(doppel: Doppel, options: HandlerOptions = {}): Ht
  */
 function isDoppels(request: Request): boolean {
   const url = new URL(request.url)
-  const route = routeRequest(url, 'main')
-  if (route?.answer === 'fake-cloud' && isFakeCloudHost(url.host)) return cloudApiOf(request, url) !== undefined
-  return route !== undefined
+  const { answer, face } = classifyRequest({ listener: 'main', url, authorization: () => request.headers.get('authorization') ?? undefined })
+  // An AWS host name reaches the fake cloud only through one of the faces it emulates.
+  if (isFakeCloudHost(url.host)) return face !== undefined
+  return answer !== undefined
 }

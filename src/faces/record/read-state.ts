@@ -4,12 +4,16 @@
  * recording, and becomes a role of the scenario's fixture, so the replay finds it.
  */
 import { SCHEMAS } from '../../features/documents/shipped-schemas.ts'
+import { splitMountPath } from '../../services/cloud-auth/urls.ts'
 
 /** The role fields a fixture takes (its schema's), the only ones written. */
 const ROLE_FIELDS = new Set(Object.keys((SCHEMAS['fixture.schema.json'] as { $defs: { role: { properties: object } } }).$defs.role.properties))
 
-/** `/v1/auth/<mount>/role/<name>`: the role's name, still encoded. */
-export const ROLE_PATH = /^\/v1\/auth\/[^/]+\/role\/([^/]+)$/
+/** The role's name in a path `/v1/auth/<mount>/role/<name>`, still encoded; undefined for any other path. */
+export function roleOfPath(path: string): string | undefined {
+  const rest = splitMountPath(path)?.rest
+  return rest === undefined ? undefined : /^\/role\/([^/]+)$/.exec(rest)?.[1]
+}
 
 /** A role read's `data` as a fixture role: the fixture's fields, without the empty values a read shows for what was never set. */
 export function roleFixture(data: Record<string, unknown>): Record<string, unknown> {

@@ -11,6 +11,8 @@ import { stringify } from 'yaml'
 import { errorKind } from '../../core/doppel-error.ts'
 import type { Exchange } from './exchange.ts'
 import { ScenarioBuilder } from './scenario-builder.ts'
+import { controlPath } from '../../services/control/urls.ts'
+import { REGISTRY_URLS } from '../../services/registry/urls.ts'
 
 export const SPLIT_RULES = ['session', 'service'] as const
 export type SplitRule = (typeof SPLIT_RULES)[number]
@@ -120,6 +122,6 @@ export class RecordingFiles {
 /** Which scenarios an exchange belongs to when split by service (fixtures set up both). */
 function servicesOf(exchange: Exchange): Service[] {
   const path = exchange.target.split('?')[0]!
-  if (path === '/_doppel/fixtures') return ['auth', 'registry']
-  return /^\/(api\/|\.well-known\/|_archivist\/|_doppel\/registry\/)/.test(path) ? ['registry'] : ['auth']
+  if (path === controlPath('fixtures')) return ['auth', 'registry']
+  return REGISTRY_URLS.ownsPath(path) ? ['registry'] : ['auth']
 }

@@ -12,7 +12,10 @@ import { expectationOf } from './expectation.ts'
 import { header, isText, jsonBody, type Exchange } from './exchange.ts'
 import { IAM_FIELDS, iamSigning } from './iam-signing.ts'
 import { documentInPkcs7 } from './pkcs7-document.ts'
-import { ROLE_PATH, roleFixture } from './read-state.ts'
+import { roleFixture, roleOfPath } from './read-state.ts'
+import { mountPath, splitMountPath } from '../../services/cloud-auth/urls.ts'
+import { CONTROL_PREFIX, controlPath } from '../../services/control/urls.ts'
+import { CLOUD_MOUNT, cloudPath } from '../../services/fake-cloud/urls.ts'
 import { Refs } from './refs.ts'
 import { redactPairs, SECRET_HEADERS, SECRET_KEYS, secretEnvName, secretVarName, TOKEN_HEADERS } from './secrets.ts'
 import { TRANSPORT_HEADERS, volatility } from './volatile.ts'
@@ -74,7 +77,7 @@ export class ScenarioBuilder {
     if (options.startingState !== undefined) {
       this.steps.push({
         id: 'start',
-        request: { method: 'PUT', path: '/_doppel/snapshot', json: literalJson(options.startingState) },
+        request: { method: 'PUT', path: controlPath('snapshot'), json: literalJson(options.startingState) },
         expect: { status: 204 },
       })
     }
@@ -107,27 +110,28 @@ export class ScenarioBuilder {
       return
     }
     const path = exchange.target.split('?')[0]!
-    if (!path.startsWith('/_doppel/')) {
+    if (!path.startsWith(CONTROL_PREFIX)) {
       this.hasRequests = true
       return this.requestStep(exchange)
     }
     const body = (jsonBody(exchange.requestBody) ?? {}) as Json
     const ok = exchange.status < 300
-    if (path === '/_doppel/cloud/instances' && exchange.method === 'POST' && ok) return this.cloudCreate('cloud.createInstance', exchange, body)
-    if (path === '/_doppel/cloud/principals' && exchange.method === 'POST' && ok) return this.cloudCreate('cloud.createPrincipal', exchange, body)
-    const state = /^\/_doppel\/cloud\/instances\/([^/]+)\/state$/.exec(path)
+    if (path === cloudPath('instances') && exchange.method === 'POST' && ok) return this.cloudCreate('cloud.createInstance', exchange, body)
+    if (path === cloudPath('principals') && exchange.method === 'POST' && ok) return this.cloudCreate('cloud.createPrincipal', exchange, body)
+    const cloud = path.startsWith(CLOUD_MOUNT) ? path.slice(CLOUD_MOUNT.length) : ''
+    const state = /^instances\/([^/]+)\/state$/.exec(cloud)
     if (state && exchange.method === 'POST' && ok) {
       this.steps.push({ 'cloud.setInstanceState': { instance_id: this.refs.template(decodeOrKeep(state[1]!)), state: body.state } })
       return
     }
-    const principal = /^\/_doppel\/cloud\/principals\/(.+)$/.exec(path)
+    const principal = /^principals\/(.+)$/.exec(cloud)
     if (principal && exchange.method === 'DELETE' && ok) {
       this.steps.push({ 'cloud.deletePrincipal': this.refs.template(decodeOrKeep(principal[1]!)) })
       return
     }
-    if (path === '/_doppel/cloud/identity-document' && exchange.method === 'POST' && ok) return this.identityDocument(exchange, body)
-    if (path === '/_doppel/fixtures' && exchange.method === 'POST' && ok) return this.addFixtures(exchange.requestBody.toString('utf8'))
-    if (path === '/_doppel/clock' && exchange.method === 'POST' && ok && body.advance !== undefined) {
+    if (path === cloudPath('identity-document') && exchange.method === 'POST' && ok) return this.identityDocument(exchange, body)
+    if (path === controlPath('fixtures') && exchange.method === 'POST' && ok) return this.addFixtures(exchange.requestBody.toString('utf8'))
+    if (path === controlPath('clock') && exchange.method === 'POST' && ok && body.advance !== undefined) {
       this.steps.push({ 'clock.advance': body.advance })
       return
     }
@@ -204,11 +208,11 @@ export class ScenarioBuilder {
 
   requestStep(exchange: Exchange): void {
     const [rawPath, query] = splitTarget(exchange.target)
-    const role = ROLE_PATH.exec(rawPath)?.[1]
+    const role = roleOfPath(rawPath)
     if (role !== undefined) this.startingRole(exchange, decodeOrKeep(role))
     const id = this.stepId()
     const json = jsonBody(exchange.requestBody)
-    const mount = /^\/v1\/auth\/([^/]+)/.exec(rawPath)?.[1]
+    const mount = splitMountPath(rawPath)?.mount
     // The mount's name shows in answers too (`display_name`, `path`); replays run on their own mount.
     if (mount !== undefined && this.templatesMount(mount)) this.refs.add(decodeOrKeep(mount), { template: '${{ target.mount }}' })
     const path = this.templatePath(rawPath)
@@ -318,9 +322,9 @@ export class ScenarioBuilder {
    * method); recorded values in the rest of the path become their templates.
    */
   templatePath(rawPath: string): string {
-    const mount = MOUNT_PREFIX.exec(rawPath)
-    if (!mount || !this.templatesMount(mount[1]!)) return this.refs.template(rawPath)
-    return '/v1/auth/${{ target.mount }}' + this.refs.template(rawPath.slice(mount[0].length))
+    const split = splitMountPath(rawPath)
+    if (!split || !this.templatesMount(split.mount)) return this.refs.template(rawPath)
+    return mountPath('${{ target.mount }}') + this.refs.template(split.rest)
   }
 
   /** Secret request fields (at any depth) become vars read from the environment at replay; the value is never written. */
@@ -378,8 +382,6 @@ function splitTarget(target: string): [string, string | undefined] {
   const at = target.indexOf('?')
   return at === -1 ? [target, undefined] : [target.slice(0, at), target.slice(at + 1)]
 }
-
-const MOUNT_PREFIX = /^\/v1\/auth\/([^/]+)(?=\/|$)/
 
 function mergeFixtures(into: Json, add: Json): Json {
   const out: Json = { ...into }

@@ -4,13 +4,14 @@
  * from the same fixtures, faker values and random position as the recording did.
  */
 import { errorKind } from '../../core/doppel-error.ts'
+import { controlPath } from '../../services/control/urls.ts'
 
 /** The snapshot cannot be read: said at start, in one line. */
 export class StartingStateError extends errorKind('StartingStateError', 'DOPPEL_STARTUP') {}
 
 /** The upstream's snapshot, read with `token` (any profile accepts it as `Authorization: Bearer`). */
 export async function readStartingState(upstream: string, token: string, fetchImpl: typeof globalThis.fetch = globalThis.fetch): Promise<unknown> {
-  const url = `${upstream.replace(/\/+$/, '')}/_doppel/snapshot`
+  const url = `${upstream.replace(/\/+$/, '')}${controlPath('snapshot')}`
   let response: Response
   try {
     response = await fetchImpl(url, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' }, signal: AbortSignal.timeout(30_000) })

@@ -88,7 +88,7 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
     : createHttpServer(httpOptions, onRequest)
   if (options.tls) guardTlsConnections(server, headersTimeout)
   const list = listVerb(server)
-  const guard = createRequestGuard(doppel, server, options)
+  const guard = createRequestGuard(doppel, server, options, { surface, tenants: options.tenants !== undefined })
   const closeAllConnections = server.closeAllConnections.bind(server)
   server.closeAllConnections = () => {
     closeAllConnections()

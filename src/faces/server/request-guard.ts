@@ -7,8 +7,8 @@ import { Emulator } from '../../core/emulator.ts'
 import { SERVICE_PROFILE } from '../../core/profile.ts'
 import { CONTROL_TABLE } from '../../features/doppel/control-table.ts'
 import type { Doppel } from '../../features/doppel/doppel.ts'
-import { ownerOfPath } from '../../features/doppel/route-request.ts'
-import { AWS_FACES, awsFaceOf, isFakeCloudHost } from '../../services/fake-cloud/index.ts'
+import { classifyRequest, ownerOfPath, type Classification, type Surface } from '../../features/doppel/route-request.ts'
+import { isFakeCloudHost } from '../../services/fake-cloud/index.ts'
 import { isLoopbackName, splitAuthority } from '../../core/host-names.ts'
 
 /** Who may reach a server, beyond what it always admits (see `createRequestGuard`). */
@@ -17,6 +17,19 @@ export interface GuardOptions {
   allowedHosts?: readonly string[]
   /** Tokens that open the control API beyond loopback, besides the emulator's root tokens. */
   controlTokens?: readonly string[]
+  /**
+   * Answer the fake cloud's instance metadata service beyond loopback without a token (`--expose-imds`):
+   * for containers that reach a cloud listener bound beyond loopback on purpose. Whoever reaches the
+   * server then reads the instances' role credentials.
+   */
+  exposeImds?: boolean
+}
+
+/** The listener a guard stands in front of. */
+export interface ListenerOptions {
+  surface: Surface
+  /** Whether it serves tenants under `/t/<name>/`. */
+  tenants: boolean
 }
 
 /** Decides, before the emulator sees a request, whether it is answered at all. */
@@ -43,29 +56,43 @@ function sameOrigin(origin: string, host: string): boolean {
 }
 
 /**
- * What a request target reaches: the control API, one of the fake cloud's AWS APIs under it, or a service.
- * Plain string checks; only a target that could hold dot segments or a backslash (which the URL parser
- * folds before routing) is parsed.
+ * A Host and target the URL parser would leave as they are: host labels that start with a letter (never
+ * read as an IPv4 number) or an IPv4 address in its canonical form, and an optional port; a path and query of characters it neither decodes nor
+ * encodes, without dot segments. Anything else is parsed as the node adapter's URL will be.
  */
-function classify(target: string): { reaches: 'control' | 'aws' | 'service'; path: string } {
-  let path = target
-  if (target.includes('/.') || target.includes('/%2') || target.includes('\\')) {
-    try {
-      path = new URL(`http://x${target}`).pathname
-    } catch {
-      return { reaches: 'control', path: target }
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)'
+const PLAIN_HOST = new RegExp(`^(?:[a-z][a-z0-9-]*(?:\\.[a-z][a-z0-9-]*)*|${OCTET}(?:\\.${OCTET}){3})(?::\\d{1,5})?$`, 'i')
+const PLAIN_TARGET = /^\/[A-Za-z0-9\-_~!$&'()*+,;=:@/?]*$/
+
+/** The URL the router reads, from the `Host` and the raw target, as the node adapter builds it; undefined when none can be built. */
+function targetUrl(host: string, target: string): Pick<URL, 'host' | 'hostname' | 'pathname' | 'search'> | undefined {
+  if (PLAIN_HOST.test(host) && PLAIN_TARGET.test(target) && !target.includes('/.')) {
+    const query = target.indexOf('?')
+    const lower = host.toLowerCase()
+    const colon = lower.indexOf(':')
+    return {
+      host: lower,
+      hostname: colon === -1 ? lower : lower.slice(0, colon),
+      pathname: query === -1 ? target : target.slice(0, query),
+      search: query === -1 || query === target.length - 1 ? '' : target.slice(query),
     }
   }
-  // A tenant's control API (`/t/<name>/_doppel/…`) is guarded as the root's is.
-  if (path.startsWith('/t/')) {
-    const slash = path.indexOf('/', 3)
-    if (slash !== -1) path = path.slice(slash)
+  try {
+    return new URL(`http://${host}${target}`)
+  } catch {
+    return undefined
   }
-  if (!isControlTarget(path)) return { reaches: 'service', path }
-  // The fake cloud's AWS faces that check their callers (SigV4) are let through as services are; the
-  // metadata face checks no one, so it is guarded as the control API is (see AWS_FACES).
-  const face = awsFaceOf(path)
-  return { reaches: face !== undefined && AWS_FACES[face].checksCallers ? 'aws' : 'control', path }
+}
+
+/**
+ * The request's classification (`classifyRequest`, the router's own), from the URL the node adapter will
+ * build of its Host and target; a URL that cannot be built is guarded as the control API is.
+ */
+function classify(req: IncomingMessage, target: string, listener: ListenerOptions): Classification {
+  const url = targetUrl(req.headers.host ?? '127.0.0.1', target)
+  if (url === undefined) return { journal: undefined, answer: undefined, access: 'control', path: target }
+  const authorization = () => req.headers.authorization
+  return classifyRequest({ listener: listener.surface, url, authorization, tenants: listener.tenants })
 }
 
 /** The error answer in the envelope of the service the target belongs to (the control API's when none). */
@@ -94,7 +121,12 @@ const hasBody = (req: IncomingMessage) =>
  *
  * @note The bound address is read on the first request (the server listens by then).
  */
-export function createRequestGuard(handler: Pick<Doppel, 'handle'>, server: { address(): AddressInfo | string | null }, options: GuardOptions = {}): RequestGuard {
+export function createRequestGuard(
+  handler: Pick<Doppel, 'handle'>,
+  server: { address(): AddressInfo | string | null },
+  options: GuardOptions = {},
+  listener: ListenerOptions = { surface: 'main', tenants: false },
+): RequestGuard {
   const allowed = (options.allowedHosts ?? []).map((name) => name.toLowerCase())
   const exact = new Set(allowed.filter((name) => !name.startsWith('.')))
   const domains = allowed.filter((name) => name.startsWith('.'))
@@ -124,9 +156,10 @@ export function createRequestGuard(handler: Pick<Doppel, 'handle'>, server: { ad
         expected: 'a path starting with /',
       })
     }
-    const { reaches, path } = classify(target)
-    const control = reaches === 'control'
-    if (reaches !== 'service') res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
+    const classification = classify(req, target, listener)
+    const { path } = classification
+    const control = classification.access === 'control' && !(classification.face === 'imds' && options.exposeImds)
+    if (isControlTarget(path)) res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
     const host = req.headers.host
     const { loopback } = binding()
     if (loopback && host !== undefined && !hostAllowed(host)) {
@@ -148,18 +181,18 @@ export function createRequestGuard(handler: Pick<Doppel, 'handle'>, server: { ad
       })
     }
     if (!control) return undefined
-    const query = path.indexOf('?')
-    const route = query === -1 ? path : path.slice(0, query)
+    const answeredByControl = classification.answer === 'control'
     // Open reads (the health check, the dashboard's files) hold no secret: the control table says which.
-    if (!loopback && controlAccess(CONTROL_TABLE, req.method ?? '', route) !== 'open' && !controlTokenPresent(handler, req, options.controlTokens)) {
+    const open = answeredByControl && controlAccess(CONTROL_TABLE, req.method ?? '', path) === 'open'
+    if (!loopback && !open && !controlTokenPresent(handler, req, options.controlTokens)) {
       return refusal(target, 401, 'The control API needs a management token beyond loopback: send the root token or the --control-token in X-Service-Token (X-Vault-Token with the vault profile) or Authorization: Bearer', {
         rule: 'control token beyond loopback',
         seen: 'no root or control token',
         hint: 'send the root token or a --control-token',
       })
     }
-    if (!SAFE_METHODS.has(req.method ?? '') && hasBody(req)) {
-      const types = controlBodyTypes(CONTROL_TABLE, req.method ?? '', route) ?? JSON_TYPES
+    if (isControlTarget(path) && !SAFE_METHODS.has(req.method ?? '') && hasBody(req)) {
+      const types = (answeredByControl ? controlBodyTypes(CONTROL_TABLE, req.method ?? '', path) : undefined) ?? JSON_TYPES
       const type = mediaType(req)
       if (!types.includes(type) && !type.endsWith('+json')) {
         return refusal(target, 415, `Control writes need Content-Type: ${types.join(' or ')}${type ? `, not ${type}` : ''}`, {

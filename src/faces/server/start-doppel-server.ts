@@ -27,6 +27,11 @@ export interface DoppelServerOptions extends DoppelOptions {
   controlTokens?: string[]
   /** Also serve STS, EC2, IAM and IMDS at the root of a listener on this port. */
   cloudPort?: number
+  /**
+   * Answer the instance metadata service beyond loopback without a token (role credentials included): for
+   * containers that reach a cloud listener bound beyond loopback on purpose.
+   */
+  exposeImds?: boolean
   /** HTTPS on both listeners: `'development'` makes a CA at start (kept in `dataDir`), or your own PEM files. */
   tls?: 'development' | { certFile: string; keyFile: string }
   /** Keep the state in this folder: loaded at start, written on close and when it changed. */
@@ -74,6 +79,7 @@ export async function startDoppelServer(options: DoppelServerOptions = {}): Prom
     allowedHosts = [],
     controlTokens = [],
     cloudPort,
+    exposeImds = false,
     tls: tlsOption,
     dataDir: dataDirOption,
     snapshotInterval,
@@ -134,6 +140,7 @@ export async function startDoppelServer(options: DoppelServerOptions = {}): Prom
       ...(onRequest && { onRequest }),
       allowedHosts,
       controlTokens,
+      exposeImds,
       tenants,
       ...(tls && { tls: { cert: tls.cert, key: tls.key } }),
     }

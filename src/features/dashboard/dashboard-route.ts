@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { jsonResponse } from '../../core/http.ts'
+import { controlPath } from '../../services/control/urls.ts'
 
-const PREFIX = '/_doppel/ui/'
+const PREFIX = controlPath('ui/')
 
 const SCRIPT = 'text/javascript; charset=utf-8'
 
@@ -44,7 +45,7 @@ function asset(name: string): Promise<string> {
 export async function dashboard(request: Request): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD') return jsonResponse(405, { errors: ['unsupported operation'] })
   const path = new URL(request.url).pathname
-  if (path === '/_doppel/ui') return new Response(null, { status: 308, headers: { Location: 'ui/' } })
+  if (path === PREFIX.slice(0, -1)) return new Response(null, { status: 308, headers: { Location: 'ui/' } })
   const name = path === PREFIX ? 'index.html' : path.slice(PREFIX.length)
   const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined
   if (type === undefined) return jsonResponse(404, { errors: [`no such dashboard file: ${path}`] })

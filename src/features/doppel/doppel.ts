@@ -14,7 +14,8 @@ import { explainResponse, responseExplanation, type Explanation } from '../../co
 import { journalRequest, journalResponse, requestBodySource, type BodySource } from './journal-exchange.ts'
 import { redactExplanation } from '../../services/control/redact.ts'
 import { CONTROL_TABLE } from './control-table.ts'
-import { routeRequest, type ServiceName, type Surface } from './route-request.ts'
+import { classifyRequest, type ServiceName, type Surface } from './route-request.ts'
+import { CONTROL_PREFIX } from '../../services/control/urls.ts'
 
 export type { Surface } from './route-request.ts'
 
@@ -219,17 +220,17 @@ export class Doppel extends Emulator {
     if (this.#fixtures) await this.ready()
     const started = performance.now()
     const url = new URL(request.url)
-    const route = routeRequest(url, options.surface ?? 'main')
+    const route = classifyRequest({ listener: options.surface ?? 'main', url, authorization: () => request.headers.get('authorization') ?? undefined })
     const body = requestBodySource(request, this.journal.bodyLimit)
     let response: Response
-    if (route === undefined) {
+    if (route.answer === undefined) {
       response = new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
     } else {
       const service = SERVICES[route.answer]
       // Faults never touch the control API, whichever service answers under /_doppel/.
-      const fault = url.pathname.startsWith('/_doppel/') ? undefined : this.faults.take(request.method, url)
+      const fault = url.pathname.startsWith(CONTROL_PREFIX) ? undefined : this.faults.take(request.method, url)
       if (fault?.drop) {
-        await this.#record(route.journal, request, url, body, undefined, started)
+        await this.#record(route.journal ?? 'none', request, url, body, undefined, started)
         throw new DroppedConnection(`Connection dropped by fault ${fault.id}`)
       }
       if (fault?.latency_ms) await this.#delays.wait(fault.latency_ms)
@@ -248,7 +249,7 @@ export class Doppel extends Emulator {
         response = await service.serve(request, context)
       }
     }
-    await this.#record(route?.journal ?? 'none', request, url, body, response, started)
+    await this.#record(route.journal ?? 'none', request, url, body, response, started)
     return response
   }
 
@@ -271,7 +272,8 @@ export class Doppel extends Emulator {
    */
   async journalRefusal(request: Request, response: Response, surface: Surface = 'main'): Promise<void> {
     const url = new URL(request.url)
-    await this.#record(routeRequest(url, surface)?.journal ?? 'none', request, url, undefined, response, performance.now())
+    const route = classifyRequest({ listener: surface, url, authorization: () => request.headers.get('authorization') ?? undefined })
+    await this.#record(route.journal ?? 'none', request, url, undefined, response, performance.now())
   }
 
   /** The exchange, bounded and redacted, and the refusal's explanation, as one journal entry. */

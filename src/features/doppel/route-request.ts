@@ -1,8 +1,14 @@
+/**
+ * The one access decision: from the listener a request arrived on, its Host and its target, which service
+ * owns it (the journal's name), which answers it, and the rule the server's guard applies beyond loopback.
+ * The router (`Doppel.handle`), the server's guard and the journal all ask `classifyRequest`.
+ */
 import type { ServiceUrls } from '../../core/routing/index.ts'
 import { CLOUD_AUTH_URLS } from '../../services/cloud-auth/urls.ts'
-import { CONTROL_URLS } from '../../services/control/urls.ts'
-import { FAKE_CLOUD_URLS, isFakeCloudHost } from '../../services/fake-cloud/urls.ts'
+import { CONTROL_URLS, isControlTarget } from '../../services/control/urls.ts'
+import { AWS_FACES, awsFaceOf, cloudFaceOf, FAKE_CLOUD_URLS, isFakeCloudHost, scopeService, type AwsFace } from '../../services/fake-cloud/urls.ts'
 import { REGISTRY_URLS } from '../../services/registry/urls.ts'
+import { splitTenantPath } from '../tenants/tenant-name.ts'
 
 /** Which listener a request arrived on: the main one, or the fake cloud's own (`--cloud-port`). */
 export type Surface = 'main' | 'cloud'
@@ -19,13 +25,67 @@ export function ownerOfPath(path: string): ServiceUrls<ServiceName> | undefined 
 }
 
 /**
- * Which service a request is journaled under and which answers it: the fake cloud by Host (its AWS names,
- * or its own listener), else the owner of the path; a service's set-up routes are the control API's to
- * answer, journaled under the service they set up.
+ * Who may reach a request beyond loopback. `callers`: the owner checks its callers itself (the services'
+ * tokens, SigV4 at STS, IAM and EC2), so the guard lets it through. `control`: the control API's rule, on
+ * loopback anyone, beyond it a management token unless the control table opens the route; the metadata
+ * service is here on every listener and host, since it checks no caller (`fake-cloud/urls.ts`).
  */
-export function routeRequest(url: URL, surface: Surface): { journal: ServiceName; answer: ServiceName } | undefined {
-  if (surface === 'cloud' || isFakeCloudHost(url.host)) return { journal: 'fake-cloud', answer: 'fake-cloud' }
-  const owner = ownerOfPath(url.pathname)
-  if (owner === undefined) return undefined
-  return { journal: owner.name, answer: owner.isSetupPath?.(url.pathname) ? 'control' : owner.name }
+export type Access = 'callers' | 'control'
+
+export interface Classification {
+  /** The service it is journaled under; undefined when none owns it (a 404). */
+  journal: ServiceName | undefined
+  /** The service that answers it: a service's set-up paths are the control API's to answer. */
+  answer: ServiceName | undefined
+  access: Access
+  /** The fake cloud's face it reaches, if the fake cloud answers. */
+  face?: AwsFace
+  /** The path the owner routes on: dot segments folded, a tenant's prefix taken off; no query. */
+  path: string
+}
+
+export interface RequestTarget {
+  listener: Surface
+  /** The URL the router reads: built from the scheme, the `Host` and the raw target, as the node adapter builds it. */
+  url: Pick<URL, 'host' | 'hostname' | 'pathname' | 'search'>
+  /** The request's Authorization header (read only where the fake cloud would read it). */
+  authorization(): string | undefined
+  /** Whether `/t/<name>/` prefixes are tenants' (the server in front of a tenant registry); the router sees them taken off. */
+  tenants?: boolean
+}
+
+/**
+ * Classifies a request: the fake cloud by its listener or an AWS host name, then the owner of the path;
+ * within the fake cloud, its face decides (`cloudFaceOf`, the one its router takes).
+ */
+export function classifyRequest({ listener, url, authorization, tenants = false }: RequestTarget): Classification {
+  const path = tenants ? tenantPath(url.pathname) : url.pathname
+  if (listener === 'cloud' || isFakeCloudHost(url.host)) {
+    const face = cloudFaceOf(url.hostname.toLowerCase(), path, () => scopeService(authorization(), url.search))
+    return cloudClassification(face, path, 'fake-cloud')
+  }
+  const owner = ownerOfPath(path)
+  // A path no one owns is a 404; the control API's door (`/_doppel`), a tenant's included, stays guarded as the control API is.
+  if (owner === undefined) return { journal: undefined, answer: undefined, access: isControlTarget(tenantPath(path)) ? 'control' : 'callers', path }
+  if (owner === FAKE_CLOUD_URLS) {
+    // Its AWS faces on doppel's own listeners; the set-up paths beside them are the control API's to answer.
+    const face = awsFaceOf(path)
+    return cloudClassification(face, path, face === undefined ? 'control' : 'fake-cloud')
+  }
+  const answer = owner.isSetupPath?.(path) ? 'control' : owner.name
+  return { journal: owner.name, answer, access: answer === 'control' ? 'control' : 'callers', path }
+}
+
+function cloudClassification(face: AwsFace | undefined, path: string, answer: ServiceName): Classification {
+  const access: Access = answer === 'control' || (face !== undefined && !AWS_FACES[face].checksCallers) ? 'control' : 'callers'
+  return { journal: 'fake-cloud', answer, access, ...(face && { face }), path }
+}
+
+/** The path a tenant's instance routes on (the root's path when it names none, or a name the registry refuses). */
+function tenantPath(pathname: string): string {
+  try {
+    return splitTenantPath(pathname)?.path ?? pathname
+  } catch {
+    return pathname
+  }
 }

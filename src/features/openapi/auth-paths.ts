@@ -1,15 +1,15 @@
 /**
- * The cloud auth service's paths, read off its route table, field schemas, login schema, token self
- * routes and `sys/auth`: a route added there appears here without an edit.
+ * The cloud auth service's paths, read off its table of every path under `/v1/` (`api-routes.ts`): the
+ * endpoints by their field schemas and operations, the other rows by what they say of themselves. A row
+ * added there appears here without an edit.
  */
 import { routeTemplate } from '../../core/routing/index.ts'
 import type { FieldSchema } from '../../services/cloud-auth/fields/index.ts'
-import { LOGIN_SCHEMA } from '../../services/cloud-auth/login/login-input.ts'
-import { TOKEN_MOUNT } from '../../services/cloud-auth/mounts/mount-table.ts'
+import type { Profile } from '../../core/profile.ts'
 import { ALIASES } from '../../services/cloud-auth/routing/aliases.ts'
+import type { ApiRoute } from '../../services/cloud-auth/routing/api-route.ts'
+import { API_ROUTES, type MountRoute } from '../../services/cloud-auth/routing/api-routes.ts'
 import type { Endpoint, Operation } from '../../services/cloud-auth/routing/endpoint.ts'
-import { ROUTES } from '../../services/cloud-auth/routing/auth-routes.ts'
-import { SELF_ROUTES } from '../../services/cloud-auth/tokens/self-routes.ts'
 import { authError, FIELD_TYPE_SCHEMAS, jsonContent, ref, type Schema } from './component-schemas.ts'
 
 export interface AuthPathOptions {
@@ -18,6 +18,8 @@ export interface AuthPathOptions {
   mounts: readonly string[]
   /** Security requirement names for the management token. */
   tokenSchemes: readonly string[]
+  /** The profile described: a row it does not serve is left out. */
+  profile: Profile
   /** Whether bad input the real service answers with a 500 gets that 500 (the vault profile). */
   internalErrors?: boolean
 }
@@ -43,6 +45,9 @@ function bodySchema(fields: FieldSchema, skip: readonly string[]): Schema {
 
 /** The 500 a write, the login or renew-self answers where the real service does (docs/limits-and-differences.md). */
 const INTERNAL_ERROR = { '500': authError('bad input the real service answers as an internal error, as it does (vault profile)') }
+
+/** The rows described by hand whose bad input the real service answers with a 500. */
+const ANSWERS_INTERNAL_ERRORS = /(^|\/)(login|renew-self)$/
 
 function pathParameters(params: string[]): Schema[] {
   return params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description: `matches the route's ${name} segment` }))
@@ -112,71 +117,60 @@ function endpointItem(endpoint: Endpoint, template: string, params: string[], op
   return item
 }
 
-/** Every path of the auth service, per mount. */
-export function authPaths(options: AuthPathOptions): Record<string, Schema> {
-  const paths: Record<string, Schema> = {}
-  const prefix = options.prefix
-  for (const mount of options.mounts) {
-    const base = `${prefix}/auth/${mount}`
-    for (const endpoint of ROUTES.rows) {
-      const { template, params } = routeTemplate(endpoint)
-      paths[`${base}/${template}`] = endpointItem(endpoint, template, params, options, false)
-      for (const [deprecated, current] of ALIASES) {
-        if (template === current || template.startsWith(`${current}/`)) {
-          const old = deprecated + template.slice(current.length)
-          paths[`${base}/${old}`] = endpointItem(endpoint, old, params, options, true)
-        }
-      }
+/** A row described by its own `describe` (login, the token self routes, `sys/auth`, Vault's document) as a path item. */
+function describedItem(row: ApiRoute | MountRoute, params: string[], options: AuthPathOptions): Schema {
+  const item: Schema = {}
+  if (params.length > 0) item.parameters = params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }))
+  if (!('describe' in row) || !row.describe) return item
+  const open = row.token === 'none'
+  for (const [method, { summary, body, answers, bare }] of Object.entries(row.describe)) {
+    const responses: Record<string, Schema> = {}
+    for (const [status, description] of Object.entries(answers)) {
+      responses[status] = status === '204' ? { description } : status.startsWith('2') ? { description, ...jsonContent(bare ? { type: 'object' } : ref('AuthEnvelope')) } : authError(description)
     }
-    paths[`${base}/login`] = {
-      post: {
-        summary: 'Log in with an ec2 identity document (pkcs7, or identity + signature) or a signed iam GetCallerIdentity',
-        'x-vault-unauthenticated': true,
-        requestBody: { required: true, content: { 'application/json': { schema: bodySchema(LOGIN_SCHEMA, []) } } },
-        responses: {
-          '200': { description: 'A token in `auth`', ...jsonContent(ref('AuthEnvelope')) },
-          '400': authError('Login refused: the reason'),
-          '403': authError('Login refused: permission denied'),
-          '405': authError('unsupported operation'),
-          ...(options.internalErrors && INTERNAL_ERROR),
-        },
+    item[method] = {
+      summary,
+      ...(open ? { 'x-vault-unauthenticated': true } : { security: security(options.tokenSchemes) }),
+      ...(body && { requestBody: { required: true, content: { 'application/json': { schema: bodySchema(body, []) } } } }),
+      responses: {
+        ...(open ? responses : { ...responses, ...ERRORS }),
+        ...(options.internalErrors && ANSWERS_INTERNAL_ERRORS.test(row.path) && INTERNAL_ERROR),
       },
     }
   }
-  for (const route of SELF_ROUTES.rows) {
-    const name = route.path
-    const item: Schema = {}
-    for (const method of route.methods) {
-      if (method === 'PUT') continue
-      item[method.toLowerCase()] = {
-        summary: `${name} of the calling token`,
-        security: security(options.tokenSchemes),
-        responses: {
-          '200': { description: 'The token', ...jsonContent(ref('AuthEnvelope')) },
-          '204': { description: 'Done' },
-          ...ERRORS,
-          ...(options.internalErrors && name === 'renew-self' && INTERNAL_ERROR),
-        },
+  return item
+}
+
+/** A mount's rows under one mount: the endpoints (their deprecated names too) and `login`. */
+function mountPaths(paths: Record<string, Schema>, base: string, rows: readonly MountRoute[], options: AuthPathOptions): void {
+  for (const row of rows) {
+    const { template, params } = routeTemplate(row)
+    if (!('operations' in row)) {
+      paths[`${base}/${template}`] = describedItem(row, params, options)
+      continue
+    }
+    paths[`${base}/${template}`] = endpointItem(row, template, params, options, false)
+    for (const [deprecated, current] of ALIASES) {
+      if (template === current || template.startsWith(`${current}/`)) {
+        const old = deprecated + template.slice(current.length)
+        paths[`${base}/${old}`] = endpointItem(row, old, params, options, true)
       }
     }
-    paths[`${prefix}/auth/${TOKEN_MOUNT}/${name}`] = item
   }
-  paths[`${prefix}/sys/auth`] = {
-    get: {
-      summary: 'List the enabled auth mounts',
-      security: security(options.tokenSchemes),
-      responses: { '200': { description: 'Mounts by path', ...jsonContent(ref('AuthEnvelope')) }, ...ERRORS },
-    },
+}
+
+/** Every path of the auth service, read off its table under `/v1/`: each mount's rows first, then the others in the table's order. */
+export function authPaths(options: AuthPathOptions): Record<string, Schema> {
+  const paths: Record<string, Schema> = {}
+  const prefix = options.prefix
+  for (const row of API_ROUTES) {
+    if (row.reads !== 'mount') continue
+    for (const mount of options.mounts) mountPaths(paths, `${prefix}/${row.path.slice(0, -1)}${mount}`, row.rows, options)
   }
-  paths[`${prefix}/sys/auth/{path}`] = {
-    parameters: [{ name: 'path', in: 'path', required: true, schema: { type: 'string' } }],
-    post: {
-      summary: 'Enable the auth method (type aws) at a path',
-      security: security(options.tokenSchemes),
-      requestBody: { required: true, content: { 'application/json': { schema: bodySchema({ type: 'string', description: 'string' }, []) } } },
-      responses: { '204': { description: 'Enabled' }, ...ERRORS },
-    },
-    delete: { summary: 'Disable a mount', security: security(options.tokenSchemes), responses: { '204': { description: 'Disabled' }, ...ERRORS } },
+  for (const row of API_ROUTES) {
+    if (row.reads === 'mount' || !row.describe || row.profile?.(options.profile) === false) continue
+    const { template, params } = routeTemplate(row)
+    paths[`${prefix}/${template}`] = describedItem(row, params, options)
   }
   return paths
 }

@@ -3,6 +3,7 @@
  * error bodies, and the field types of the auth method's framework (docs/reference/cloud-auth.md §1.7).
  */
 import type { FieldType } from '../../services/cloud-auth/fields/index.ts'
+import { V2_PREFIX } from '../../services/registry/urls.ts'
 
 export type Schema = Record<string, unknown>
 
@@ -87,7 +88,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   },
   JsonApiErrors: {
     type: 'object',
-    description: 'JSON:API error document of `/api/v2`',
+    description: `JSON:API error document of \`${V2_PREFIX.slice(0, -1)}\``,
     required: ['errors'],
     properties: {
       errors: {

@@ -39,7 +39,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Schema {
     },
     tags: [{ name: 'cloud-auth' }, { name: 'registry' }],
     paths: {
-      ...tag(authPaths({ prefix: API_PREFIX.slice(0, -1), mounts: profile.mounts, tokenSchemes: Object.keys(schemes), internalErrors: profile.badInputStatus === 'real' }), 'cloud-auth'),
+      ...tag(authPaths({ prefix: API_PREFIX.slice(0, -1), mounts: profile.mounts, tokenSchemes: Object.keys(schemes), profile, internalErrors: profile.badInputStatus === 'real' }), 'cloud-auth'),
       ...tag(registryPaths(), 'registry'),
     },
     components: {
@@ -57,7 +57,7 @@ export function vaultOpenApiDocument(options: { genericMountPaths: boolean }): S
   const profile = getProfile('vault')
   const schemes = tokenSchemes(profile.tokenHeaders)
   const mount = options.genericMountPaths ? ['{aws_mount_path}'] : [profile.mounts.at(-1)!]
-  const paths = authPaths({ prefix: '', mounts: mount, tokenSchemes: Object.keys(schemes) })
+  const paths = authPaths({ prefix: '', mounts: mount, tokenSchemes: Object.keys(schemes), profile })
   if (options.genericMountPaths) {
     const parameter = { name: 'aws_mount_path', in: 'path', required: true, schema: { type: 'string', default: 'aws' } }
     for (const [path, item] of Object.entries(paths)) {
@@ -68,7 +68,7 @@ export function vaultOpenApiDocument(options: { genericMountPaths: boolean }): S
     openapi: '3.1.0',
     info: {
       title: 'HashiCorp Vault API',
-      description: 'HTTP API that gives you full access to Vault. All API routes are prefixed with `/v1/`.',
+      description: `HTTP API that gives you full access to Vault. All API routes are prefixed with \`${API_PREFIX}\`.`,
       version: VERSION,
       license: { name: 'Mozilla Public License 2.0', url: 'https://www.mozilla.org/en-US/MPL/2.0' },
     },

@@ -1,12 +1,13 @@
-import { noContent, ok, refused, type ControlRoute } from '../../core/routing/index.ts'
+import { mount, noContent, ok, refused, type ControlRoute } from '../../core/routing/index.ts'
+import { CONTROL_PREFIX } from '../../services/control/urls.ts'
 
 const NO_TENANTS = 'no tenants here: tenants live on the root instance of a server (doppel serve, --max-tenants)'
 
 /** `GET /_doppel/tenants` and `DELETE /_doppel/tenants/:id`, answered by the root instance of a server. */
-export const TENANT_ROUTES: readonly ControlRoute[] = [
+export const TENANT_ROUTES: readonly ControlRoute[] = mount(CONTROL_PREFIX, [
   {
     method: 'GET',
-    path: '/_doppel/tenants',
+    path: 'tenants',
     access: 'control',
     run: ({ context: { tenants } }) =>
       tenants === undefined
@@ -15,7 +16,7 @@ export const TENANT_ROUTES: readonly ControlRoute[] = [
   },
   {
     method: 'DELETE',
-    path: '/_doppel/tenants/:id',
+    path: 'tenants/:id',
     access: 'control',
     run: async ({ context: { tenants }, params }) => {
       if (tenants === undefined) return refused(404, NO_TENANTS)
@@ -25,4 +26,4 @@ export const TENANT_ROUTES: readonly ControlRoute[] = [
       return noContent
     },
   },
-]
+])

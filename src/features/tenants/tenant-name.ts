@@ -4,6 +4,11 @@ import { errorKind } from '../../core/doppel-error.ts'
 const TENANT_NAME = /^[a-z0-9-]{1,63}$/
 const PREFIX = '/t/'
 
+/** The path prefix of a tenant's instance: `/t/<name>`. */
+export function tenantBase(name: string): string {
+  return PREFIX + name
+}
+
 export class TenantNameError extends errorKind('TenantNameError', 'DOPPEL_INVALID_TENANT_NAME') {}
 
 /** Throws TenantNameError unless `name` is 1–63 of `a-z`, `0-9` and `-`. */

@@ -3,7 +3,8 @@ import { Clock } from '../../core/clock.ts'
 import { jsonResponse } from '../../core/http.ts'
 import { createDoppel, type Doppel, type DoppelOptions, type HandleOptions } from '../doppel/doppel.ts'
 import type { TenantDirectory, TenantOptions, TenantSummary } from './glossary.ts'
-import { checkTenantName, splitTenantPath, TenantNameError } from './tenant-name.ts'
+import { checkTenantName, splitTenantPath, tenantBase, TenantNameError } from './tenant-name.ts'
+import { controlPath } from '../../services/control/urls.ts'
 
 const DEFAULT_MAX_TENANTS = 100
 const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000
@@ -70,7 +71,7 @@ export class TenantRegistry implements TenantDirectory {
     if (split === undefined) return this.#root.handle(request, { ...options, tenants: this })
     const tenant = this.#use(split.tenant)
     if (typeof tenant === 'string') {
-      return jsonResponse(429, { errors: [`${tenant}; DELETE /_doppel/tenants/<id> drops one, idle ones go after ${this.idleTimeoutMs / 1000}s`] })
+      return jsonResponse(429, { errors: [`${tenant}; DELETE ${controlPath('tenants/<id>')} drops one, idle ones go after ${this.idleTimeoutMs / 1000}s`] })
     }
     url.pathname = split.path
     tenant.running++
@@ -87,7 +88,6 @@ export class TenantRegistry implements TenantDirectory {
    * idle. Returns the release, or undefined when the target names no existing tenant.
    */
   holdFor(target: string): (() => void) | undefined {
-    if (!target.startsWith('/t/')) return undefined
     let split
     try {
       split = splitTenantPath(target.split('?', 1)[0]!)
@@ -209,7 +209,7 @@ function tenantOptions(root: Doppel, id: string): DoppelOptions {
     ...rest,
     ...(clock !== undefined && { clock: clock instanceof Clock ? { start: clock.now(), frozen: clock.frozen } : clock }),
     ...(root.fixtureSources.length > 0 && { fixtures: [...root.fixtureSources] }),
-    basePath: `${root.basePath}/t/${id}`,
+    basePath: root.basePath + tenantBase(id),
     // One server, one set of caps: a tenant's IMDS listeners and faults count against its root's.
     sharedLimits: root.sharedLimits,
     // The seed fixtures are parsed and checked once for the server, not once per tenant.

@@ -1,43 +1,40 @@
 /**
- * The cloud auth service: every path under `/v1/auth/<mount>/` of each mount, `sys/auth` for mounts,
- * and the token store's `lookup-self`, `renew-self` and `revoke-self`. Request → operation and data → token check → route → handler → shape.
+ * The cloud auth service: every path under `/v1/`, from one table (`routing/api-routes.ts`). Strip the
+ * prefix → match a row → read the operation unless the row reads the request itself → check the token
+ * unless the row says not → run.
  */
 import type { RequestContext } from '../../core/glossary.ts'
 import { requestUrl } from '../../core/http.ts'
-import { answerError, type RefusedOn } from './answer-error.ts'
+import { answerError } from './answer-error.ts'
 import { explainResponse } from '../../core/explanation.ts'
 import { tokenExplanation } from './tokens/token-refusal.ts'
 import { authError, multiError } from './envelope.ts'
-import { handleLogin } from './login/index.ts'
 import { MESSAGES } from './auth-messages.ts'
-import { mountTable, TOKEN_MOUNT } from './mounts/mount-table.ts'
-import { handleSysAuth } from './mounts/sys-auth.ts'
-import type { Operation } from './routing/endpoint.ts'
-import { httpOperation, unsupportedOperation } from './routing/http-operation.ts'
+import { mountTable } from './mounts/mount-table.ts'
+import { httpOperation } from './routing/http-operation.ts'
 import { requestToken } from '../../core/request-token.ts'
 import { runEndpoint } from './routing/run-endpoint.ts'
 import { authState } from './state.ts'
 import { runPeriodicTidy } from './tidy/remove-expired.ts'
-import { selfRoute, tokenStore } from './tokens/index.ts'
-import { VAULT_OPENAPI_PATH, vaultOpenApi } from './vault-openapi.ts'
+import { tokenStore } from './tokens/index.ts'
+import type { RouteMatch } from '../../core/routing/index.ts'
+import { matchApiRoute, type MountPoint } from './routing/api-routes.ts'
+import type { ApiRoute, OperationCall, RouteToken } from './routing/api-route.ts'
 import { API_PREFIX } from './urls.ts'
-
-const TOKEN_PREFIX = `auth/${TOKEN_MOUNT}/`
 
 /**
  * The cloud auth service under `/v1/`, and its edge: whatever a step throws is answered here, once, by
- * `answerError`; `route.on` says whether the request reached `login`, whose internal errors are not wrapped.
+ * `answerError` (login answers its own, unwrapped).
  */
 export async function cloudAuth(request: Request, context: RequestContext): Promise<Response> {
-  const route: { on: RefusedOn } = { on: 'authenticated' }
   try {
-    return await serve(request, context, route)
+    return await serve(request, context)
   } catch (error) {
-    return answerError(error, route.on, context.profile)
+    return answerError(error, 'authenticated', context.profile)
   }
 }
 
-async function serve(request: Request, context: RequestContext, route: { on: RefusedOn }): Promise<Response> {
+async function serve(request: Request, context: RequestContext): Promise<Response> {
   // A running clock moves by itself: tokens it expired go before this request is answered.
   context.emulator.sweepExpired()
   const url = requestUrl(request, context)
@@ -50,58 +47,70 @@ async function serve(request: Request, context: RequestContext, route: { on: Ref
     }
   }
   if (path.startsWith(API_PREFIX)) path = path.slice(API_PREFIX.length)
-  if (path === VAULT_OPENAPI_PATH) {
-    const answer = await vaultOpenApi(request, url, context)
-    if (answer) return answer
-  }
-  const self = path.startsWith(TOKEN_PREFIX) ? selfRoute(path.slice(TOKEN_PREFIX.length)) : undefined
-  if (self) {
-    if (self.methods.includes(request.method)) return self.handle(request, context)
-    return ['GET', 'LIST', 'DELETE'].includes(request.method) ? unsupportedOperation(false) : authError(405)
+  const match = matchApiRoute(context.profile, path)
+  if (match?.row.reads === 'request') {
+    const { row, params, rest } = match
+    return (row.token === 'root' && refusedToken(request, context)) || row.run({ request, context, url, path, params, rest })
   }
 
   const parsed = await httpOperation(request, url)
   if (parsed instanceof Response) return parsed
-  const { operation, data } = parsed
-  if (operation === 'list' && !path.endsWith('/')) path += '/'
+  // A LIST is routed with a trailing slash, as the real service's list paths are written.
+  const at = parsed.operation === 'list' && !path.endsWith('/') ? `${path}/` : path
+  const route = routeOf(at === path ? match : matchApiRoute(context.profile, at), { request, context, url, path: at, ...parsed })
+  return (route.token === 'root' && refusedToken(request, context)) || route.run()
+}
 
-  const mount = path.startsWith('auth/') ? mountTable(context.emulator).resolve(path.slice('auth/'.length)) : undefined
-  if (mount?.relative === 'login') {
-    route.on = 'login'
-    return login(context, mount.mount, operation, data)
+/** A request's route, ready to run: the row's, a mount's row's, or the 404 of a path no row has. */
+interface Route {
+  token: RouteToken
+  run(): Response | Promise<Response>
+}
+
+const noRow = (answer: () => Response): Route => ({ token: 'root', run: answer })
+
+function routeOf(match: RouteMatch<ApiRoute | MountPoint> | undefined, input: Omit<OperationCall, 'params' | 'rest'>): Route {
+  if (!match) return noRow(() => authError(404, MESSAGES.noHandler(input.path)))
+  const { row } = match
+  const call: OperationCall = { ...input, params: match.params, rest: match.rest }
+  if (row.reads !== 'mount') return { token: row.token, run: () => row.run(call) }
+  // A mount point: the mount is whatever the emulator's mount table holds at the start of the rest.
+  const { context } = call
+  const mount = mountTable(context.emulator).resolve(call.path.slice(row.path.length - 1))
+  if (!mount) return noRow(() => authError(404, MESSAGES.noHandler(call.path)))
+  const found = row.match(mount.relative)
+  if (!found) return noRow(() => authError(404, multiError(MESSAGES.unsupportedPath)))
+  const endpoint = found.row
+  if (!('operations' in endpoint)) {
+    return { token: endpoint.token, run: () => endpoint.run({ ...call, path: mount.relative, params: found.params, rest: found.rest, mount: mount.mount }) }
   }
+  return {
+    token: 'root',
+    run() {
+      const state = authState(context.emulator, mount.mount)
+      runPeriodicTidy(state, context.emulator.clock.nowMs())
+      return runEndpoint(context, state, endpoint, found.params, call.operation, call.data)
+    },
+  }
+}
 
+/**
+ * The refusal of a request without a root token, or undefined. A live login token is known, but its
+ * policies grant no management path: an ACL refusal, which the real service reports as a multierror
+ * (docs/reference/cloud-auth.md §1.2).
+ */
+function refusedToken(request: Request, context: RequestContext): Response | undefined {
   const token = requestToken(request, context.profile)
-  if (!context.emulator.isRootToken(token)) {
-    // A live login token is known, but its policies grant no management path: an ACL refusal, which the
-    // real service reports as a multierror (docs/reference/cloud-auth.md §1.2).
-    const store = isIssuedTokenForm(token) ? tokenStore(context.emulator) : undefined
-    const known = store !== undefined && store.lookup(token!) !== undefined
-    const why = known
-      ? { rule: 'root token', seen: "a login's token: its policies grant no management path", hint: 'manage with a root token' }
-      : tokenExplanation(context, store, token)
-    return explainResponse(authError(403, known ? multiError(MESSAGES.permissionDenied) : MESSAGES.permissionDenied), why)
-  }
-  if (mount) {
-    const state = authState(context.emulator, mount.mount)
-    runPeriodicTidy(state, context.emulator.clock.nowMs())
-    return runEndpoint(context, state, mount.relative, operation, data)
-  }
-  if (path === 'sys/auth' || path.startsWith('sys/auth/')) {
-    return handleSysAuth(context, operation, path.slice('sys/auth'.length).replace(/^\/+|\/+$/g, ''), data)
-  }
-  if (path.startsWith(TOKEN_PREFIX)) return authError(404, multiError(MESSAGES.unsupportedPath))
-  return authError(404, MESSAGES.noHandler(path))
+  if (context.emulator.isRootToken(token)) return undefined
+  const store = isIssuedTokenForm(token) ? tokenStore(context.emulator) : undefined
+  const known = store !== undefined && store.lookup(token!) !== undefined
+  const why = known
+    ? { rule: 'root token', seen: "a login's token: its policies grant no management path", hint: 'manage with a root token' }
+    : tokenExplanation(context, store, token)
+  return explainResponse(authError(403, known ? multiError(MESSAGES.permissionDenied) : MESSAGES.permissionDenied), why)
 }
 
 /** Only tokens of login's forms (`hvs.`, `hvb.`) can be live ones; others never touch the token store. */
 function isIssuedTokenForm(token: string | undefined): token is string {
   return token !== undefined && /^hv[sb]\./.test(token)
-}
-
-/** `login` is unauthenticated: a token sent with it is ignored. */
-function login(context: RequestContext, mount: string, operation: Operation, data: Record<string, unknown>) {
-  if (operation !== 'update') return unsupportedOperation(true)
-  runPeriodicTidy(authState(context.emulator, mount), context.emulator.clock.nowMs())
-  return handleLogin(context, mount, data)
 }

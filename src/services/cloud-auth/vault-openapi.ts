@@ -6,11 +6,21 @@ import type { RequestContext } from '../../core/glossary.ts'
 import { authError, multiError } from './envelope.ts'
 import { toBoolField } from './fields/index.ts'
 import { MESSAGES } from './auth-messages.ts'
+import type { RequestRoute } from './routing/api-route.ts'
 
-export const VAULT_OPENAPI_PATH = 'sys/internal/specs/openapi'
+/** Vault's document, relative to `/v1/`: unauthenticated, as Vault's is. */
+export const VAULT_OPENAPI_ROUTE: RequestRoute = {
+  path: 'sys/internal/specs/openapi',
+  reads: 'request',
+  token: 'none',
+  profile: (profile) => profile.vaultOpenApi,
+  describe: { get: { summary: "Vault's OpenAPI document of the auth method", answers: { '200': 'The document' }, bare: true } },
+  run: ({ request, url, context, path }) => vaultOpenApi(request, url, context, path),
+}
 
-export async function vaultOpenApi(request: Request, url: URL, context: RequestContext): Promise<Response | undefined> {
-  if (!context.profile.vaultOpenApi || !context.vaultOpenApi) return undefined
+async function vaultOpenApi(request: Request, url: URL, context: RequestContext, path: string): Promise<Response> {
+  // Only a Doppel hands the document's generator to its services.
+  if (!context.vaultOpenApi) return authError(404, MESSAGES.noHandler(path))
   if (request.method !== 'GET') return authError(405, multiError(MESSAGES.unsupportedOperation))
   const generic = toBoolField(url.searchParams.get('generic_mount_paths') ?? undefined, 'generic_mount_paths')
   return new Response(JSON.stringify(await context.vaultOpenApi({ genericMountPaths: generic })) + '\n', {

@@ -1,6 +1,7 @@
 import { decodeSegment } from '../../core/decode-segment.ts'
 import { streamedJsonResponse } from '../../core/json-chunks.ts'
-import { act, created, noContent, ok, refused, type BodySpec, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
+import { act, created, mount, noContent, ok, refused, type BodySpec, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
+import { CONTROL_PREFIX } from './urls.ts'
 import { redactEntries, redactSnapshot } from './redact.ts'
 
 const SETTINGS: BodySpec = { kind: 'object', limit: 'control' }
@@ -15,18 +16,18 @@ const clock = (call: ControlCall) => ({ now: emulator(call).clock.now().toISOStr
  * calls (`callControl`) and the server's guard read: method, path, who may call it, how its body is
  * read, and what it does.
  */
-export const CONTROL_ROUTES: readonly ControlRoute[] = [
-  { method: 'GET', path: '/_doppel/health', access: 'open', run: () => ok({ status: 'ok' }) },
+export const CONTROL_ROUTES: readonly ControlRoute[] = mount(CONTROL_PREFIX, [
+  { method: 'GET', path: 'health', access: 'open', run: () => ok({ status: 'ok' }) },
   {
     method: 'POST',
-    path: '/_doppel/reset',
+    path: 'reset',
     access: 'control',
     run: act((call) => emulator(call).reset()),
   },
-  { method: 'GET', path: '/_doppel/clock', access: 'control', run: (call) => ok(clock(call)) },
+  { method: 'GET', path: 'clock', access: 'control', run: (call) => ok(clock(call)) },
   {
     method: 'POST',
-    path: '/_doppel/clock',
+    path: 'clock',
     access: 'control',
     body: SETTINGS,
     run: (call) => {
@@ -39,7 +40,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   },
   {
     method: 'GET',
-    path: '/_doppel/journal',
+    path: 'journal',
     access: 'control',
     run: (call) => {
       const { journal } = emulator(call)
@@ -50,22 +51,22 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
       return streamedJsonResponse(200, { total: journal.total, limit: journal.limit, bodyLimit: journal.bodyLimit, entries })
     },
   },
-  { method: 'DELETE', path: '/_doppel/journal', access: 'control', run: act((call) => emulator(call).journal.clear()) },
+  { method: 'DELETE', path: 'journal', access: 'control', run: act((call) => emulator(call).journal.clear()) },
   {
     method: 'GET',
-    path: '/_doppel/state',
+    path: 'state',
     access: 'control',
     run: (call) => {
       const snapshot = emulator(call).store.snapshot()
       return ok(call.management ? snapshot : redactSnapshot(snapshot))
     },
   },
-  { method: 'POST', path: '/_doppel/faults', access: 'control', body: SETTINGS, run: (call) => created({ id: emulator(call).faults.add(call.body as never).id }) },
-  { method: 'GET', path: '/_doppel/faults', access: 'control', run: (call) => ok({ faults: emulator(call).faults.list() }) },
-  { method: 'DELETE', path: '/_doppel/faults', access: 'control', run: act((call) => emulator(call).faults.clear()) },
+  { method: 'POST', path: 'faults', access: 'control', body: SETTINGS, run: (call) => created({ id: emulator(call).faults.add(call.body as never).id }) },
+  { method: 'GET', path: 'faults', access: 'control', run: (call) => ok({ faults: emulator(call).faults.list() }) },
+  { method: 'DELETE', path: 'faults', access: 'control', run: act((call) => emulator(call).faults.clear()) },
   {
     method: 'DELETE',
-    path: '/_doppel/faults/:id',
+    path: 'faults/:id',
     access: 'control',
     run: (call) => {
       // Fault ids are plain text: an id that does not decode names no fault.
@@ -73,4 +74,4 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
       return id !== undefined && emulator(call).faults.remove(id) ? noContent : refused(404, 'no such fault')
     },
   },
-]
+])

@@ -6,6 +6,7 @@
  */
 import type { Explanation } from '../../core/explanation.ts'
 import { PROFILES } from '../../core/profile.ts'
+import { CONTROL_PREFIX } from './urls.ts'
 
 export const REDACTED = '<redacted>'
 
@@ -42,7 +43,7 @@ const SECRET_FIELDS = new Set([
 const SIGNATURE_HEADERS = new Set(['authorization'])
 
 /** Paths whose whole answer body is a secret (the metadata token) or a store of them (state, snapshot). */
-const SECRET_ANSWER_PATHS = [/\/latest\/api\/token$/, /^\/_doppel\/(state|snapshot)$/]
+const SECRET_ANSWER_PATHS = [/\/latest\/api\/token$/, new RegExp(`^${CONTROL_PREFIX}(state|snapshot)$`)]
 
 /** Token forms the auth method issues (`hvs.`, `hvb.`): redacted wherever they appear in a body. */
 const ISSUED_TOKEN = /\bhv[sb]\.[A-Za-z0-9_-]+/g

@@ -2,6 +2,11 @@ import { errorsEnvelope, type ServiceUrls } from '../../core/routing/index.ts'
 
 export const CONTROL_PREFIX = '/_doppel/'
 
+/** A control API path: `/_doppel/<rest>` (encoded by the caller). */
+export function controlPath(rest: string): string {
+  return CONTROL_PREFIX + rest
+}
+
 /**
  * The control API's URLs: everything under `/_doppel/` that no service owns as its own set-up routes or
  * AWS faces (the router asks the services first).

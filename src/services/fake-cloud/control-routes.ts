@@ -1,5 +1,6 @@
 import { decodeOrKeep } from '../../core/decode-segment.ts'
-import { created, noContent, ok, refused, type BodySpec, type ControlAnswer, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
+import { created, mount, noContent, ok, refused, type BodySpec, type ControlAnswer, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
+import { CLOUD_MOUNT } from './urls.ts'
 import { cloudState } from './cloud-state.ts'
 import { controlStatus, instanceOrThrow, signIdentityDocument, useInstance } from './cloud-control.ts'
 import { CloudError } from './glossary.ts'
@@ -36,53 +37,53 @@ function refusingCloudErrors(route: ControlRoute): ControlRoute {
  * principals, identity documents, the metadata instance and IMDS listeners, key propagation. (Its AWS
  * faces, `/_doppel/cloud/sts|iam|ec2|imds` in `urls.ts`, are the fake cloud's own service, not control routes.)
  */
-export const CLOUD_CONTROL_ROUTES: readonly ControlRoute[] = ([
-  { method: 'GET', path: '/_doppel/cloud/instances', access: 'control', run: (call) => ok({ instances: listInstances(state(call)) }) },
-  { method: 'POST', path: '/_doppel/cloud/instances', access: 'control', body: BODY, run: (call) => created(toInstance(createInstance(state(call), call.body))) },
+export const CLOUD_CONTROL_ROUTES: readonly ControlRoute[] = mount(CLOUD_MOUNT, ([
+  { method: 'GET', path: 'instances', access: 'control', run: (call) => ok({ instances: listInstances(state(call)) }) },
+  { method: 'POST', path: 'instances', access: 'control', body: BODY, run: (call) => created(toInstance(createInstance(state(call), call.body))) },
   {
     method: 'GET',
-    path: '/_doppel/cloud/instances/:id',
+    path: 'instances/:id',
     access: 'control',
     run: (call) => ok(toInstance(instanceOrThrow(state(call), name(call.params.id!)))),
   },
   {
     method: 'POST',
-    path: '/_doppel/cloud/instances/:id/state',
+    path: 'instances/:id/state',
     access: 'control',
     body: BODY,
     run: (call) => ok(toInstance(setInstanceState(state(call), name(call.params.id!), body(call).state))),
   },
   {
     method: 'POST',
-    path: '/_doppel/cloud/instances/:id/metadata-options',
+    path: 'instances/:id/metadata-options',
     access: 'control',
     body: BODY,
     run: (call) => ok(toInstance(modifyInstanceMetadataOptions(state(call), name(call.params.id!), call.body))),
   },
-  { method: 'POST', path: '/_doppel/cloud/instances/:id/imds', access: 'control', run: async (call) => ok(await startImdsListener(state(call), name(call.params.id!))) },
+  { method: 'POST', path: 'instances/:id/imds', access: 'control', run: async (call) => ok(await startImdsListener(state(call), name(call.params.id!))) },
   {
     method: 'DELETE',
-    path: '/_doppel/cloud/instances/:id/imds',
+    path: 'instances/:id/imds',
     access: 'control',
     run: async (call) => {
       const id = name(call.params.id!)
       return (await closeListener(state(call), id)) ? noContent : refused(404, `Failed to close the metadata listener: instance "${id}" has none`)
     },
   },
-  { method: 'GET', path: '/_doppel/cloud/principals', access: 'control', run: (call) => ok({ principals: listPrincipals(state(call)) }) },
-  { method: 'POST', path: '/_doppel/cloud/principals', access: 'control', body: BODY, run: (call) => created(createPrincipal(state(call), call.body)) },
+  { method: 'GET', path: 'principals', access: 'control', run: (call) => ok({ principals: listPrincipals(state(call)) }) },
+  { method: 'POST', path: 'principals', access: 'control', body: BODY, run: (call) => created(createPrincipal(state(call), call.body)) },
   {
     // An ARN holds slashes: the rest of the path names the principal.
     method: 'DELETE',
-    path: '/_doppel/cloud/principals/*',
+    path: 'principals/*',
     access: 'control',
     run: (call) => {
       const arnOrName = name(call.rest)
       return deletePrincipal(state(call), arnOrName) ? noContent : refused(404, `Failed to delete principal "${arnOrName}": no such principal`)
     },
   },
-  { method: 'GET', path: '/_doppel/cloud/consistency', access: 'control', run: (call) => ok(consistencySettings(state(call))) },
-  { method: 'POST', path: '/_doppel/cloud/consistency', access: 'control', body: BODY, run: (call) => ok(setConsistency(state(call), call.body)) },
-  { method: 'POST', path: '/_doppel/cloud/identity-document', access: 'control', body: BODY, run: (call) => ok(signIdentityDocument(state(call), body(call))) },
-  { method: 'POST', path: '/_doppel/cloud/use-instance', access: 'control', body: BODY, run: (call) => ok(useInstance(state(call), body(call))) },
-] satisfies ControlRoute[]).map(refusingCloudErrors)
+  { method: 'GET', path: 'consistency', access: 'control', run: (call) => ok(consistencySettings(state(call))) },
+  { method: 'POST', path: 'consistency', access: 'control', body: BODY, run: (call) => ok(setConsistency(state(call), call.body)) },
+  { method: 'POST', path: 'identity-document', access: 'control', body: BODY, run: (call) => ok(signIdentityDocument(state(call), body(call))) },
+  { method: 'POST', path: 'use-instance', access: 'control', body: BODY, run: (call) => ok(useInstance(state(call), body(call))) },
+] satisfies ControlRoute[]).map(refusingCloudErrors))

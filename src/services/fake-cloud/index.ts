@@ -4,7 +4,7 @@
  * HTTP face (the emulator routes AWS hostnames and the faces under `/_doppel/cloud/` to it, as `urls.ts`
  * says); `getFakeCloud` is the direct face the auth service calls in process; `seedCloud` loads fixtures.
  */
-export { cloudApiOf, fakeCloud } from './fake-cloud-service.ts'
+export { fakeCloud } from './fake-cloud-service.ts'
 export { cloudFaultResponse } from './query-xml.ts'
 export { getFakeCloud } from './fake-cloud-api.ts'
 export { seedCloud } from './seed-cloud.ts'

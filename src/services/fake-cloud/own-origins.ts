@@ -1,6 +1,7 @@
 import type { Emulator } from '../../core/emulator.ts'
 import { isFakeCloudHost } from './urls.ts'
 import { cloudState } from './cloud-state.ts'
+import { CLOUD_MOUNT } from './urls.ts'
 
 /**
  * The origins (`http://host:port`) at which this emulator's own fake-cloud listener answers (`--cloud-port`,
@@ -14,7 +15,6 @@ export function registerCloudListener(emulator: Emulator, url: string): void {
   emulator.onReset(add)
 }
 
-const CLOUD_MOUNT = '/_doppel/cloud/'
 
 /**
  * Whether a provider endpoint override is answered in process: empty (the provider's real hostnames), a

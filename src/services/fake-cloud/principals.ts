@@ -15,6 +15,7 @@ import type { AwsCredentials, CallerIdentity, PolicyDocument } from './glossary.
 import { checkPropagated } from './iam/key-propagation.ts'
 import { isExpiredSessionToken, sessionStamp, sweepExpiredSessions, trackSession } from './sts/session-tokens.ts'
 import { createIds, DEFAULT_ACCOUNT } from './ids.ts'
+import { cloudPath } from './urls.ts'
 
 /** Who signed a request: the key, the principal it belongs to, and how STS names it. */
 export interface Caller {
@@ -164,7 +165,7 @@ export function resolveCaller(state: CloudState, accessKeyId: string, sessionTok
     throw cloudErrors.expiredToken().explain({ rule: 'session expiry', seen: `${accessKeyId}: an expired session`, hint: 'assume the role again' })
   }
   if (key === undefined) {
-    throw cloudErrors.invalidClientTokenId().explain({ rule, seen: `${accessKeyId}, unknown to the fake cloud`, hint: 'create it (doppel.cloud.createPrincipal, a fixture, or POST /_doppel/cloud/principals)' })
+    throw cloudErrors.invalidClientTokenId().explain({ rule, seen: `${accessKeyId}, unknown to the fake cloud`, hint: `create it (doppel.cloud.createPrincipal, a fixture, or POST ${cloudPath('principals')})` })
   }
   if (key.status !== 'Active') throw cloudErrors.invalidClientTokenId().explain({ rule: 'access key status', seen: `${accessKeyId} is ${key.status}`, expected: 'Active' })
   if (key.kind === 'session') {

@@ -10,6 +10,11 @@ import { errorsEnvelope, type ServiceUrls } from '../../core/routing/index.ts'
 /** Where the fake cloud's paths start on doppel's own listeners. */
 export const CLOUD_MOUNT = '/_doppel/cloud/'
 
+/** A path of the fake cloud on doppel's listeners: `/_doppel/cloud/<rest>` (encoded by the caller). */
+export function cloudPath(rest: string): string {
+  return CLOUD_MOUNT + rest
+}
+
 /**
  * The fake cloud's AWS APIs as paths (`/_doppel/cloud/<face>/…`, SDK endpoint overrides and per-instance
  * metadata), and whether each checks its callers itself. STS, IAM and EC2 verify every call's SigV4
@@ -35,6 +40,30 @@ export function awsFaceOf(path: string): AwsFace | undefined {
   return Object.hasOwn(AWS_FACES, first) ? (first as AwsFace) : undefined
 }
 
+/** A SigV4 credential's scope: `<key>/<date>/<region>/<service>/aws4_request`. */
+const SCOPE_SERVICE = /Credential=[^/,\s]*\/\d{8}\/[^/,\s]*\/(sts|iam|ec2)\//
+
+/** The query API a request's SigV4 credential scope names (its Authorization header, else a presigned `X-Amz-Credential`), if any. */
+export function scopeService(authorization: string | undefined, search: string): 'sts' | 'iam' | 'ec2' | undefined {
+  const credential = authorization ?? `Credential=${search === '' ? '' : (new URLSearchParams(search).get('X-Amz-Credential') ?? '')}`
+  return SCOPE_SERVICE.exec(credential)?.[1] as 'sts' | 'iam' | 'ec2' | undefined
+}
+
+/**
+ * The AWS face a request to the fake cloud reaches, as its router decides (`fake-cloud-service.ts`): by
+ * path on doppel's listeners (`/_doppel/cloud/<face>/…`), else by host (the metadata addresses, an AWS
+ * service name), else by the credential scope's service (the cloud listener, where the host tells
+ * nothing); an AWS name it does not serve reaches no face (404), anything else the metadata service.
+ * `hostname` is lower-case, without a port (a URL's `hostname`).
+ */
+export function cloudFaceOf(hostname: string, path: string, scope: () => 'sts' | 'iam' | 'ec2' | undefined): AwsFace | undefined {
+  if (path.startsWith(CLOUD_MOUNT)) return awsFaceOf(path)
+  if (isMetadataHost(hostname)) return 'imds'
+  const service = awsServiceOfHost(hostname) ?? scope()
+  if (service !== undefined) return service
+  return isAwsHost(hostname) ? undefined : 'imds'
+}
+
 /** The fake cloud's URLs on doppel's own origins (its AWS host names: `isFakeCloudHost`). */
 export const FAKE_CLOUD_URLS: ServiceUrls<'fake-cloud'> = {
   name: 'fake-cloud',
@@ -58,7 +87,13 @@ const AWS_HOST = /\.amazonaws\.com(?:\.cn)?$/
 const SERVICE_HOST = /^(sts|iam|ec2)(?:\.[a-z0-9-]+)?\.amazonaws\.com(?:\.cn)?$/
 const REGIONAL_SERVICE_HOST = /^(?:sts|iam|ec2)\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$/
 const OTHER_PARTITION_HOST = /\.amazonaws\.com\.cn$/
-const GLOBAL_STS_HOST = 'sts.amazonaws.com'
+/** STS's global endpoint's host name. */
+export const GLOBAL_STS_HOST = 'sts.amazonaws.com'
+
+/** STS's host name in a region's `aws` partition, or the global one without a region. */
+export function stsHost(region?: string): string {
+  return region === undefined ? GLOBAL_STS_HOST : `sts.${region}.amazonaws.com`
+}
 const REGIONAL_STS_HOST = /^sts\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$/
 
 /** Whether a `Host` (name, with or without a port) is one of the AWS names the fake cloud answers on. */

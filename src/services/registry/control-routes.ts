@@ -1,4 +1,5 @@
-import { created, refused, type BodySpec, type ControlAnswer, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
+import { created, mount, refused, type BodySpec, type ControlAnswer, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
+import { SETUP_PREFIX } from './urls.ts'
 import type { RegistryFixture, SeedResult } from './glossary.ts'
 
 const REGISTRY_SETUP: BodySpec = { kind: 'object', limit: 'control', required: true }
@@ -16,19 +17,19 @@ async function loadRegistry(call: ControlCall, fixture: RegistryFixture, shown: 
 }
 
 /** The registry's set-up routes under `/_doppel/registry/` (journaled under the registry). */
-export const REGISTRY_CONTROL_ROUTES: readonly ControlRoute[] = [
+export const REGISTRY_CONTROL_ROUTES: readonly ControlRoute[] = mount(SETUP_PREFIX, [
   {
     method: 'POST',
-    path: '/_doppel/registry/tokens',
+    path: 'tokens',
     access: 'control',
     body: REGISTRY_SETUP,
     run: (call) => loadRegistry(call, { tokens: [call.body as NonNullable<RegistryFixture['tokens']>[number]] }, (result) => result.tokens[0]),
   },
   {
     method: 'POST',
-    path: '/_doppel/registry/fixtures',
+    path: 'fixtures',
     access: 'control',
     body: REGISTRY_SETUP,
     run: (call) => loadRegistry(call, call.body as RegistryFixture, (result) => result),
   },
-]
+])

@@ -4,7 +4,7 @@ import { jsonApiError, jsonApiErrors } from './api/json-api.ts'
 /** Terraform's service discovery document. */
 export const DISCOVERY_PATH = '/.well-known/terraform.json'
 /** Every path under it is the registry's (one it lacks answers the registry's 404). */
-const API_PREFIX = '/api/'
+export const API_PREFIX = '/api/'
 /** The registry protocol's reads (`{"errors":[…]}` bodies). */
 export const V1_PREFIX = '/api/registry/v1/'
 /** The management API (JSON:API). */
@@ -12,7 +12,7 @@ export const V2_PREFIX = '/api/v2/'
 /** Upload and download objects (the object id is the credential). */
 export const ARCHIVIST_PREFIX = '/_archivist/'
 /** Its set-up routes, answered by the control API. */
-const SETUP_PREFIX = '/_doppel/registry/'
+export const SETUP_PREFIX = '/_doppel/registry/'
 
 const REFUSAL_TITLES: Record<number, string> = { 400: 'bad request', 401: 'unauthorized', 403: 'forbidden', 415: 'unsupported media type' }
 

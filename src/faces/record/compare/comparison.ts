@@ -10,6 +10,7 @@ import { IAM_FIELDS, iamSigning } from '../iam-signing.ts'
 import { differences, type Answer, type Difference } from './differences.ts'
 import { formatReport, type ComparedExchange, type Report } from './report.ts'
 import { Translation } from './translation.ts'
+import { CONTROL_PREFIX } from '../../../services/control/urls.ts'
 
 export interface ComparisonOptions {
   profile: 'service' | 'vault'
@@ -50,7 +51,7 @@ export function startComparison(options: ComparisonOptions): Comparison {
       const upstream = answerOf(exchange.status, exchange.responseBody)
       const mine = answerOf(response.status, doppelBytes)
       // Control calls (a doppel serve upstream) set the scene; only the services' answers are compared.
-      const found: Difference[] = exchange.target.startsWith('/_doppel/') ? [] : differences(upstream, mine, (a, b) => translation.text(a) === b)
+      const found: Difference[] = exchange.target.startsWith(CONTROL_PREFIX) ? [] : differences(upstream, mine, (a, b) => translation.text(a) === b)
       translation.learn(upstream.body, mine.body)
       const explanation = found.length > 0 ? doppel.explain(response) : undefined
       const entry: ComparedExchange = { index: compared.length + 1, method: exchange.method, path: exchange.target, differences: found, ...(explanation && { explanation }) }

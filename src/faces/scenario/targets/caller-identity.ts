@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { canonicalHeaders, canonicalQuery, computeSignature, deriveSigningKey, encodeRfc3986 } from '../../../services/fake-cloud/index.ts'
+import { stsHost } from '../../../services/fake-cloud/urls.ts'
 
 /** Credentials as the fake cloud's principals carry them (snake_case, as captured). */
 export interface PrincipalCredentials {
@@ -46,7 +47,7 @@ export function signedCallerIdentity(options: CallerIdentityOptions): IamLoginPa
   }
   const method = options.method ?? 'POST'
   const region = options.region ?? 'us-east-1'
-  const host = options.host ?? (options.region ? `sts.${options.region}.amazonaws.com` : 'sts.amazonaws.com')
+  const host = options.host ?? stsHost(options.region || undefined)
   const amzDate = options.now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
   const service = options.service ?? 'sts'
   const scope = `${amzDate.slice(0, 8)}/${region}/${service}/aws4_request`

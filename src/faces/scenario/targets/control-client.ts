@@ -1,3 +1,5 @@
+import { controlPath } from '../../../services/control/urls.ts'
+import { cloudPath } from '../../../services/fake-cloud/urls.ts'
 import { TargetError, type TargetControl } from './target.ts'
 
 /** One control API call: resolves with the JSON answer (null for none), throws TargetError for a refusal. */
@@ -10,32 +12,32 @@ export type ControlCaller = (method: string, path: string, body?: unknown) => Pr
  */
 export function controlClient(call: ControlCaller, cloud: ControlCaller = call): Omit<TargetControl, 'loadFixtures'> {
   return {
-    now: async () => new Date(((await call('GET', '/_doppel/clock')) as { now: string }).now),
+    now: async () => new Date(((await call('GET', controlPath('clock'))) as { now: string }).now),
     advanceClock: async (by) => {
-      await call('POST', '/_doppel/clock', { advance: by })
+      await call('POST', controlPath('clock'), { advance: by })
     },
     setClock: async (to) => {
-      await call('POST', '/_doppel/clock', { set: to })
+      await call('POST', controlPath('clock'), { set: to })
     },
     reset: async () => {
-      await call('POST', '/_doppel/reset')
+      await call('POST', controlPath('reset'))
     },
-    inspect: (topic) => call('GET', `/_doppel/${topic}`),
-    addFault: async (input) => (await call('POST', '/_doppel/faults', input)) as { id: string },
+    inspect: (topic) => call('GET', controlPath(topic)),
+    addFault: async (input) => (await call('POST', controlPath('faults'), input)) as { id: string },
     removeFault: async (id) => {
-      await call('DELETE', `/_doppel/faults/${encodeURIComponent(id)}`)
+      await call('DELETE', controlPath(`faults/${encodeURIComponent(id)}`))
     },
     clearFaults: async () => {
-      await call('DELETE', '/_doppel/faults')
+      await call('DELETE', controlPath('faults'))
     },
     identityDocument: async (instanceId, format) =>
-      ((await cloud('POST', '/_doppel/cloud/identity-document', { instance_id: instanceId, format })) as { value: string }).value,
-    createInstance: (input) => cloud('POST', '/_doppel/cloud/instances', input),
-    getInstance: (instanceId) => cloud('GET', `/_doppel/cloud/instances/${encodeURIComponent(instanceId)}`),
-    setInstanceState: (instanceId, state) => cloud('POST', `/_doppel/cloud/instances/${encodeURIComponent(instanceId)}/state`, { state }),
-    createPrincipal: (input) => cloud('POST', '/_doppel/cloud/principals', input),
+      ((await cloud('POST', cloudPath('identity-document'), { instance_id: instanceId, format })) as { value: string }).value,
+    createInstance: (input) => cloud('POST', cloudPath('instances'), input),
+    getInstance: (instanceId) => cloud('GET', cloudPath(`instances/${encodeURIComponent(instanceId)}`)),
+    setInstanceState: (instanceId, state) => cloud('POST', cloudPath(`instances/${encodeURIComponent(instanceId)}/state`), { state }),
+    createPrincipal: (input) => cloud('POST', cloudPath('principals'), input),
     deletePrincipal: async (arnOrName) => {
-      await cloud('DELETE', `/_doppel/cloud/principals/${encodeURIComponent(arnOrName)}`)
+      await cloud('DELETE', cloudPath(`principals/${encodeURIComponent(arnOrName)}`))
     },
   }
 }

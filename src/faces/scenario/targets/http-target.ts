@@ -5,7 +5,9 @@ import { CAPABILITIES, type Capability } from '../glossary.ts'
 import { FixtureError } from '../../../features/documents/document-error.ts'
 import { canonicalHeader } from './emulator-target.ts'
 import { controlClient, refuse, refusalText, type ControlCaller } from './control-client.ts'
+import { controlPath } from '../../../services/control/urls.ts'
 import { TargetError, TargetUnreachableError, type Target, type TargetControl, type TargetInfo, type TargetSession } from './target.ts'
+import { sysAuthPath } from '../../../services/cloud-auth/urls.ts'
 
 export interface HttpTargetOptions {
   name?: string
@@ -71,7 +73,7 @@ export async function createHttpTarget(options: HttpTargetOptions): Promise<Targ
         return { info, send: (request) => fetchImpl(request), ...explain, control, close: async () => undefined } satisfies TargetSession
       }
       const mount = `${info.mount}-${runId}`
-      const sys = `${url}/v1/sys/auth/${mount}`
+      const sys = `${url}${sysAuthPath(mount)}`
       const headers = { [info.tokenHeader]: token, 'Content-Type': 'application/json' }
       const enable = async () => {
         const enabled = await fetchImpl(sys, { method: 'POST', headers, body: JSON.stringify({ type: 'aws' }) })
@@ -102,7 +104,7 @@ export async function createHttpTarget(options: HttpTargetOptions): Promise<Targ
 async function probe(fetchImpl: typeof globalThis.fetch, base: string, name: string): Promise<boolean> {
   let response: Response
   try {
-    response = await fetchImpl(`${base}/_doppel/health`, { headers: { Accept: 'application/json' } })
+    response = await fetchImpl(`${base}${controlPath('health')}`, { headers: { Accept: 'application/json' } })
   } catch (error) {
     const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message
     throw new TargetUnreachableError(`target "${name}" is unreachable at ${base}: ${cause}`)
@@ -135,10 +137,10 @@ function httpControl(fetchImpl: typeof globalThis.fetch, base: string, cloudUrl:
     ...controlClient(call, cloud),
     now: async () => {
       if (!cloudUrl) return new Date()
-      return new Date(((await cloud('GET', '/_doppel/clock')) as { now: string }).now)
+      return new Date(((await cloud('GET', controlPath('clock'))) as { now: string }).now)
     },
     loadFixtures: async (fixture, file, locate) => {
-      const response = await fetchImpl(`${base}/_doppel/fixtures`, {
+      const response = await fetchImpl(`${base}${controlPath('fixtures')}`, {
         method: 'POST',
         headers: { ...auth, 'Content-Type': 'application/json' },
         body: JSON.stringify(fixture),

@@ -7,6 +7,7 @@ import type { RequestContext } from '../../../core/glossary.ts'
 import { authError, authResponse, multiError, noContent } from '../envelope.ts'
 import { toStringField } from '../fields/index.ts'
 import { MESSAGES } from '../auth-messages.ts'
+import type { OperationCall, OperationRoute } from '../routing/api-route.ts'
 import type { Operation } from '../routing/endpoint.ts'
 import { mountTable, TOKEN_MOUNT, type MountEntry } from './mount-table.ts'
 
@@ -54,12 +55,7 @@ function enable(context: RequestContext, path: string, data: Record<string, unkn
 }
 
 /** Answers a request under `sys/auth`; `rest` is the path after `sys/auth`, slashes trimmed. */
-export function handleSysAuth(
-  context: RequestContext,
-  operation: Operation,
-  rest: string,
-  data: Record<string, unknown>,
-): Response {
+function handleSysAuth(context: RequestContext, operation: Operation, rest: string, data: Record<string, unknown>): Response {
   const unsupported = () => authError(405, multiError(MESSAGES.unsupportedOperation))
   if (rest === '') return operation === 'read' ? listMounts(context) : unsupported()
   if (operation === 'update') return enable(context, rest, data)
@@ -69,3 +65,27 @@ export function handleSysAuth(
   }
   return unsupported()
 }
+
+const run = ({ context, operation, rest, data }: OperationCall) => handleSysAuth(context, operation, rest.replace(/^\/+|\/+$/g, ''), data)
+
+/** `sys/auth` and the mounts under it, relative to `/v1/`. */
+export const SYS_AUTH_ROUTES: readonly OperationRoute[] = [
+  {
+    path: 'sys/auth',
+    reads: 'operation',
+    token: 'root',
+    describe: { get: { summary: 'List the enabled auth mounts', answers: { '200': 'Mounts by path' } } },
+    run,
+  },
+  {
+    path: 'sys/auth/*',
+    rest: 'path',
+    reads: 'operation',
+    token: 'root',
+    describe: {
+      post: { summary: 'Enable the auth method (type aws) at a path', body: { type: 'string', description: 'string' }, answers: { '204': 'Enabled' } },
+      delete: { summary: 'Disable a mount', answers: { '204': 'Disabled' } },
+    },
+    run,
+  },
+]

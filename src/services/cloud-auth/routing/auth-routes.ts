@@ -1,6 +1,7 @@
 /**
- * The auth method's paths, in the real service's declaration order: the first pattern that matches a
- * mount-relative path wins (docs/reference/cloud-auth.md §1.4).
+ * The auth method's endpoints, in the real service's declaration order: the first pattern that matches a
+ * mount-relative path wins (docs/reference/cloud-auth.md §1.4). A mount's table (`api-routes.ts`) is
+ * these and `login`.
  */
 import { accessListEntry, listAccessList } from '../endpoints/access-list.ts'
 import { configCertificate, listCertificates } from '../endpoints/config-certificate.ts'
@@ -13,38 +14,26 @@ import { denyListEntry, listDenyList } from '../endpoints/deny-list.ts'
 import { listRole, listRolesPlural, role } from '../endpoints/role.ts'
 import { roleTag } from '../endpoints/role-tag.ts'
 import { tidyAccessListEndpoint, tidyDenyListEndpoint } from '../endpoints/tidy.ts'
-import { currentPath } from './aliases.ts'
-import { RouteTable, type RouteMatch } from '../../../core/routing/index.ts'
-import { isNameSegment, type Endpoint } from './endpoint.ts'
+import type { Endpoint } from './endpoint.ts'
 
-export const ROUTES = new RouteTable<Endpoint>(
-  [
-    listRole,
-    listRolesPlural,
-    role,
-    roleTag,
-    configClient,
-    configCertificate,
-    configIdentity,
-    configRotateRoot,
-    configSts,
-    listSts,
-    configTidyDenyList,
-    configTidyAccessList,
-    listCertificates,
-    listDenyList,
-    denyListEntry,
-    tidyDenyListEndpoint,
-    listAccessList,
-    accessListEntry,
-    tidyAccessListEndpoint,
-  ],
-  // Paths arrive percent-decoded; a name segment breaking the real service's rule matches no row.
-  { trailingSlash: 'as-written', segment: isNameSegment },
-)
-
-/** The endpoint for a mount-relative path (deprecated names included), or undefined. */
-export function matchRoute(path: string): RouteMatch<Endpoint> | undefined {
-  const match = ROUTES.match('', currentPath(path))
-  return typeof match === 'number' ? undefined : match
-}
+export const ENDPOINTS: readonly Endpoint[] = [
+  listRole,
+  listRolesPlural,
+  role,
+  roleTag,
+  configClient,
+  configCertificate,
+  configIdentity,
+  configRotateRoot,
+  configSts,
+  listSts,
+  configTidyDenyList,
+  configTidyAccessList,
+  listCertificates,
+  listDenyList,
+  denyListEntry,
+  tidyDenyListEndpoint,
+  listAccessList,
+  accessListEntry,
+  tidyAccessListEndpoint,
+]

@@ -4,26 +4,23 @@ import { explanationOf } from '../../../core/explanation.ts'
  * (docs/reference/cloud-auth.md §1.5, docs/reference/cloud-auth.md §1.6). Handlers work on copies and store last, so a refused write changes nothing.
  */
 import type { RequestContext } from '../../../core/glossary.ts'
-import { authError, authResponse, multiError, noContent } from '../envelope.ts'
+import { authError, authResponse, noContent } from '../envelope.ts'
 import { AuthRefusal } from '../auth-refusal.ts'
 import { FieldError, Fields, unknownFields, type FieldSchema } from '../fields/index.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import type { AuthState } from '../state.ts'
-import type { Operation, OperationResult } from './endpoint.ts'
+import type { Endpoint, Operation, OperationResult } from './endpoint.ts'
 import { unsupportedOperation } from './http-operation.ts'
-import { matchRoute } from './auth-routes.ts'
 
-/** Answers one request on a mount-relative path with the route table's endpoint for it. */
+/** Answers one request on a mount's path with the endpoint the mount's table matched, and its parameters. */
 export async function runEndpoint(
   context: RequestContext,
   state: AuthState,
-  path: string,
+  endpoint: Endpoint,
+  params: Record<string, string>,
   requested: Operation,
   data: Record<string, unknown>,
 ): Promise<Response> {
-  const match = matchRoute(path)
-  if (!match) return authError(404, multiError(MESSAGES.unsupportedPath))
-  const { row: endpoint, params } = match
   if (!endpoint.operations[requested]) return unsupportedOperation(false)
 
   const raw: Record<string, unknown> = { ...data }

@@ -1,7 +1,6 @@
 export { handleLookupSelf } from './lookup-self.ts'
 export { handleRenewSelf } from './renew-self.ts'
 export { handleRevokeSelf } from './revoke-self.ts'
-export { selfRoute, type SelfRoute } from './self-routes.ts'
 export { TOKEN_MESSAGES } from './token-messages.ts'
 export { tokenStore, TokenStore } from './token-store.ts'
 export type { EntityAlias, IssuedToken } from './token-store.ts'

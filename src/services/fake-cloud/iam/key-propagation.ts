@@ -1,5 +1,6 @@
 import { cloudErrors } from '../cloud-errors.ts'
 import type { AccessKeyRecord, CloudState } from '../cloud-state.ts'
+import { cloudPath } from '../urls.ts'
 
 /**
  * Provider eventual consistency (opt-in, emulator-defined): IAM is eventually consistent, so a key made
@@ -42,7 +43,7 @@ export function checkPropagated(state: CloudState, key: AccessKeyRecord): void {
     throw cloudErrors.invalidClientTokenId().explain({
       rule: 'key propagation',
       seen: `${key.access_key_id}, not usable before ${new Date(key.usable_from_ms).toISOString()}`,
-      hint: 'advance the clock, or set the propagation delay to 0 (/_doppel/cloud/consistency)',
+      hint: `advance the clock, or set the propagation delay to 0 (${cloudPath('consistency')})`,
     })
   }
 }

@@ -128,7 +128,7 @@ function checkSkew(now: number, material: AuthMaterial): void {
     rule: 'X-Amz-Date within 15 minutes of the clock',
     seen: material.requestTime,
     expected,
-    hint: "sign with doppel's clock (GET /_doppel/clock): a frozen or moved emulator clock makes a freshly signed request stale",
+    hint: "sign with doppel's clock (the control API's clock route): a frozen or moved emulator clock makes a freshly signed request stale",
   })
   if (material.requestMs < now - SKEW_MS) {
     throw cloudErrors.signatureExpired(material.requestTime, formatBasicIso(now - SKEW_MS), formatBasicIso(now)).explain(explanation(`${formatBasicIso(now - SKEW_MS)} or later`))

@@ -1,6 +1,7 @@
 import { listText, type Explanation } from '../../../core/explanation.ts'
 import type { Caller } from '../glossary.ts'
 import type { RegistryState } from '../model/registry-state.ts'
+import { SETUP_PREFIX } from '../urls.ts'
 
 /** The bearer token of a request, if it carries one. */
 export function bearerToken(request: Request): string | undefined {
@@ -28,6 +29,6 @@ export function noAccess(caller: Caller, organization: string): Explanation {
     rule: "the token's organizations",
     seen: organization,
     expected: listText([...caller.organizations]),
-    hint: 'a registry token reaches only the organizations it was created for (POST /_doppel/registry/tokens)',
+    hint: `a registry token reaches only the organizations it was created for (POST ${SETUP_PREFIX}tokens)`,
   }
 }

@@ -1,14 +1,15 @@
 import { jsonResponse } from '../../../core/http.ts'
+import { API_PREFIX, V1_PREFIX, V2_PREFIX } from '../urls.ts'
 
 /** Service discovery keys of an HCP Terraform host (docs/reference/registry.md §2.5); `login.v1` is left out on purpose. */
 const SERVICES = {
-  'modules.v1': '/api/registry/v1/modules/',
-  'motd.v1': '/api/terraform/motd',
-  'providers.v1': '/api/registry/v1/providers/',
-  'state.v2': '/api/v2/',
-  'tfe.v2': '/api/v2/',
-  'tfe.v2.1': '/api/v2/',
-  'tfe.v2.2': '/api/v2/',
+  'modules.v1': `${V1_PREFIX}modules/`,
+  'motd.v1': `${API_PREFIX}terraform/motd`,
+  'providers.v1': `${V1_PREFIX}providers/`,
+  'state.v2': V2_PREFIX,
+  'tfe.v2': V2_PREFIX,
+  'tfe.v2.1': V2_PREFIX,
+  'tfe.v2.2': V2_PREFIX,
   'versions.v1': 'https://checkpoint-api.hashicorp.com/v1/versions/',
 }
 

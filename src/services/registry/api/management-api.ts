@@ -19,7 +19,8 @@ import {
   now,
   type RegistryState,
 } from '../model/registry-state.ts'
-import { RouteTable } from '../../../core/routing/index.ts'
+import { mount, RouteTable } from '../../../core/routing/index.ts'
+import { V2_PREFIX } from '../urls.ts'
 import { deprecationDocument, moduleResource, versionResource } from './v2-documents.ts'
 import { parseVersionPatch } from './version-patch.ts'
 import { LightResponse } from '../../../core/light-response.ts'
@@ -27,14 +28,14 @@ import { LightResponse } from '../../../core/light-response.ts'
 /** JSON request bodies above this are refused with a 413. */
 export const JSON_BODY_LIMIT = 1024 * 1024
 
-const ORG = '/api/v2/organizations/:org/registry-modules'
+const ORG = 'organizations/:org/registry-modules'
 const PRIVATE = `${ORG}/private/:namespace`
-const LEGACY = '/api/v2/registry-modules'
+const LEGACY = 'registry-modules'
 
 /** Every `/api/v2` route; deprecated aliases map to the same operations (docs/reference/registry.md §3). */
 export const ROUTES = new RouteTable(
-  [
-    { method: 'GET', path: '/api/v2/ping', operation: 'ping' },
+  mount(V2_PREFIX, [
+    { method: 'GET', path: 'ping', operation: 'ping' },
     { method: 'GET', path: ORG, operation: 'listModules' },
     { method: 'POST', path: ORG, operation: 'createModule' },
     { method: 'GET', path: `${PRIVATE}/:name/:provider`, operation: 'showModule' },
@@ -50,7 +51,7 @@ export const ROUTES = new RouteTable(
     { method: 'DELETE', path: `${PRIVATE}/:name/:provider/:version`, operation: 'deleteVersion' },
     { method: 'DELETE', path: `${PRIVATE}/:name/:provider`, operation: 'deleteProvider' },
     { method: 'DELETE', path: `${PRIVATE}/:name`, operation: 'deleteModule' },
-  ] as const,
+  ] as const),
   { decode: true },
 )
 

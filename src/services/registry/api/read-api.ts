@@ -4,22 +4,23 @@ import type { ModuleVersion, RegistryModule } from '../glossary.ts'
 import { registryV1ErrorResponse } from './json-api.ts'
 import { linkOrigin, linkPath } from './links.ts'
 import { findModule, findVersion, type RegistryState } from '../model/registry-state.ts'
-import { RouteTable } from '../../../core/routing/index.ts'
+import { mount, RouteTable } from '../../../core/routing/index.ts'
+import { V1_PREFIX } from '../urls.ts'
 import { isPrerelease } from '../model/semver.ts'
 import { publishedVersions, versionRecord, versionsDocument } from './v1-records.ts'
 import { LightResponse } from '../../../core/light-response.ts'
 
-const MODULE = '/api/registry/v1/modules/:namespace/:name/:provider'
+const MODULE = 'modules/:namespace/:name/:provider'
 
 /** Registry protocol reads (docs/reference/registry.md §2); `versions` and `download` win over a version literally so named. */
 export const ROUTES = new RouteTable(
-  [
+  mount(V1_PREFIX, [
     { method: 'GET', path: `${MODULE}/versions`, operation: 'versions' },
     { method: 'GET', path: `${MODULE}/download`, operation: 'downloadLatest' },
     { method: 'GET', path: `${MODULE}/:version/download`, operation: 'download' },
     { method: 'GET', path: `${MODULE}/:version`, operation: 'version' },
     { method: 'GET', path: MODULE, operation: 'latest' },
-  ] as const,
+  ] as const),
   { decode: true },
 )
 
@@ -57,7 +58,7 @@ export function readApi(request: Request, state: RegistryState, url: URL): Respo
     case 'downloadLatest':
       return new LightResponse(null, {
         status: 302,
-        headers: { Location: linkPath(state, `/api/registry/v1/modules/${namespace}/${name}/${provider}/${version.version}/download`) },
+        headers: { Location: linkPath(state, `${V1_PREFIX}modules/${namespace}/${name}/${provider}/${version.version}/download`) },
       })
     case 'download':
       state.modules.set({ ...module, downloads: module.downloads + 1 })

@@ -1,6 +1,7 @@
 import type { ModuleVersion, RegistryModule } from '../glossary.ts'
 import { linkOrigin, linkPath } from './links.ts'
 import { versionsOf, type RegistryState } from '../model/registry-state.ts'
+import { V2_PREFIX } from '../urls.ts'
 
 /** The `registry-modules` resource of docs/reference/registry.md §3.1 / docs/reference/registry.md §3.4. */
 export function moduleResource(state: RegistryState, module: RegistryModule): Record<string, unknown> {
@@ -26,9 +27,9 @@ export function moduleResource(state: RegistryState, module: RegistryModule): Re
     },
     relationships: {
       organization: { data: { id: org, type: 'organizations' } },
-      'tag-bindings': { links: { related: linkPath(state, `/api/v2/registry-modules/${module.id}/tag-bindings`) } },
+      'tag-bindings': { links: { related: linkPath(state, `${V2_PREFIX}registry-modules/${module.id}/tag-bindings`) } },
     },
-    links: { self: linkPath(state, `/api/v2/organizations/${org}/registry-modules/private/${org}/${module.name}/${module.provider}`) },
+    links: { self: linkPath(state, `${V2_PREFIX}organizations/${org}/registry-modules/private/${org}/${module.name}/${module.provider}`) },
   }
 }
 
@@ -56,7 +57,7 @@ export function versionResource(state: RegistryState, url: URL, version: ModuleV
     },
     relationships: {
       'registry-module': { data: { id: version.moduleId, type: 'registry-modules' } },
-      'tag-bindings': { links: { related: linkPath(state, `/api/v2/registry-module-versions/${version.id}/tag-bindings`) } },
+      'tag-bindings': { links: { related: linkPath(state, `${V2_PREFIX}registry-module-versions/${version.id}/tag-bindings`) } },
     },
     links: { upload: uploadUrl(linkOrigin(state, url), version) },
   }

@@ -4,6 +4,7 @@ import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
 import type { TrustedCertificate } from './trusted-certificate.ts'
 import type { Explanation } from '../../../../core/explanation.ts'
+import { mountPath } from '../../urls.ts'
 
 /**
  * The identity + signature flow (docs/reference/cloud-auth.md §4 B2): RSA PKCS#1 v1.5 with SHA-256 over the exact document
@@ -50,7 +51,7 @@ export function unknownSigner(trusted: number, type: 'pkcs7' | 'identity'): Expl
   return {
     rule: 'trusted certificates',
     seen: `a signature none of the ${trusted} trusted certificates verifies`,
-    hint: `sign with the fake cloud's keys (doppel.cloud's identity documents), or register the signer with POST /v1/auth/<mount>/config/certificate/<name> (type ${type})`,
+    hint: `sign with the fake cloud's keys (doppel.cloud's identity documents), or register the signer with POST ${mountPath('<mount>', 'config/certificate/<name>')} (type ${type})`,
   }
 }
 

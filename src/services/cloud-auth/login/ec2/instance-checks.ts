@@ -10,6 +10,7 @@ import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
 import { errorKind } from '../../../../core/doppel-error.ts'
 import { explanationOf, listText, type Explanation } from '../../../../core/explanation.ts'
+import { cloudPath } from '../../../fake-cloud/urls.ts'
 
 /** Why DescribeInstances did not give a running instance; the caller adds its flow's prefix. */
 export class InstanceCheckError extends errorKind('InstanceCheckError', 'DOPPEL_INSTANCE_CHECK_FAILED') {}
@@ -48,7 +49,7 @@ export async function describeRunningInstance(
       rule: 'instance state',
       seen: `${instanceId} is ${instance.state.name}`,
       expected: 'running',
-      hint: 'start the instance (POST /_doppel/cloud/instances/<id>/start, or doppel.cloud)',
+      hint: `start the instance (POST ${cloudPath('instances/<id>/start')}, or doppel.cloud)`,
     })
   }
   return instance

@@ -3,6 +3,7 @@ import type { AccessListEntry, RoleEntry } from '../../glossary.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
 import { parseRfc3339, TimeParseError } from './rfc3339.ts'
+import { mountPath } from '../../urls.ts'
 
 /** The nonce a client sends as `nonce: ""`: reauthentication is then disabled for the instance. */
 export const REAUTHENTICATION_DISABLED_NONCE = 'reauthentication-disabled-nonce'
@@ -56,7 +57,7 @@ function checkAgainstStored(clientNonce: string, pendingTime: string, stored: Ac
     throw new LoginError(LOGIN_MESSAGES.reauthDisabled).explain({
       rule: 'disallow_reauthentication',
       seen: stored.disallow_reauthentication ? `the ${instance} disallows reauthentication` : 'nonce "" (reauthentication disabled by the client)',
-      hint: `delete the access-list entry (DELETE /v1/auth/<mount>/identity-accesslist/${stored.instance_id}) to log in again`,
+      hint: `delete the access-list entry (DELETE ${mountPath('<mount>', `identity-accesslist/${stored.instance_id}`)}) to log in again`,
     })
   }
   const given = parseTime(pendingTime)

@@ -3,8 +3,9 @@
  * else the global endpoint, or, with `use_sts_region_from_client`, the regional endpoint of the region in
  * the client's credential scope.
  */
+import { GLOBAL_STS_HOST } from '../../../fake-cloud/urls.ts'
 
-export const DEFAULT_STS_ENDPOINT = 'https://sts.amazonaws.com'
+export const DEFAULT_STS_ENDPOINT = `https://${GLOBAL_STS_HOST}`
 
 /** The region of the `Credential=<key>/<date>/<region>/...` token of an Authorization header. */
 export function regionFromAuthorization(authorization: string): string | undefined {

@@ -1,0 +1,106 @@
+/**
+ * Every path the auth method answers under `/v1/`, as rows: the token store's self routes, `sys/auth`,
+ * Vault's own document where the profile serves it, and the mounts, each with its own rows (`login`, then
+ * the endpoints of `auth-routes.ts`). The service's edge matches here, checks the token a row needs and
+ * runs it; the OpenAPI document and the robustness corpus read the same rows.
+ */
+import type { Profile } from '../../../core/profile.ts'
+import { mount, RouteTable, type RouteMatch, type RouteRow } from '../../../core/routing/index.ts'
+import { MESSAGES } from '../auth-messages.ts'
+import { authError, multiError } from '../envelope.ts'
+import { handleLogin } from '../login/index.ts'
+import { LOGIN_SCHEMA } from '../login/login-input.ts'
+import { TOKEN_MOUNT } from '../mounts/mount-table.ts'
+import { SYS_AUTH_ROUTES } from '../mounts/sys-auth.ts'
+import { authState } from '../state.ts'
+import { runPeriodicTidy } from '../tidy/remove-expired.ts'
+import { SELF_ROUTES } from '../tokens/self-routes.ts'
+import { VAULT_OPENAPI_ROUTE } from '../vault-openapi.ts'
+import { answerError } from '../answer-error.ts'
+import { currentPath } from './aliases.ts'
+import type { ApiRoute, MountCall, OperationRoute } from './api-route.ts'
+import { ENDPOINTS } from './auth-routes.ts'
+import { isNameSegment, type Endpoint } from './endpoint.ts'
+import { unsupportedOperation } from './http-operation.ts'
+
+/** `login` (unauthenticated): a token sent with it is ignored; what it throws is answered bare, as the real service's login does. */
+const LOGIN: OperationRoute<MountCall> = {
+  path: 'login',
+  reads: 'operation',
+  token: 'none',
+  describe: {
+    post: {
+      summary: 'Log in with an ec2 identity document (pkcs7, or identity + signature) or a signed iam GetCallerIdentity',
+      body: LOGIN_SCHEMA,
+      answers: { '200': 'A token in `auth`', '400': 'Login refused: the reason', '403': 'Login refused: permission denied', '405': 'unsupported operation' },
+    },
+  },
+  async run({ context, mount: at, operation, data }) {
+    if (operation !== 'update') return unsupportedOperation(true)
+    runPeriodicTidy(authState(context.emulator, at), context.emulator.clock.nowMs())
+    try {
+      return await handleLogin(context, at, data)
+    } catch (error) {
+      return answerError(error, 'login', context.profile)
+    }
+  },
+}
+
+/** A row under a mount: `login`, or one of the method's endpoints. */
+export type MountRoute = OperationRoute<MountCall> | Endpoint
+
+/**
+ * The rows of one mount, relative to it, in the real service's order (docs/reference/cloud-auth.md §1.4);
+ * `login` last, which no endpoint's pattern matches. Paths arrive percent-decoded; a name segment breaking
+ * the real service's rule matches no row.
+ */
+const MOUNT_TABLE = new RouteTable<MountRoute>([...ENDPOINTS, LOGIN], { trailingSlash: 'as-written', segment: isNameSegment })
+
+/** Where the mounts sit: `auth/<mount>/…`, a mount being any path the emulator's mount table holds. */
+export interface MountPoint extends RouteRow {
+  readonly reads: 'mount'
+  /** A mount's rows, relative to it. */
+  readonly rows: readonly MountRoute[]
+  /** The row for a mount-relative path (deprecated names included), or undefined. */
+  match(relative: string): RouteMatch<MountRoute> | undefined
+}
+
+const MOUNTS: MountPoint = {
+  path: 'auth/*',
+  reads: 'mount',
+  rows: MOUNT_TABLE.rows,
+  match(relative) {
+    const match = MOUNT_TABLE.match('', currentPath(relative))
+    return typeof match === 'number' ? undefined : match
+  },
+}
+
+/** What the token mount's other paths answer, after the token check. */
+const TOKEN_MOUNT_REST: OperationRoute = {
+  path: '*',
+  reads: 'operation',
+  token: 'root',
+  run: () => authError(404, multiError(MESSAGES.unsupportedPath)),
+}
+
+/**
+ * The rows under `/v1/`, in the order they are tried and described (the mounts' rows lead the document).
+ * Only one may match a path except `auth/<token mount>/*` and `auth/*`: the token mount is never an auth
+ * method's mount (`MountTable.conflict`), so its paths are refused before the mounts are asked.
+ */
+export const API_ROUTES: readonly (ApiRoute | MountPoint)[] = [
+  ...mount(`auth/${TOKEN_MOUNT}/`, [...SELF_ROUTES, TOKEN_MOUNT_REST]),
+  ...SYS_AUTH_ROUTES,
+  VAULT_OPENAPI_ROUTE,
+  MOUNTS,
+]
+
+const API_TABLE = new RouteTable(API_ROUTES, { trailingSlash: 'as-written' })
+
+/** The row for a path under `/v1/`, or undefined; a row the profile does not serve matches as no row would. */
+export function matchApiRoute(profile: Profile, path: string): RouteMatch<ApiRoute | MountPoint> | undefined {
+  const match = API_TABLE.match('', path)
+  if (typeof match === 'number') return undefined
+  return match.row.reads !== 'mount' && match.row.profile?.(profile) === false ? undefined : match
+}
+
