@@ -176,8 +176,9 @@ export class Doppel extends Emulator {
       response = new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
     } else {
       const service = SERVICES[route.answer]
-      // Faults never touch the control API, whichever service answers under /_doppel/.
-      const fault = url.pathname.startsWith('/_doppel/') ? undefined : this.faults.take(request.method, url)
+      // Faults never touch the control routes (a fault on /* cannot lock out the API that removes it); the
+      // fake cloud's AWS faces under /_doppel/cloud/ are the provider, and meet them as its host names do.
+      const fault = route.answer === 'control' ? undefined : this.faults.take(request.method, url)
       if (fault?.drop) {
         await this.#record(route.journal, request, url, body, undefined, started)
         throw new DroppedConnection(`Connection dropped by fault ${fault.id}`)

@@ -35,6 +35,11 @@ export function awsFaceOf(path: string): AwsFace | undefined {
   return Object.hasOwn(AWS_FACES, first) ? (first as AwsFace) : undefined
 }
 
+/** A face's path on doppel's own listeners (`/_doppel/cloud/sts/`). */
+export function awsFacePath(face: AwsFace): string {
+  return `${CLOUD_MOUNT}${face}/`
+}
+
 /** The fake cloud's URLs on doppel's own origins (its AWS host names: `isFakeCloudHost`). */
 export const FAKE_CLOUD_URLS: ServiceUrls<'fake-cloud'> = {
   name: 'fake-cloud',
@@ -60,6 +65,14 @@ const REGIONAL_SERVICE_HOST = /^(?:sts|iam|ec2)\.([a-z0-9-]+)\.amazonaws\.com(?:
 const OTHER_PARTITION_HOST = /\.amazonaws\.com\.cn$/
 const GLOBAL_STS_HOST = 'sts.amazonaws.com'
 const REGIONAL_STS_HOST = /^sts\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$/
+
+/**
+ * Where the SDK sends a query API call without an endpoint override: STS and IAM by their global names,
+ * EC2 by its regional one.
+ */
+export function defaultAwsEndpoint(service: 'sts' | 'iam' | 'ec2', region: string): string {
+  return service === 'ec2' ? `https://ec2.${region}.amazonaws.com/` : `https://${service === 'sts' ? GLOBAL_STS_HOST : 'iam.amazonaws.com'}/`
+}
 
 /** Whether a `Host` (name, with or without a port) is one of the AWS names the fake cloud answers on. */
 export function isFakeCloudHost(host: string): boolean {

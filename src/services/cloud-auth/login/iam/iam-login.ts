@@ -1,6 +1,5 @@
 import { explanationOf } from '../../../../core/explanation.ts'
 import type { RequestContext } from '../../../../core/glossary.ts'
-import { getFakeCloud, isInProcessEndpoint } from '../../../fake-cloud/index.ts'
 import type { IdentityConfig, RoleEntry } from '../../glossary.ts'
 import { effectiveIdentityConfig, type AuthState } from '../../state.ts'
 import { addressIsAllowed } from '../../tokens/bound-cidrs.ts'
@@ -28,9 +27,7 @@ export async function iamLogin(context: RequestContext, state: AuthState, input:
     state.clientConfig,
     context.profile.serverIdHeader,
   )
-  const cloud = getFakeCloud(context.emulator)
-  const inProcess = isInProcessEndpoint(context.emulator, signed.endpoint) ? (request: Request) => cloud.forwardSts(request) : undefined
-  const caller = await forwardCallerIdentity(inProcess, signed, context.signal)
+  const caller = await forwardCallerIdentity(context, signed)
   let entity: IamEntity
   try {
     entity = parseIamArn(caller.arn)
