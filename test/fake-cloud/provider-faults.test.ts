@@ -104,7 +104,7 @@ describe('over the server', () => {
   let server: RunningServer
   beforeAll(async () => {
     doppel = createDoppel({ seed: 3 })
-    server = await listen(createDoppelServer(doppel), { port: 0 })
+    server = await listen(createDoppelServer(doppel), 0)
   })
   afterAll(() => server.close())
 
