@@ -101,7 +101,7 @@ export async function serve(argv: string[], io: CliIo): Promise<ServeHandle | un
   const { seed, fixtures } = serveSeedFlags(values, io)
   const doppel = createDoppel({
     profile,
-    allowSha1: values['allow-sha1'],
+    cloudAuth: { allowSha1: values['allow-sha1'] },
     rootTokens: values['root-token'] ?? ['root'],
     ...(values['imds-listener-limit'] !== undefined && { imdsListenerLimit: parseCount(values['imds-listener-limit'], '--imds-listener-limit') }),
     ...(values['fault-limit'] !== undefined && { faultLimit: parseCount(values['fault-limit'], '--fault-limit') }),

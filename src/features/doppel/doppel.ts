@@ -1,4 +1,5 @@
 import { authFaultResponse } from '../../services/cloud-auth/envelope.ts'
+import type { CloudAuthOptions } from '../../services/cloud-auth/index.ts'
 import { Delays } from '../../core/delays.ts'
 import { Emulator, type EmulatorOptions } from '../../core/emulator.ts'
 import type { RequestContext, Service } from '../../core/glossary.ts'
@@ -80,7 +81,7 @@ export class Doppel extends Emulator {
   #fixtureSources: FixtureSource[] = []
 
   constructor(options: DoppelOptions = {}) {
-    super(options)
+    super(emulatorOptions(options))
     this.options = options
     this.checkedFixtures = options.checkedFixtures ?? new Map()
   }
@@ -244,11 +245,25 @@ export class Doppel extends Emulator {
   }
 }
 
-export interface DoppelOptions extends EmulatorOptions {
+export interface DoppelOptions extends Omit<EmulatorOptions, 'services'> {
+  /** The auth method's own options. */
+  cloudAuth?: CloudAuthOptions
+  /**
+   * Accept SHA-1-based signatures at ec2 login.
+   * @deprecated Use `cloudAuth: { allowSha1 }`; this option goes in the next release.
+   */
+  allowSha1?: boolean
   /** Fixture files (YAML or JSON paths) or fixture objects, loaded at creation and after every reset. */
   fixtures?: FixtureSource | FixtureSource[]
   /** Fixture files already checked, shared with another instance (a server's tenants share their root's). */
   checkedFixtures?: CheckedFixtures
+}
+
+/** The emulator's options: each service's own under the service's name (the deprecated top-level `allowSha1` folded in). */
+function emulatorOptions(options: DoppelOptions): EmulatorOptions {
+  const { cloudAuth, allowSha1, ...rest } = options
+  const auth: CloudAuthOptions = { ...(allowSha1 !== undefined && { allowSha1 }), ...cloudAuth }
+  return { ...rest, services: { 'cloud-auth': auth } }
 }
 
 /**
