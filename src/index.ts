@@ -7,6 +7,7 @@ export type { JournalEntry, JournalRequest, JournalResponse } from './core/journ
 export type { Explanation } from './core/explanation.ts'
 export type { Fault, FaultInput } from './core/faults.ts'
 export { SERVICE_PROFILE, VAULT_PROFILE, type Profile } from './core/profile.ts'
+export { authProfile, type AuthProfile } from './services/cloud-auth/auth-profile.ts'
 export type { RequestContext, Service } from './core/glossary.ts'
 export { createDoppelServer, listen, type RunningServer, type ServerOptions } from './faces/server/doppel-server.ts'
 export { createCertificateAuthority, issueServerCertificate, type IssuedServerCertificate, type PemPair } from './faces/server/tls-certificates.ts'

@@ -2,13 +2,13 @@ import { authFaultResponse } from '../../services/cloud-auth/envelope.ts'
 import type { CloudAuthOptions } from '../../services/cloud-auth/index.ts'
 import { Delays } from '../../core/delays.ts'
 import { Emulator, type EmulatorOptions } from '../../core/emulator.ts'
-import type { RequestContext, Service } from '../../core/glossary.ts'
+import type { Service } from '../../core/glossary.ts'
 import type { ControlTable } from '../../services/control/index.ts'
 import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from '../../services/fake-cloud/index.ts'
 import { registryFaultResponse } from '../../services/registry/api/json-api.ts'
 import type { CheckedFixtures, FixtureSource } from '../fixtures/index.ts'
 import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from '../snapshot/snapshot-document.ts'
-import type { TenantDirectory } from '../tenants/glossary.ts'
+import type { TenantDirectory, TenantsContext } from '../tenants/glossary.ts'
 import { LightResponse, realResponse } from '../../core/light-response.ts'
 import { errorKind } from '../../core/doppel-error.ts'
 import { explainResponse, responseExplanation, type Explanation } from '../../core/explanation.ts'
@@ -188,7 +188,7 @@ export class Doppel extends Emulator {
       if (fault?.status) {
         response = service.fault(fault.status)
       } else {
-        const context: RequestContext = {
+        const context: TenantsContext = {
           emulator: this,
           profile: this.profile,
           remoteAddress: options.remoteAddress ?? '127.0.0.1',

@@ -5,6 +5,7 @@
 import type { RequestContext } from '../../core/glossary.ts'
 import { requestUrl } from '../../core/http.ts'
 import { answerError, type RefusedOn } from './answer-error.ts'
+import { authProfile } from './auth-profile.ts'
 import { explainResponse } from '../../core/explanation.ts'
 import { tokenExplanation } from './tokens/token-refusal.ts'
 import { authError, multiError } from './envelope.ts'
@@ -33,7 +34,7 @@ export async function cloudAuth(request: Request, context: RequestContext): Prom
   try {
     return await serve(request, context, route)
   } catch (error) {
-    return answerError(error, route.on, context.profile)
+    return answerError(error, route.on, authProfile(context.profile))
   }
 }
 

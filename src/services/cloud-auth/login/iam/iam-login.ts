@@ -16,6 +16,7 @@ import { checkPrincipalBinding } from './principal-binding.ts'
 import { validateIamRequest } from './request-validation.ts'
 import type { CallerIdentityResult } from './sts-response.ts'
 import { MESSAGES } from '../../auth-messages.ts'
+import { authProfile } from '../../auth-profile.ts'
 
 /**
  * The iam login (docs/reference/cloud-auth.md §5): validate the signed caller-identity request, replay it to STS (the fake
@@ -25,7 +26,7 @@ export async function iamLogin(context: RequestContext, state: AuthState, input:
   const signed = validateIamRequest(
     { method: input.iamMethod, url: input.iamUrl, body: input.iamBody, headers: input.iamHeaders },
     state.clientConfig,
-    context.profile.serverIdHeader,
+    authProfile(context.profile).serverIdHeader,
   )
   const caller = await forwardCallerIdentity(context, signed)
   let entity: IamEntity
