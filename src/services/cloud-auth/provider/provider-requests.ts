@@ -43,13 +43,29 @@ export const PROVIDER_CALLS: { [K in CallName]: CallRequest<K> } = {
   },
 }
 
-const CALL_NAMES = Object.keys(PROVIDER_CALLS) as CallName[]
+type Dispatch = <K extends CallName>(name: K, args: CallArgs<K>) => Promise<CallResult<K>>
 
-/** A provider whose every call is `call(name, args)`: one rule for the eight calls, typed per call. */
-export function providerOf(call: <K extends CallName>(name: K, args: CallArgs<K>) => Promise<CallResult<K>>): Provider {
-  const provider: Partial<Record<CallName, (...args: never[]) => Promise<unknown>>> = {}
-  for (const name of CALL_NAMES) provider[name] = (...args: never[]) => call(name, args as never)
-  return provider as Provider
+/** The eight calls on one prototype, each handing its name and arguments to the instance's dispatch. */
+class DispatchingProvider {
+  readonly dispatch: Dispatch
+  constructor(dispatch: Dispatch) {
+    this.dispatch = dispatch
+  }
+}
+for (const name of Object.keys(PROVIDER_CALLS) as CallName[]) {
+  Object.defineProperty(DispatchingProvider.prototype, name, {
+    value: function (this: DispatchingProvider, ...args: never) {
+      return this.dispatch(name, args)
+    },
+  })
+}
+
+/**
+ * A provider whose every call is `dispatch(name, args)`: one rule for the eight calls, typed per call, and
+ * one small object per provider (a login asks for several), not a closure per call.
+ */
+export function providerOf(dispatch: Dispatch): Provider {
+  return new DispatchingProvider(dispatch) as unknown as Provider
 }
 
 /** The API version each service's query protocol names. */
