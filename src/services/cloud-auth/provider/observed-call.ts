@@ -6,6 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { errorKind } from '../../../core/doppel-error.ts'
+import type { Fault } from '../../../core/faults.ts'
 import type { RequestContext } from '../../../core/glossary.ts'
 import { boundedText, REDACTED } from '../../../core/journal.ts'
 import { awsFacePath, CloudError, cloudFaultError, type QueryService } from '../../fake-cloud/index.ts'
@@ -16,6 +17,8 @@ import { isRetryable } from './upstream-http.ts'
 export interface CallSite {
   service: QueryService
   url: string
+  /** POST, as the SDK sends every query API call; the iam login replays the client's method. */
+  method?: string
 }
 
 /** A call that met a `drop` fault (or the server's stop during a `latency_ms` one): no answer came; the message is Go's reason. */
@@ -26,17 +29,20 @@ const FACE_ORIGIN = 'http://localhost'
 
 /**
  * The fault set for this call, met: a delay is waited out (ended by the server's stop), a drop throws
- * NoAnswer; returns the status of a status fault (the call is then not made), else undefined.
+ * NoAnswer; resolves to the status of a status fault (the call is then not made), else undefined. While no
+ * fault is set, nothing: no promise, no URL.
  */
-export async function meetFault(context: RequestContext, site: CallSite): Promise<number | undefined> {
+export function meetFault(context: RequestContext, site: CallSite): Promise<number | undefined> | undefined {
   const { faults } = context.emulator
-  // No URL is built for a login while no fault is set.
   if (faults.size === 0) return undefined
-  const fault = faults.take('POST', new URL(site.url)) ?? faults.take('POST', new URL(awsFacePath(site.service), FACE_ORIGIN))
-  if (fault === undefined) return undefined
+  const method = site.method ?? 'POST'
+  const fault = faults.take(method, new URL(site.url)) ?? faults.take(method, new URL(awsFacePath(site.service), FACE_ORIGIN))
+  return fault === undefined ? undefined : faultOutcome(fault, context.signal)
+}
+
+async function faultOutcome(fault: Fault, signal: AbortSignal | undefined): Promise<number | undefined> {
   if (fault.drop) throw new NoAnswer('EOF')
   if (fault.latency_ms) {
-    const { signal } = context
     try {
       await sleep(fault.latency_ms, undefined, signal && { signal })
     } catch {
@@ -55,7 +61,8 @@ export async function observedCall<T>(context: RequestContext, site: CallSite, m
   for (let attempts = 1; ; attempts++) {
     const started = performance.now()
     try {
-      const status = await meetFault(context, site)
+      const pending = meetFault(context, site)
+      const status = pending && (await pending)
       if (status !== undefined) throw cloudFaultError(status)
       const value = run()
       journalCall(context, { site, form, started, status: 200, answer: { type: JSON_TYPE, text: () => answerText(value) } })
@@ -97,17 +104,18 @@ export function journalCall(context: RequestContext, call: CallRecord): void {
   const { emulator } = context
   const limit = emulator.journal.bodyLimit
   const { site, answer, form, status } = call
+  const method = site.method ?? 'POST'
   const url = URL.parse(site.url)
   const path = url?.pathname ?? '/'
   emulator.journal.record({
     timeMs: emulator.clock.nowMs(),
     service: 'fake-cloud',
-    method: 'POST',
+    method,
     url: url === null ? site.url : url.origin + path,
     status,
     duration: performance.now() - call.started,
     internal: true,
-    request: () => ({ method: 'POST', path, headers: { 'content-type': FORM_TYPE }, ...boundedText(form(), limit) }),
+    request: () => ({ method, path, headers: { 'content-type': FORM_TYPE }, ...boundedText(form(), limit) }),
     ...(answer && { response: () => ({ status, headers: { 'content-type': answer.type }, ...boundedText(answer.text(), limit) }) }),
   })
 }

@@ -70,14 +70,15 @@ interface StsAnswer {
  * waiting (no network to wait for).
  */
 async function replayInProcess(context: RequestContext, forward: StsForwarder, request: Request, signed: SignedCallerIdentityRequest): Promise<StsAnswer> {
-  const site = { service: 'sts', url: request.url } as const
+  const site = { service: 'sts', url: request.url, method: request.method } as const
   const form = () => (signed.method === 'POST' ? signed.body : '')
   const { maxRetries } = signed
   for (let attempts = 1; ; attempts++) {
     const started = performance.now()
     let response: Response
     try {
-      const status = await meetFault(context, site)
+      const pending = meetFault(context, site)
+      const status = pending && (await pending)
       response = status === undefined ? await forward(request.clone()) : cloudFaultResponse(status)
     } catch (error) {
       if (!(error instanceof NoAnswer)) throw error
