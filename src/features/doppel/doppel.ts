@@ -15,7 +15,7 @@ import { explainResponse, responseExplanation, type Explanation } from '../../co
 import { journalRequest, journalResponse, requestBodySource, type BodySource } from './journal-exchange.ts'
 import { redactExplanation } from '../../services/control/redact.ts'
 import { CONTROL_TABLE } from './control-table.ts'
-import { routeRequest, type ServiceName, type Surface } from './route-request.ts'
+import { faultsApply, routeRequest, type ServiceName, type Surface } from './route-request.ts'
 
 export type { Surface } from './route-request.ts'
 
@@ -177,9 +177,7 @@ export class Doppel extends Emulator {
       response = new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
     } else {
       const service = SERVICES[route.answer]
-      // Faults never touch the control routes (a fault on /* cannot lock out the API that removes it); the
-      // fake cloud's AWS faces under /_doppel/cloud/ are the provider, and meet them as its host names do.
-      const fault = route.answer === 'control' ? undefined : this.faults.take(request.method, url)
+      const fault = faultsApply(url.pathname) ? this.faults.take(request.method, url) : undefined
       if (fault?.drop) {
         await this.#record(route.journal, request, url, body, undefined, started)
         throw new DroppedConnection(`Connection dropped by fault ${fault.id}`)

@@ -1,7 +1,7 @@
 import type { ServiceUrls } from '../../core/routing/index.ts'
 import { CLOUD_AUTH_URLS } from '../../services/cloud-auth/urls.ts'
 import { CONTROL_URLS } from '../../services/control/urls.ts'
-import { FAKE_CLOUD_URLS, isFakeCloudHost } from '../../services/fake-cloud/urls.ts'
+import { awsFaceOf, FAKE_CLOUD_URLS, isFakeCloudHost } from '../../services/fake-cloud/urls.ts'
 import { REGISTRY_URLS } from '../../services/registry/urls.ts'
 
 /** Which listener a request arrived on: the main one, or the fake cloud's own (`--cloud-port`). */
@@ -28,4 +28,13 @@ export function routeRequest(url: URL, surface: Surface): { journal: ServiceName
   const owner = ownerOfPath(url.pathname)
   if (owner === undefined) return undefined
   return { journal: owner.name, answer: owner.isSetupPath?.(url.pathname) ? 'control' : owner.name }
+}
+
+/**
+ * Whether faults may touch a path: anything but the control routes under `/_doppel/` (so that a fault on
+ * `/*` cannot lock out the API that removes it), on either listener. The fake cloud's AWS faces under
+ * `/_doppel/cloud/` are the provider, not control routes: faults meet them as they meet its host names.
+ */
+export function faultsApply(path: string): boolean {
+  return !CONTROL_URLS.ownsPath(path) || awsFaceOf(path) !== undefined
 }
