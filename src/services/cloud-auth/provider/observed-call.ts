@@ -14,7 +14,7 @@ import { sendFailed } from './remote-provider.ts'
 import { isRetryable } from './upstream-http.ts'
 
 /** Where a call goes: the service that answers it and the URL the SDK would send it to. */
-export interface CallSite {
+interface CallSite {
   service: QueryService
   url: string
   /** POST, as the SDK sends every query API call; the iam login replays the client's method. */
@@ -82,7 +82,7 @@ export async function observedCall<T>(context: RequestContext, site: CallSite, m
 }
 
 /** One attempt of a call, as the journal keeps it. */
-export interface CallRecord {
+interface CallRecord {
   site: CallSite
   /** The form body the call sends (no credentials: they sign a request, never appear in it). */
   form: () => string
@@ -121,7 +121,7 @@ export function journalCall(context: RequestContext, call: CallRecord): void {
 }
 
 /** A call's value or error as JSON, its secrets (a session's or a new key's) redacted. */
-export function answerText(answer: unknown): string {
+function answerText(answer: unknown): string {
   if (answer instanceof Error) {
     const { code } = answer as { code?: string }
     return JSON.stringify({ ...(code !== undefined && { code }), message: answer.message })

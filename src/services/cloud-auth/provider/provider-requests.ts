@@ -69,7 +69,7 @@ export function providerOf(dispatch: Dispatch): Provider {
 }
 
 /** The API version each service's query protocol names. */
-export const API_VERSIONS: Record<QueryService, string> = { sts: '2011-06-15', iam: '2010-05-08', ec2: '2016-11-15' }
+const API_VERSIONS: Record<QueryService, string> = { sts: '2011-06-15', iam: '2010-05-08', ec2: '2016-11-15' }
 
 /** A call's form body, as the SDK sends it. */
 export function callForm<K extends CallName>(name: K, args: CallArgs<K>): string {

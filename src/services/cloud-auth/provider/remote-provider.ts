@@ -30,7 +30,7 @@ export class UpstreamCloudError extends CloudError {
 }
 
 /** Where and how the calls of one service go over HTTP. */
-export interface RemoteTarget {
+interface RemoteTarget {
   endpoint: string
   /** The region the calls are signed for (an EC2 call names its own). */
   region: string
