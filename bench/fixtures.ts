@@ -1,5 +1,6 @@
 import { createDoppel, type Doppel } from '../src/index.ts'
 import { seedRegistry } from '../src/services/registry/index.ts'
+import { authProfile } from '../src/services/cloud-auth/auth-profile.ts'
 import { signedCallerIdentity } from '../src/faces/scenario/index.ts'
 
 export const AUTH = 'http://bench.doppel.test/v1/auth/cloud'
@@ -34,7 +35,7 @@ export async function prepare(origin = 'http://bench.doppel.test'): Promise<Prep
   const iam = signedCallerIdentity({
     credentials: principal,
     now: doppel.clock.now(),
-    serverIdHeader: doppel.profile.serverIdHeader,
+    serverIdHeader: authProfile(doppel.profile).serverIdHeader,
   })
   void origin
   return {

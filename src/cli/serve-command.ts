@@ -90,7 +90,7 @@ export async function serve(argv: string[], io: CliIo, { env = process.env, sign
   const controlTokens = await tokens(values['control-token'], values['control-token-file'], [env.DOPPEL_CONTROL_TOKEN], '--control-token-file', io.cwd)
   const options: DoppelServerOptions = {
     profile,
-    allowSha1: values['allow-sha1'],
+    cloudAuth: { allowSha1: values['allow-sha1'] },
     rootTokens: rootTokens.length > 0 ? rootTokens : ['root'],
     ...(values['imds-listener-limit'] !== undefined && { imdsListenerLimit: parseCount(values['imds-listener-limit'], '--imds-listener-limit') }),
     ...(values['fault-limit'] !== undefined && { faultLimit: parseCount(values['fault-limit'], '--fault-limit') }),

@@ -20,8 +20,11 @@ export interface EmulatorOptions {
   /** Tokens allowed to call management endpoints. Default `["root"]`. */
   rootTokens?: string[]
   profile?: 'service' | 'vault'
-  /** Accept SHA-1-based signatures at ec2 login (the real service's `GODEBUG=x509sha1=1` workaround). */
-  allowSha1?: boolean
+  /**
+   * Each service's own options, by the service's name (`cloud-auth`): the core keeps them for the service
+   * and never reads them (`createDoppel({ cloudAuth })` fills this).
+   */
+  services?: Readonly<Record<string, unknown>>
   /** Environment read for the service's own credentials (the profile's names). Default: `process.env`. */
   env?: Record<string, string | undefined>
   /** How many requests the journal keeps. Default 1000. */
@@ -60,7 +63,7 @@ export class Emulator {
   readonly faults: Faults
   readonly profile: Profile
   readonly rootTokens: ReadonlySet<string>
-  readonly allowSha1: boolean
+  readonly services: Readonly<Record<string, unknown>>
   readonly env: Record<string, string | undefined>
   readonly basePath: string
   readonly sharedLimits: SharedLimits
@@ -82,7 +85,7 @@ export class Emulator {
     this.faults = new Faults(this.random, this.sharedLimits.faults)
     this.profile = getProfile(options.profile)
     this.rootTokens = new Set(options.rootTokens ?? ['root'])
-    this.allowSha1 = options.allowSha1 ?? false
+    this.services = options.services ?? {}
     this.env = options.env ?? process.env
     this.basePath = options.basePath ?? ''
     this.clock.onMove(() => this.sweepExpired())

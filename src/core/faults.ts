@@ -44,6 +44,11 @@ export class Faults {
     return { ...entry.fault }
   }
 
+  /** How many faults are set: a caller that must build a URL to ask `take` can skip it when none is. */
+  get size(): number {
+    return this.#faults.size
+  }
+
   get changes(): number {
     return this.#changes
   }

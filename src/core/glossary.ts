@@ -7,8 +7,6 @@ export interface RequestContext {
   profile: Profile
   /** The caller's address (token_bound_cidrs). `127.0.0.1` in process. */
   remoteAddress: string
-  /** The server's tenants, on the root instance of a server that has them (`GET /_doppel/tenants`). */
-  tenants?: TenantDirectory
   /** `request.url` parsed, when the caller already has it (see `requestUrl`). */
   url?: URL
   /**
@@ -22,22 +20,3 @@ export interface RequestContext {
 
 /** One emulated service: a plain fetch function over an emulator instance. */
 export type Service = (request: Request, context: RequestContext) => Promise<Response>
-
-/** One tenant as `GET /_doppel/tenants` lists it. */
-export interface TenantSummary {
-  id: string
-  created_at: string
-  last_used_at: string
-  requests: number
-}
-
-/** What the root control API needs from the tenants of its server (kept here: the request context carries it). */
-export interface TenantDirectory {
-  readonly maxTenants: number
-  readonly idleTimeoutMs: number
-  list(): TenantSummary[]
-  /** Drops a tenant and its state; false when there is none by that name. */
-  drop(id: string): boolean
-  /** Resolves once the drops so far are complete (a server's `--data-dir` removes the tenant's file). */
-  whenDropped(): Promise<void>
-}

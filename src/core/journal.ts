@@ -27,7 +27,10 @@ export interface JournalEntry {
   url: string
   status: number
   durationMs: number
-  /** Set for calls the emulator made to its own fake cloud without HTTP. */
+  /**
+   * Set for a provider call the emulator answered with its own fake cloud without HTTP (a login's STS,
+   * EC2 and IAM calls): its request is the call's form body, without the signed headers.
+   */
   internal?: boolean
   request: JournalRequest
   /** Absent for a dropped connection, which had no answer. */
@@ -54,6 +57,19 @@ export interface JournalRecord {
   request: WhenRead<JournalRequest>
   response?: WhenRead<JournalResponse>
   explanation?: Explanation
+  /** A call the emulator made to its own fake cloud without HTTP (a login's provider calls). */
+  internal?: true
+}
+
+/** What the journal shows in place of a secret. */
+export const REDACTED = '<redacted>'
+
+/** Text as a kept body: whole up to `limit` bytes, else its first `limit` bytes (a split character dropped). */
+export function boundedText(text: string, limit: number): { body: string; truncated: boolean } {
+  if (text.length <= limit / 4) return { body: text, truncated: false }
+  const bytes = Buffer.from(text)
+  if (bytes.byteLength <= limit) return { body: text, truncated: false }
+  return { body: new TextDecoder().decode(bytes.subarray(0, limit), { stream: true }), truncated: true }
 }
 
 /** The default cap on each kept body, each way: 16 KiB. */
@@ -217,6 +233,7 @@ function entry(r: JournalRecord & { id: number }): JournalEntry {
     status: r.status,
     durationMs: Math.round(r.duration * 1000) / 1000,
     request: r.request,
+    ...(r.internal && { internal: true }),
     ...(r.response && { response: r.response }),
     ...(r.explanation && { explanation: r.explanation }),
   }

@@ -154,15 +154,18 @@ describe('SHA-1 signed material (spec, Authentication 3)', () => {
     })
   })
 
-  it('verifies both with allowSha1, as the real service does with its workaround', async () => {
-    const { world, instance } = setup({ allowSha1: true })
-    await createEc2Role(world, 'web-role', instance)
-    const pkcs7 = await world.login({ role: 'web-role', pkcs7: world.cloud.identityDocument(instance.instance_id, 'pkcs7'), nonce: 'n-1' })
-    expect(pkcs7.status).toBe(200)
-    const signature = await world.login({ role: 'web-role', ...identitySignature(world, instance.instance_id), nonce: 'n-1' })
-    expect(signature.status).toBe(200)
-    expect(signature.body.auth.metadata).toEqual({ account_id: instance.account_id, auth_type: 'ec2', role: 'web-role', role_tag_max_ttl: '0s' })
-  })
+  // `allowSha1` at the top is the deprecated spelling of `cloudAuth: { allowSha1 }`, kept for one release.
+  for (const options of [{ cloudAuth: { allowSha1: true } }, { allowSha1: true }]) {
+    it(`verifies both with ${JSON.stringify(options)}, as the real service does with its workaround`, async () => {
+      const { world, instance } = setup(options)
+      await createEc2Role(world, 'web-role', instance)
+      const pkcs7 = await world.login({ role: 'web-role', pkcs7: world.cloud.identityDocument(instance.instance_id, 'pkcs7'), nonce: 'n-1' })
+      expect(pkcs7.status).toBe(200)
+      const signature = await world.login({ role: 'web-role', ...identitySignature(world, instance.instance_id), nonce: 'n-1' })
+      expect(signature.status).toBe(200)
+      expect(signature.body.auth.metadata).toEqual({ account_id: instance.account_id, auth_type: 'ec2', role: 'web-role', role_tag_max_ttl: '0s' })
+    })
+  }
 })
 
 describe('SHA-1 signed material in the vault profile (docs/decisions/vault-profile-sha1.md)', () => {
@@ -222,7 +225,7 @@ describe('signed material that does not verify', () => {
   })
 
   it('refuses a tampered identity document under its signature', async () => {
-    const { world, instance } = setup({ allowSha1: true })
+    const { world, instance } = setup({ cloudAuth: { allowSha1: true } })
     await createEc2Role(world, 'web-role', instance)
     const pair = identitySignature(world, instance.instance_id)
     const tampered = Buffer.from(pair.identity, 'base64').toString('utf8').replace(instance.private_ip, '10.9.9.9')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createDoppel, DoppelError, ERROR_CODES, isDoppelError, TenantRegistry } from '../../src/index.ts'
+import { createDoppel, DoppelError, ERROR_CODES, isDoppelError, TenantRegistry, type DoppelErrorCode } from '../../src/index.ts'
 import { loadFixtures, parseLabelExpression, parseScenario } from '../../src/faces/scenario/index.ts'
 import { seedRegistry } from '../../src/services/registry/index.ts'
 
@@ -29,7 +29,7 @@ describe('errors carry stable codes through the public API', () => {
       const error = await thrown(() => run(createDoppel({ seed: 1 })))
       expect(error).toBeInstanceOf(DoppelError)
       expect((error as DoppelError).code).toBe(code)
-      expect(isDoppelError(error, code as keyof typeof ERROR_CODES)).toBe(true)
+      expect(isDoppelError(error, code as DoppelErrorCode)).toBe(true)
       expect(Object.hasOwn(ERROR_CODES, code)).toBe(true)
     })
   }

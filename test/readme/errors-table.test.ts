@@ -1,5 +1,5 @@
-// docs/errors.md's table is ERROR_CODES as written in src/core/doppel-error.ts: every code, in order, with
-// its meaning word for word, and nothing else.
+// docs/errors.md's table is ERROR_CODES as each floor's list writes it (src/core/doppel-error.ts, then every
+// floor's error-codes.ts): every code, in order, with its meaning word for word, and nothing else.
 import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
 import { ERROR_CODES } from '../../src/index.ts'

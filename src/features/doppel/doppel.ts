@@ -1,21 +1,21 @@
 import { authFaultResponse } from '../../services/cloud-auth/envelope.ts'
+import type { CloudAuthOptions } from '../../services/cloud-auth/index.ts'
 import { Delays } from '../../core/delays.ts'
 import { Emulator, type EmulatorOptions } from '../../core/emulator.ts'
-import type { RequestContext, Service } from '../../core/glossary.ts'
+import type { Service } from '../../core/glossary.ts'
 import type { ControlTable } from '../../services/control/index.ts'
 import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from '../../services/fake-cloud/index.ts'
 import { registryFaultResponse } from '../../services/registry/api/json-api.ts'
 import type { CheckedFixtures, FixtureSource } from '../fixtures/index.ts'
 import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from '../snapshot/snapshot-document.ts'
-import type { TenantDirectory } from '../tenants/glossary.ts'
+import type { TenantDirectory, TenantsContext } from '../tenants/glossary.ts'
 import { LightResponse, realResponse } from '../../core/light-response.ts'
 import { errorKind } from '../../core/doppel-error.ts'
 import { explainResponse, responseExplanation, type Explanation } from '../../core/explanation.ts'
 import { journalRequest, journalResponse, requestBodySource, type BodySource } from './journal-exchange.ts'
 import { redactExplanation } from '../../services/control/redact.ts'
 import { CONTROL_TABLE } from './control-table.ts'
-import { classifyRequest, type ServiceName, type Surface } from './route-request.ts'
-import { CONTROL_PREFIX } from '../../services/control/urls.ts'
+import { classifyRequest, faultsApply, type ServiceName, type Surface } from './route-request.ts'
 
 export type { Surface } from './route-request.ts'
 
@@ -84,7 +84,7 @@ export class Doppel extends Emulator {
   #fixtureSources: FixtureSource[] = []
 
   constructor(options: DoppelOptions = {}) {
-    super(options)
+    super(emulatorOptions(options))
     this.options = options
     this.checkedFixtures = options.checkedFixtures ?? new Map()
   }
@@ -227,8 +227,7 @@ export class Doppel extends Emulator {
       response = new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
     } else {
       const service = SERVICES[route.answer]
-      // Faults never touch the control API, whichever service answers under /_doppel/.
-      const fault = url.pathname.startsWith(CONTROL_PREFIX) ? undefined : this.faults.take(request.method, url)
+      const fault = faultsApply(url.pathname) ? this.faults.take(request.method, url) : undefined
       if (fault?.drop) {
         await this.#record(route.journal ?? 'none', request, url, body, undefined, started)
         throw new DroppedConnection(`Connection dropped by fault ${fault.id}`)
@@ -237,7 +236,7 @@ export class Doppel extends Emulator {
       if (fault?.status) {
         response = service.fault(fault.status)
       } else {
-        const context: RequestContext = {
+        const context: TenantsContext = {
           emulator: this,
           profile: this.profile,
           remoteAddress: options.remoteAddress ?? '127.0.0.1',
@@ -302,11 +301,25 @@ export class Doppel extends Emulator {
   }
 }
 
-export interface DoppelOptions extends EmulatorOptions {
+export interface DoppelOptions extends Omit<EmulatorOptions, 'services'> {
+  /** The auth method's own options. */
+  cloudAuth?: CloudAuthOptions
+  /**
+   * Accept SHA-1-based signatures at ec2 login.
+   * @deprecated Use `cloudAuth: { allowSha1 }`; this option goes in the next release.
+   */
+  allowSha1?: boolean
   /** Fixture files (YAML or JSON paths) or fixture objects, loaded at creation and after every reset. */
   fixtures?: FixtureSource | FixtureSource[]
   /** Fixture files already checked, shared with another instance (a server's tenants share their root's). */
   checkedFixtures?: CheckedFixtures
+}
+
+/** The emulator's options: each service's own under the service's name (the deprecated top-level `allowSha1` folded in). */
+function emulatorOptions(options: DoppelOptions): EmulatorOptions {
+  const { cloudAuth, allowSha1, ...rest } = options
+  const auth: CloudAuthOptions = { ...(allowSha1 !== undefined && { allowSha1 }), ...cloudAuth }
+  return { ...rest, services: { 'cloud-auth': auth } }
 }
 
 /**

@@ -89,3 +89,12 @@ function tenantPath(pathname: string): string {
     return pathname
   }
 }
+
+/**
+ * Whether faults may touch a path: anything but the control routes under `/_doppel/` (so that a fault on
+ * `/*` cannot lock out the API that removes it), on either listener. The fake cloud's AWS faces under
+ * `/_doppel/cloud/` are the provider, not control routes: faults meet them as they meet its host names.
+ */
+export function faultsApply(path: string): boolean {
+  return !CONTROL_URLS.ownsPath(path) || awsFaceOf(path) !== undefined
+}

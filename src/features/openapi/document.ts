@@ -3,6 +3,7 @@
  * schemas on every call (cheap, and never stale).
  */
 import { getProfile } from '../../core/profile.ts'
+import { authProfile } from '../../services/cloud-auth/auth-profile.ts'
 import { API_PREFIX } from '../../services/cloud-auth/urls.ts'
 import { authPaths } from './auth-paths.ts'
 import { registryPaths } from './registry-paths.ts'
@@ -39,7 +40,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Schema {
     },
     tags: [{ name: 'cloud-auth' }, { name: 'registry' }],
     paths: {
-      ...tag(authPaths({ prefix: API_PREFIX.slice(0, -1), mounts: profile.mounts, tokenSchemes: Object.keys(schemes), profile, internalErrors: profile.badInputStatus === 'real' }), 'cloud-auth'),
+      ...tag(authPaths({ prefix: API_PREFIX.slice(0, -1), mounts: authProfile(profile).mounts, tokenSchemes: Object.keys(schemes), profile, internalErrors: authProfile(profile).badInputStatus === 'real' }), 'cloud-auth'),
       ...tag(registryPaths(), 'registry'),
     },
     components: {
@@ -56,7 +57,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Schema {
 export function vaultOpenApiDocument(options: { genericMountPaths: boolean }): Schema {
   const profile = getProfile('vault')
   const schemes = tokenSchemes(profile.tokenHeaders)
-  const mount = options.genericMountPaths ? ['{aws_mount_path}'] : [profile.mounts.at(-1)!]
+  const mount = options.genericMountPaths ? ['{aws_mount_path}'] : [authProfile(profile).mounts.at(-1)!]
   const paths = authPaths({ prefix: '', mounts: mount, tokenSchemes: Object.keys(schemes), profile })
   if (options.genericMountPaths) {
     const parameter = { name: 'aws_mount_path', in: 'path', required: true, schema: { type: 'string', default: 'aws' } }

@@ -1,5 +1,7 @@
+import type { RequestContext } from '../../core/glossary.ts'
 import { mount, noContent, ok, refused, type ControlRoute } from '../../core/routing/index.ts'
 import { CONTROL_PREFIX } from '../../services/control/urls.ts'
+import type { TenantDirectory, TenantsContext } from './glossary.ts'
 
 const NO_TENANTS = 'no tenants here: tenants live on the root instance of a server (doppel serve, --max-tenants)'
 
@@ -9,16 +11,19 @@ export const TENANT_ROUTES: readonly ControlRoute[] = mount(CONTROL_PREFIX, [
     method: 'GET',
     path: 'tenants',
     access: 'control',
-    run: ({ context: { tenants } }) =>
-      tenants === undefined
+    run: ({ context }) => {
+      const tenants = tenantsOf(context)
+      return tenants === undefined
         ? refused(404, NO_TENANTS)
-        : ok({ tenants: tenants.list(), max_tenants: tenants.maxTenants, idle_timeout_seconds: tenants.idleTimeoutMs / 1000 }),
+        : ok({ tenants: tenants.list(), max_tenants: tenants.maxTenants, idle_timeout_seconds: tenants.idleTimeoutMs / 1000 })
+    },
   },
   {
     method: 'DELETE',
     path: 'tenants/:id',
     access: 'control',
-    run: async ({ context: { tenants }, params }) => {
+    run: async ({ context, params }) => {
+      const tenants = tenantsOf(context)
       if (tenants === undefined) return refused(404, NO_TENANTS)
       if (!tenants.drop(params.id!)) return refused(404, `no such tenant "${params.id}"`)
       // Answered once its saved file is gone too: a kill right after the answer cannot bring it back.
@@ -27,3 +32,8 @@ export const TENANT_ROUTES: readonly ControlRoute[] = mount(CONTROL_PREFIX, [
     },
   },
 ])
+
+/** The server's tenants, when the request reached the root instance of a server that has them. */
+function tenantsOf(context: RequestContext): TenantDirectory | undefined {
+  return (context as TenantsContext).tenants
+}

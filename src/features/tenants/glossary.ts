@@ -1,3 +1,5 @@
+import type { RequestContext } from '../../core/glossary.ts'
+
 /** Tenants: named emulator instances on one server, reached under `/t/<name>/`. */
 
 export interface TenantOptions {
@@ -16,4 +18,29 @@ export interface TenantOptions {
   heapUsed?: () => number
 }
 
-export type { TenantDirectory, TenantSummary } from '../../core/glossary.ts'
+/** One tenant as `GET /_doppel/tenants` lists it. */
+export interface TenantSummary {
+  id: string
+  created_at: string
+  last_used_at: string
+  requests: number
+}
+
+/** What the root control API needs from the tenants of its server. */
+export interface TenantDirectory {
+  readonly maxTenants: number
+  readonly idleTimeoutMs: number
+  list(): TenantSummary[]
+  /** Drops a tenant and its state; false when there is none by that name. */
+  drop(id: string): boolean
+  /** Resolves once the drops so far are complete (a server's `--data-dir` removes the tenant's file). */
+  whenDropped(): Promise<void>
+}
+
+/**
+ * The request context the root instance of a server hands its control API: the core's, with the server's
+ * tenants (`GET /_doppel/tenants`). The core's context knows nothing of tenants.
+ */
+export interface TenantsContext extends RequestContext {
+  tenants?: TenantDirectory
+}

@@ -1,5 +1,5 @@
 import { explainResponse } from '../../core/explanation.ts'
-import type { Profile } from '../../core/profile.ts'
+import type { AuthProfile } from './auth-profile.ts'
 import { StateTooLargeError } from '../../core/store.ts'
 import { authError, multiError } from './envelope.ts'
 import { FieldError } from './fields/index.ts'
@@ -17,7 +17,7 @@ export type RefusedOn = 'login' | 'authenticated'
  * else a 500 with its message. A refusal's explanation goes beside the answer, for the journal; one thrown
  * without names its code and message.
  */
-export function answerError(error: unknown, on: RefusedOn, profile: Pick<Profile, 'badInputStatus'>): Response {
+export function answerError(error: unknown, on: RefusedOn, profile: Pick<AuthProfile, 'badInputStatus'>): Response {
   if (error instanceof AuthRefusal) {
     const status = profile.badInputStatus === 'real' ? error.realStatus : error.status
     const answer = status === 500 ? internalError(error.message, on) : authError(status, error.message)

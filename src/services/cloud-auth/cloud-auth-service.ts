@@ -6,6 +6,7 @@
 import type { RequestContext } from '../../core/glossary.ts'
 import { requestUrl } from '../../core/http.ts'
 import { answerError } from './answer-error.ts'
+import { authProfile } from './auth-profile.ts'
 import { explainResponse } from '../../core/explanation.ts'
 import { tokenExplanation } from './tokens/token-refusal.ts'
 import { authError, multiError } from './envelope.ts'
@@ -30,7 +31,7 @@ export async function cloudAuth(request: Request, context: RequestContext): Prom
   try {
     return await serve(request, context)
   } catch (error) {
-    return answerError(error, 'authenticated', context.profile)
+    return answerError(error, 'authenticated', authProfile(context.profile))
   }
 }
 

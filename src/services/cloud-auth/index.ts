@@ -3,5 +3,6 @@ export { authFaultResponse, authResponse, authError, noContent } from './envelop
 export { authState, effectiveIdentityConfig, AuthState } from './state.ts'
 export { DEVIATIONS } from './deviations.ts'
 export type { Deviation } from './deviations.ts'
+export type { CloudAuthOptions } from './options.ts'
 export { mountTable } from './mounts/mount-table.ts'
 export type * from './glossary.ts'

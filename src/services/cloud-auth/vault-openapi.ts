@@ -7,13 +7,14 @@ import { authError, multiError } from './envelope.ts'
 import { toBoolField } from './fields/index.ts'
 import { MESSAGES } from './auth-messages.ts'
 import type { RequestRoute } from './routing/api-route.ts'
+import { authProfile } from './auth-profile.ts'
 
 /** Vault's document, relative to `/v1/`: unauthenticated, as Vault's is. */
 export const VAULT_OPENAPI_ROUTE: RequestRoute = {
   path: 'sys/internal/specs/openapi',
   reads: 'request',
   token: 'none',
-  profile: (profile) => profile.vaultOpenApi,
+  profile: (profile) => authProfile(profile).vaultOpenApi,
   describe: { get: { summary: "Vault's OpenAPI document of the auth method", answers: { '200': 'The document' }, bare: true } },
   run: ({ request, url, context, path }) => vaultOpenApi(request, url, context, path),
 }

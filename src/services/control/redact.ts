@@ -8,7 +8,9 @@ import type { Explanation } from '../../core/explanation.ts'
 import { PROFILES } from '../../core/profile.ts'
 import { CONTROL_PREFIX } from './urls.ts'
 
-export const REDACTED = '<redacted>'
+import { REDACTED } from '../../core/journal.ts'
+
+export { REDACTED }
 
 /** Record fields and header names (compared lower-case) whose values are secrets wherever they appear. */
 const SECRET_FIELDS = new Set([

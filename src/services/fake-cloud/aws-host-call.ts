@@ -25,10 +25,7 @@ export function regionAtAwsHost(service: 'ec2' | 'iam' | 'sts', endpoint: string
   return service === 'ec2' && awsServiceOfHost(host) === 'ec2' ? (awsHostRegion(host) ?? 'us-east-1') : signingRegion
 }
 
+/** The endpoint's lower-case host name; none for an empty or unparsable endpoint (no exception: a login makes several such calls). */
 function hostName(endpoint: string): string | undefined {
-  try {
-    return new URL(endpoint).hostname.toLowerCase()
-  } catch {
-    return undefined
-  }
+  return endpoint === '' ? undefined : URL.parse(endpoint)?.hostname.toLowerCase()
 }

@@ -4,7 +4,24 @@ import { selectInstance, signDocument } from './cloud-control.ts'
 import { cloudState, type CloudState, type InstanceProfileRecord, type InstanceRecord, type PrincipalRecord } from './cloud-state.ts'
 import { describeInstances } from './ec2/describe-instances.ts'
 import { INSTANCE_STATE_CODES } from './ec2/instance-state-codes.ts'
-import { CloudError, type AwsCredentials, type DescribedInstance, type FakeCloudApi, type IamEntity } from './glossary.ts'
+import {
+  CloudError,
+  type AssumedRoleCredentials,
+  type AssumeRoleInput,
+  type AwsCredentials,
+  type CallerIdentity,
+  type DescribedInstance,
+  type FakeCloudApi,
+  type IamEntity,
+  type IdentityFormat,
+  type Instance,
+  type InstanceInput,
+  type InstanceState,
+  type MetadataOptions,
+  type NewAccessKey,
+  type Principal,
+  type PrincipalInput,
+} from './glossary.ts'
 import { createAccessKey, deleteAccessKey, getInstanceProfile, getRole, getUser } from './iam/iam-operations.ts'
 import { builtInCertificates } from './identity/issue-document.ts'
 import { consistencySettings, setConsistency } from './iam/key-propagation.ts'
@@ -28,67 +45,118 @@ export const STS_MOUNT = ['_doppel', 'cloud', 'sts']
  * const pkcs7 = cloud.identityDocument(instance.instance_id, 'rsa2048')
  */
 export function getFakeCloud(emulator: Emulator): FakeCloudApi {
-  // Resolved on every call: a reset replaces the domain state.
-  const state = (): CloudState => cloudState(emulator)
-  return {
-    createInstance: (input) => toInstance(createInstance(state(), input ?? {})),
-    getInstance: (instanceId) => {
-      const record = state().instances.get(instanceId)
-      return record === undefined ? undefined : toInstance(record)
-    },
-    setInstanceState: (instanceId, next) => toInstance(setInstanceState(state(), instanceId, next)),
-    modifyInstanceMetadataOptions: (instanceId, options) => toInstance(modifyInstanceMetadataOptions(state(), instanceId, options)),
-    createPrincipal: (input) => createPrincipal(state(), input),
-    deletePrincipal: (arnOrName) => deletePrincipal(state(), arnOrName),
-    defaultServiceCredentials: () => {
-      const key = defaultServiceKey(state())
-      return { accessKeyId: key.access_key_id, secretAccessKey: key.secret_access_key }
-    },
-    useInstance: (instanceId) => {
-      selectInstance(state(), instanceId)
-    },
+  return new DirectFace(emulator)
+}
 
-    identityDocument: (instanceId, format) => signDocument(state(), instanceId, format),
-    builtInCertificates,
+/**
+ * Methods on the prototype, so that a login's provider calls make one small object, not a closure per
+ * method. The state is resolved on every call: a reset replaces the domain state.
+ */
+class DirectFace implements FakeCloudApi {
+  readonly #emulator: Emulator
+  constructor(emulator: Emulator) {
+    this.#emulator = emulator
+  }
 
-    getCallerIdentity: (credentials) => getCallerIdentity(authenticate(state(), credentials)),
-    assumeRole: (credentials, input) =>
-      assumeRole(state(), authenticate(state(), credentials), {
-        roleArn: input.roleArn,
-        roleSessionName: input.sessionName,
-        durationSeconds: input.durationSeconds,
-        externalId: input.externalId,
-      }),
-    describeInstance: (credentials, region, instanceId) => {
-      const current = state()
-      try {
-        const caller = authenticate(current, credentials)
-        const { instances } = describeInstances(current, caller, region, { instanceIds: [instanceId], filters: [] })
-        return described(instances[0]!)
-      } catch (error) {
-        throw error instanceof CloudError ? asEc2Error(error) : error
-      }
-    },
-    getInstanceProfile: (credentials, name) => {
-      const current = state()
-      const { profile, roles } = getInstanceProfile(current, authenticate(current, credentials), name)
-      return profileEntity(profile, roles)
-    },
-    getUser: (credentials, name) => principalEntity(getUser(state(), authenticate(state(), credentials), name)),
-    getRole: (credentials, name) => principalEntity(getRole(state(), authenticate(state(), credentials), name)),
-    createAccessKey: (credentials, userName) => {
-      const current = state()
-      const key = createAccessKey(current, authenticate(current, credentials), userName)
-      return { accessKeyId: key.access_key_id, secretAccessKey: key.secret_access_key, userName: current.principals.get(key.owner_arn)!.name }
-    },
-    deleteAccessKey: (credentials: AwsCredentials, accessKeyId: string, userName?: string) =>
-      deleteAccessKey(state(), authenticate(state(), credentials), accessKeyId, userName),
+  get #state(): CloudState {
+    return cloudState(this.#emulator)
+  }
 
-    consistency: () => consistencySettings(state()),
-    setConsistency: (settings) => setConsistency(state(), settings),
-    forwardSts: (request) => serveQueryApi(state(), 'sts', request, STS_MOUNT),
-    startImdsListener: (instanceId) => startImdsListener(state(), instanceId),
-    close: () => closeListeners(state()),
+  // Set-up
+  createInstance(input?: InstanceInput): Instance {
+    return toInstance(createInstance(this.#state, input ?? {}))
+  }
+  getInstance(instanceId: string): Instance | undefined {
+    const record = this.#state.instances.get(instanceId)
+    return record === undefined ? undefined : toInstance(record)
+  }
+  setInstanceState(instanceId: string, next: InstanceState): Instance {
+    return toInstance(setInstanceState(this.#state, instanceId, next))
+  }
+  modifyInstanceMetadataOptions(instanceId: string, options: MetadataOptions): Instance {
+    return toInstance(modifyInstanceMetadataOptions(this.#state, instanceId, options))
+  }
+  createPrincipal(input: PrincipalInput): Principal {
+    return createPrincipal(this.#state, input)
+  }
+  deletePrincipal(arnOrName: string): boolean {
+    return deletePrincipal(this.#state, arnOrName)
+  }
+  defaultServiceCredentials(): AwsCredentials {
+    const key = defaultServiceKey(this.#state)
+    return { accessKeyId: key.access_key_id, secretAccessKey: key.secret_access_key }
+  }
+  useInstance(instanceId: string): void {
+    selectInstance(this.#state, instanceId)
+  }
+  identityDocument(instanceId: string, format: IdentityFormat): string {
+    return signDocument(this.#state, instanceId, format)
+  }
+  builtInCertificates(): { pkcs7: string[]; identity: string[] } {
+    return builtInCertificates()
+  }
+  consistency(): { key_propagation_seconds: number } {
+    return consistencySettings(this.#state)
+  }
+  setConsistency(settings: { key_propagation_seconds: number }): { key_propagation_seconds: number } {
+    return setConsistency(this.#state, settings)
+  }
+
+  // Provider calls, acting as `credentials`
+  getCallerIdentity(credentials: AwsCredentials): CallerIdentity {
+    return getCallerIdentity(authenticate(this.#state, credentials))
+  }
+  assumeRole(credentials: AwsCredentials, input: AssumeRoleInput): AssumedRoleCredentials {
+    const state = this.#state
+    return assumeRole(state, authenticate(state, credentials), {
+      roleArn: input.roleArn,
+      roleSessionName: input.sessionName,
+      durationSeconds: input.durationSeconds,
+      externalId: input.externalId,
+    })
+  }
+  describeInstance(credentials: AwsCredentials, region: string, instanceId: string): DescribedInstance {
+    const state = this.#state
+    try {
+      const caller = authenticate(state, credentials)
+      const { instances } = describeInstances(state, caller, region, { instanceIds: [instanceId], filters: [] })
+      return described(instances[0]!)
+    } catch (error) {
+      throw error instanceof CloudError ? asEc2Error(error) : error
+    }
+  }
+  getInstanceProfile(credentials: AwsCredentials, name: string): IamEntity {
+    const state = this.#state
+    const { profile, roles } = getInstanceProfile(state, authenticate(state, credentials), name)
+    return profileEntity(profile, roles)
+  }
+  getUser(credentials: AwsCredentials, name?: string): IamEntity {
+    const state = this.#state
+    return principalEntity(getUser(state, authenticate(state, credentials), name))
+  }
+  getRole(credentials: AwsCredentials, name: string): IamEntity {
+    const state = this.#state
+    return principalEntity(getRole(state, authenticate(state, credentials), name))
+  }
+  createAccessKey(credentials: AwsCredentials, userName?: string): NewAccessKey {
+    const state = this.#state
+    const key = createAccessKey(state, authenticate(state, credentials), userName)
+    return { accessKeyId: key.access_key_id, secretAccessKey: key.secret_access_key, userName: state.principals.get(key.owner_arn)!.name }
+  }
+  deleteAccessKey(credentials: AwsCredentials, accessKeyId: string, userName?: string): void {
+    const state = this.#state
+    deleteAccessKey(state, authenticate(state, credentials), accessKeyId, userName)
+  }
+  forwardSts(request: Request): Promise<Response> {
+    return serveQueryApi(this.#state, 'sts', request, STS_MOUNT)
+  }
+
+  // Listeners
+  startImdsListener(instanceId: string): Promise<{ endpoint: string }> {
+    return startImdsListener(this.#state, instanceId)
+  }
+  close(): Promise<void> {
+    return closeListeners(this.#state)
   }
 }
 

@@ -155,8 +155,8 @@ export interface AssumedRoleCredentials extends AwsCredentials {
   assumedRoleId: string
 }
 
-export interface FakeCloudApi {
-  // Inventory
+/** Test set-up: the inventory, signed material and the provider's settings (`doppel.cloud` in a test). */
+export interface CloudSetup {
   createInstance(input?: InstanceInput): Instance
   getInstance(instanceId: string): Instance | undefined
   setInstanceState(instanceId: string, state: InstanceState): Instance
@@ -169,37 +169,62 @@ export interface FakeCloudApi {
   /** Which instance 169.254.169.254 answers for in MSW mode. */
   useInstance(instanceId: string): void
 
-  // Signed material
   /** As the IMDS serves it: document JSON text, or base64 wrapped at 76 columns for the signatures. */
   identityDocument(instanceId: string, format: IdentityFormat): string
   /** PEM certificates the auth service trusts by default, by registered-certificate type. */
   builtInCertificates(): { pkcs7: string[]; identity: string[] }
 
-  // Provider calls, acting as `credentials` (throw CloudError)
-  getCallerIdentity(credentials: AwsCredentials): CallerIdentity
-  assumeRole(credentials: AwsCredentials, input: { roleArn: string; sessionName: string; externalId?: string; durationSeconds?: number }): AssumedRoleCredentials
-  describeInstance(credentials: AwsCredentials, region: string, instanceId: string): DescribedInstance
-  getInstanceProfile(credentials: AwsCredentials, name: string): IamEntity
-  getUser(credentials: AwsCredentials, name?: string): IamEntity
-  getRole(credentials: AwsCredentials, name: string): IamEntity
-  createAccessKey(credentials: AwsCredentials, userName?: string): { accessKeyId: string; secretAccessKey: string; userName: string }
-  deleteAccessKey(credentials: AwsCredentials, accessKeyId: string, userName?: string): void
-
   /** Provider eventual consistency (opt-in, emulator-defined): how long a key from CreateAccessKey stays unusable. */
   consistency(): { key_propagation_seconds: number }
   /** Sets it (0 to 3600 seconds on the emulator clock; 0, the default, turns it off). A reset turns it off. */
   setConsistency(settings: { key_propagation_seconds: number }): { key_propagation_seconds: number }
+}
 
+/**
+ * The provider as its SDK calls it, acting as `credentials`: the calls the auth service makes, declared
+ * once. The fake cloud's direct face answers them in process (throwing `CloudError` as the HTTP API
+ * answers); the auth service's remote provider sends them over HTTP to a configured endpoint.
+ */
+export interface ProviderCalls {
+  getCallerIdentity(credentials: AwsCredentials): CallerIdentity
+  assumeRole(credentials: AwsCredentials, input: AssumeRoleInput): AssumedRoleCredentials
+  /** EC2 is regional: the call names the region it is answered in. */
+  describeInstance(credentials: AwsCredentials, region: string, instanceId: string): DescribedInstance
+  getInstanceProfile(credentials: AwsCredentials, name: string): IamEntity
+  getUser(credentials: AwsCredentials, name?: string): IamEntity
+  getRole(credentials: AwsCredentials, name: string): IamEntity
+  createAccessKey(credentials: AwsCredentials, userName?: string): NewAccessKey
+  deleteAccessKey(credentials: AwsCredentials, accessKeyId: string, userName?: string): void
+}
+
+export interface AssumeRoleInput {
+  roleArn: string
+  sessionName: string
+  externalId?: string
+  durationSeconds?: number
+}
+
+export interface NewAccessKey {
+  accessKeyId: string
+  secretAccessKey: string
+  userName: string
+}
+
+/** The fake cloud's own listeners (per-instance IMDS), which a test closes. */
+export interface CloudListeners {
+  /** Starts (once) a node:http listener answering as that instance's IMDS at `/latest/...`. */
+  startImdsListener(instanceId: string): Promise<{ endpoint: string }>
+  /** Closes every IMDS listener of this emulator (also done on `reset()`). */
+  close(): Promise<void>
+}
+
+/** The fake cloud's direct face (`doppel.cloud`): set-up, the provider's calls, its listeners. */
+export interface FakeCloudApi extends CloudSetup, ProviderCalls, CloudListeners {
   /**
    * A client's signed STS request replayed by the auth service (iam login): SigV4-verified exactly as the
    * client signed it, answered as the STS HTTP API answers (XML, `Content-Type: text/xml`).
    */
   forwardSts(request: Request): Promise<Response>
-
-  /** Starts (once) a node:http listener answering as that instance's IMDS at `/latest/...`. */
-  startImdsListener(instanceId: string): Promise<{ endpoint: string }>
-  /** Closes every IMDS listener of this emulator (also done on `reset()`). */
-  close(): Promise<void>
 }
 
 /** What `seedCloud` takes: the `cloud` part of a fixture. */

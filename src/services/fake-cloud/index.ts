@@ -5,13 +5,13 @@
  * says); `getFakeCloud` is the direct face the auth service calls in process; `seedCloud` loads fixtures.
  */
 export { fakeCloud } from './fake-cloud-service.ts'
-export { cloudFaultResponse } from './query-xml.ts'
+export { cloudFaultError, cloudFaultResponse, type QueryService } from './query-xml.ts'
 export { getFakeCloud } from './fake-cloud-api.ts'
 export { seedCloud } from './seed-cloud.ts'
 export { accountOfKeyId, DEFAULT_ACCOUNT, DEFAULT_REGION } from './ids.ts'
 export { CloudError } from './glossary.ts'
 export { regionalStsEndpoint } from './regions.ts'
-export { AWS_FACES, awsFaceOf, FAKE_CLOUD_URL, isFakeCloudHost, regionalStsRegion } from './urls.ts'
+export { AWS_FACES, awsFaceOf, awsFacePath, defaultAwsEndpoint, FAKE_CLOUD_URL, isFakeCloudHost, regionalStsRegion } from './urls.ts'
 export { isInProcessEndpoint, registerCloudListener } from './own-origins.ts'
 export { regionAtAwsHost } from './aws-host-call.ts'
 export { signedFormHeaders } from './sigv4/sign-request.ts'
@@ -20,8 +20,11 @@ export { canonicalHeaders, canonicalQuery, encodeRfc3986 } from './sigv4/canonic
 export { computeSignature, deriveSigningKey } from './sigv4/signature.ts'
 export type {
   AssumedRoleCredentials,
+  AssumeRoleInput,
   AwsCredentials,
   CallerIdentity,
+  CloudListeners,
+  CloudSetup,
   CloudFixture,
   DescribedInstance,
   FakeCloudApi,
@@ -33,8 +36,10 @@ export type {
   InstanceMetadataTags,
   InstanceState,
   MetadataOptions,
+  NewAccessKey,
   PolicyDocument,
   Principal,
   PrincipalInput,
+  ProviderCalls,
   SeededCloud,
 } from './glossary.ts'

@@ -23,12 +23,8 @@ export function registerCloudListener(emulator: Emulator, url: string): void {
  */
 export function isInProcessEndpoint(emulator: Emulator, endpoint: string): boolean {
   if (endpoint === '') return true
-  let url: URL
-  try {
-    url = new URL(endpoint)
-  } catch {
-    return false
-  }
+  const url = URL.parse(endpoint)
+  if (url === null) return false
   if (isFakeCloudHost(url.hostname)) return true
   if (url.pathname.startsWith(CLOUD_MOUNT)) return true
   return cloudState(emulator).ownOrigins.has(url.origin)

@@ -1,4 +1,4 @@
-import type { CloudError } from './glossary.ts'
+import { CloudError } from './glossary.ts'
 import { LightResponse } from '../../core/light-response.ts'
 
 /**
@@ -91,10 +91,16 @@ function xmlResponse(status: number, body: string, contentType: string, meta: Re
   })
 }
 
+/** The error an injected fault's status makes on the fake cloud, as the SDK reads it: one rule for the XML answer and a call in process. */
+export function cloudFaultError(status: number): CloudError {
+  const code = status === 429 ? 'Throttling' : status >= 500 ? 'InternalFailure' : 'InjectedFault'
+  return new CloudError(code, 'Injected fault', status)
+}
+
 /** The body an injected fault answers with on the fake cloud: an AWS query-protocol error. */
 export function cloudFaultResponse(status: number): Response {
-  const code = status === 429 ? 'Throttling' : status >= 500 ? 'InternalFailure' : 'InjectedFault'
+  const { code, message } = cloudFaultError(status)
   const type = status >= 500 ? 'Receiver' : 'Sender'
-  const body = `<ErrorResponse xmlns="${NAMESPACE.sts}"><Error><Type>${type}</Type><Code>${code}</Code><Message>Injected fault</Message></Error><RequestId>00000000-0000-4000-8000-000000000000</RequestId></ErrorResponse>`
+  const body = `<ErrorResponse xmlns="${NAMESPACE.sts}"><Error><Type>${type}</Type><Code>${code}</Code><Message>${message}</Message></Error><RequestId>00000000-0000-4000-8000-000000000000</RequestId></ErrorResponse>`
   return new LightResponse(body, { status, headers: { 'Content-Type': 'text/xml' } })
 }

@@ -64,6 +64,11 @@ export function cloudFaceOf(hostname: string, path: string, scope: () => 'sts' |
   return isAwsHost(hostname) ? undefined : 'imds'
 }
 
+/** A face's path on doppel's own listeners (`/_doppel/cloud/sts/`). */
+export function awsFacePath(face: AwsFace): string {
+  return `${CLOUD_MOUNT}${face}/`
+}
+
 /** The fake cloud's URLs on doppel's own origins (its AWS host names: `isFakeCloudHost`). */
 export const FAKE_CLOUD_URLS: ServiceUrls<'fake-cloud'> = {
   name: 'fake-cloud',
@@ -95,6 +100,14 @@ export function stsHost(region?: string): string {
   return region === undefined ? GLOBAL_STS_HOST : `sts.${region}.amazonaws.com`
 }
 const REGIONAL_STS_HOST = /^sts\.([a-z0-9-]+)\.amazonaws\.com(?:\.cn)?$/
+
+/**
+ * Where the SDK sends a query API call without an endpoint override: STS and IAM by their global names,
+ * EC2 by its regional one.
+ */
+export function defaultAwsEndpoint(service: 'sts' | 'iam' | 'ec2', region: string): string {
+  return service === 'ec2' ? `https://ec2.${region}.amazonaws.com/` : `https://${service === 'sts' ? GLOBAL_STS_HOST : 'iam.amazonaws.com'}/`
+}
 
 /** Whether a `Host` (name, with or without a port) is one of the AWS names the fake cloud answers on. */
 export function isFakeCloudHost(host: string): boolean {

@@ -33,7 +33,7 @@ const EMULATOR_ORIGIN = 'http://doppel.compare'
 const NOT_SENT = new Set([...HOP_BY_HOP, 'host', 'accept-encoding'])
 
 export function startComparison(options: ComparisonOptions): Comparison {
-  const doppel = createDoppel({ profile: options.profile, rootTokens: options.rootTokens, allowSha1: options.allowSha1, ...(options.seed !== undefined && { seed: options.seed }) })
+  const doppel = createDoppel({ profile: options.profile, rootTokens: options.rootTokens, cloudAuth: { allowSha1: options.allowSha1 }, ...(options.seed !== undefined && { seed: options.seed }) })
   const translation = new Translation()
   const compared: ComparedExchange[] = []
   return {

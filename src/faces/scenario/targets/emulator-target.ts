@@ -1,5 +1,6 @@
 import type { ClockOptions } from '../../../core/clock.ts'
-import { badInputStatusCode, getProfile } from '../../../core/profile.ts'
+import { getProfile } from '../../../core/profile.ts'
+import { authProfile, badInputStatusCode } from '../../../services/cloud-auth/auth-profile.ts'
 import { createDoppel, type Doppel } from '../../../features/doppel/doppel.ts'
 import { callControl } from '../../../services/control/index.ts'
 import { CAPABILITIES, type Capability } from '../glossary.ts'
@@ -33,10 +34,10 @@ export function createEmulatorTarget(options: EmulatorTargetOptions = {}): Targe
     token,
     registryToken: token,
     tokenHeader: canonicalHeader(profile.tokenHeaders[0]!),
-    mount: profile.mounts[0]!,
+    mount: authProfile(profile).mounts[0]!,
     baseUrl: BASE_URL,
     registryUrl: BASE_URL,
-    serverIdHeader: profile.serverIdHeader,
+    serverIdHeader: authProfile(profile).serverIdHeader,
     badInputStatus: badInputStatusCode(profile),
   }
   return {
@@ -48,7 +49,7 @@ export function createEmulatorTarget(options: EmulatorTargetOptions = {}): Targe
         seed: options.seed ?? 1,
         profile: profile.name,
         ...(options.rootTokens && { rootTokens: options.rootTokens }),
-        ...(options.allowSha1 !== undefined && { allowSha1: options.allowSha1 }),
+        ...(options.allowSha1 !== undefined && { cloudAuth: { allowSha1: options.allowSha1 } }),
         ...(options.clock && { clock: options.clock }),
         ...(options.fixtures && options.fixtures.length > 0 && { fixtures: options.fixtures }),
         ...(options.env && { env: options.env }),

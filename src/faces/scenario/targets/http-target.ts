@@ -1,6 +1,7 @@
 import { journalExplanation } from './journal-explanation.ts'
 import { parseDuration } from '../../../core/duration.ts'
-import { badInputStatusCode, getProfile } from '../../../core/profile.ts'
+import { getProfile } from '../../../core/profile.ts'
+import { authProfile, badInputStatusCode } from '../../../services/cloud-auth/auth-profile.ts'
 import { CAPABILITIES, type Capability } from '../glossary.ts'
 import { FixtureError } from '../../../features/documents/document-error.ts'
 import { canonicalHeader } from './emulator-target.ts'
@@ -55,10 +56,10 @@ export async function createHttpTarget(options: HttpTargetOptions): Promise<Targ
     token,
     registryToken: options.registryToken ?? token,
     tokenHeader: canonicalHeader(profile.tokenHeaders[0]!),
-    mount: options.mount ?? profile.mounts[0]!,
+    mount: options.mount ?? authProfile(profile).mounts[0]!,
     baseUrl: url ?? primary,
     registryUrl: registryUrl ?? primary,
-    serverIdHeader: profile.serverIdHeader,
+    serverIdHeader: authProfile(profile).serverIdHeader,
     badInputStatus: badInputStatusCode(profile),
   }
   // The token opens the control API of a server bound beyond loopback, and shows /_doppel/state unredacted.

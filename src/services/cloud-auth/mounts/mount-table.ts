@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto'
 import type { Emulator } from '../../../core/emulator.ts'
 import { authState } from '../state.ts'
+import { authProfile } from '../auth-profile.ts'
 
 export interface MountEntry {
   /** Without slashes at either end, e.g. `cloud` or `team/aws`. */
@@ -31,7 +32,7 @@ export class MountTable {
 
   constructor(emulator: Emulator) {
     this.#emulator = emulator
-    for (const path of emulator.profile.mounts) this.#mounts.set(path, builtInEntry(path))
+    for (const path of authProfile(emulator.profile).mounts) this.#mounts.set(path, builtInEntry(path))
   }
 
   /** The mount a path under `auth/` belongs to (longest match) and the path relative to it. */

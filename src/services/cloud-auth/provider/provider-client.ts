@@ -11,6 +11,7 @@ import { providerCalls } from './index.ts'
 import { UpstreamCloudError } from './remote-provider.ts'
 import type { AuthState } from '../state.ts'
 import { errorKind } from '../../../core/doppel-error.ts'
+import { authProfile } from '../auth-profile.ts'
 
 /** The service cannot get credentials for a provider call; the message is the real service's. */
 export class ProviderClientError extends errorKind('ProviderClientError', 'DOPPEL_PROVIDER_CREDENTIALS') {}
@@ -34,7 +35,7 @@ export function serviceCredentials(context: RequestContext, state: AuthState): A
   if (accessKey !== '' || secretKey !== '') throw new ProviderClientError(HALF_CONFIGURED)
   const env = context.emulator.env
   const read = (names: readonly string[]) => names.map((name) => env[name]).find(Boolean)
-  const { accessKey: accessKeyNames, secretKey: secretKeyNames, sessionToken: tokenNames } = context.profile.credentialEnv
+  const { accessKey: accessKeyNames, secretKey: secretKeyNames, sessionToken: tokenNames } = authProfile(context.profile).credentialEnv
   const envAccessKey = read(accessKeyNames)
   const envSecretKey = read(secretKeyNames)
   if (envAccessKey && envSecretKey) {

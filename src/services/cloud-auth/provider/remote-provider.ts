@@ -3,7 +3,8 @@
  * AWS): SigV4-signed query-protocol POSTs, answers read from their XML. Errors surface as the Go SDK shows
  * them: a `CloudError` for an error answer, `RequestError: send request failed…` when none came.
  */
-import { CloudError, signedFormHeaders, type AssumedRoleCredentials, type AwsCredentials, type CallerIdentity, type DescribedInstance, type IamEntity } from '../../fake-cloud/index.ts'
+import { CloudError, signedFormHeaders, type AwsCredentials, type IamEntity, type QueryService } from '../../fake-cloud/index.ts'
+import { callForm, PROVIDER_CALLS, providerOf, type CallArgs, type CallName, type CallResult, type Provider } from './provider-requests.ts'
 import { child, childText, children, parseXml, type XmlElement } from './xml-tree.ts'
 import { sendUpstream, UpstreamError } from './upstream-http.ts'
 import { errorKind } from '../../../core/doppel-error.ts'
@@ -28,32 +29,47 @@ export class UpstreamCloudError extends CloudError {
   }
 }
 
-export interface RemoteTarget {
+/** Where and how the calls of one service go over HTTP. */
+interface RemoteTarget {
   endpoint: string
+  /** The region the calls are signed for (an EC2 call names its own). */
   region: string
-  credentials: AwsCredentials
   maxRetries: number
   nowMs: number
   /** The server's shutdown: ends the call and its retries. */
   signal?: AbortSignal
 }
 
-const VERSIONS = { sts: '2011-06-15', iam: '2010-05-08', ec2: '2016-11-15' } as const
 /** The SDK's retry backoff (aws-sdk-go's default retryer: 30 ms base). */
 const SDK_BACKOFF = { minMs: 30, maxMs: 300 }
 
+/** How the Go SDK words a call that got no answer. */
+export function sendFailed(url: string, reason: string): Error {
+  return new Error(`RequestError: send request failed\ncaused by: Post ${JSON.stringify(url)}: ${reason}`)
+}
+
+/** The provider over HTTP at `target`: each call a SigV4-signed query-protocol POST, its answer read from the XML. */
+export function remoteProvider(target: RemoteTarget): Provider {
+  return providerOf(async (name, args) => {
+    const [credentials] = args
+    // EC2 is regional: DescribeInstances is signed for the region it names.
+    const region = name === 'describeInstance' ? (args[1] as string) : target.region
+    const root = await call(PROVIDER_CALLS[name].service, callForm(name, args), { ...target, region }, credentials)
+    return READ_ANSWER[name](root, args)
+  })
+}
+
 /** One query-protocol call; the parsed root of a 200 answer, else throws. */
-async function call(service: keyof typeof VERSIONS, action: string, params: Record<string, string>, target: RemoteTarget): Promise<XmlElement> {
+async function call(service: QueryService, body: string, target: RemoteTarget, credentials: AwsCredentials): Promise<XmlElement> {
   const url = new URL(target.endpoint)
   if (url.pathname === '') url.pathname = '/'
-  const body = new URLSearchParams({ Action: action, Version: VERSIONS[service], ...params }).toString()
-  const headers = new Headers(signedFormHeaders({ url, body, region: target.region, service, credentials: target.credentials, nowMs: target.nowMs }))
+  const headers = new Headers(signedFormHeaders({ url, body, region: target.region, service, credentials, nowMs: target.nowMs }))
   let answer
   try {
     answer = await sendUpstream(url.href, { method: 'POST', headers, body }, { maxRetries: target.maxRetries, backoff: SDK_BACKOFF, ...(target.signal && { signal: target.signal }) })
   } catch (error) {
     if (!(error instanceof UpstreamError)) throw error
-    throw new Error(`RequestError: send request failed\ncaused by: Post ${JSON.stringify(error.url)}: ${error.reason}`)
+    throw sendFailed(error.url, error.reason)
   }
   const root = parseXml(answer.body)
   if (answer.status !== 200) {
@@ -69,17 +85,15 @@ async function call(service: keyof typeof VERSIONS, action: string, params: Reco
 
 const required = (value: string | undefined): string => value ?? ''
 
-export const remoteProvider = {
-  async getCallerIdentity(target: RemoteTarget): Promise<CallerIdentity> {
-    const result = child(await call('sts', 'GetCallerIdentity', {}, target), 'GetCallerIdentityResult')
+/** What each call reads of its answer's XML. */
+const READ_ANSWER: { [K in CallName]: (root: XmlElement, args: CallArgs<K>) => CallResult<K> } = {
+  getCallerIdentity(root) {
+    const result = child(root, 'GetCallerIdentityResult')
     return { arn: required(childText(result, 'Arn')), userId: required(childText(result, 'UserId')), account: required(childText(result, 'Account')) }
   },
 
-  async assumeRole(target: RemoteTarget, input: { roleArn: string; sessionName: string; externalId?: string; durationSeconds?: number }): Promise<AssumedRoleCredentials> {
-    const params: Record<string, string> = { RoleArn: input.roleArn, RoleSessionName: input.sessionName }
-    if (input.durationSeconds !== undefined) params.DurationSeconds = String(input.durationSeconds)
-    if (input.externalId !== undefined) params.ExternalId = input.externalId
-    const result = child(await call('sts', 'AssumeRole', params, target), 'AssumeRoleResult')
+  assumeRole(root) {
+    const result = child(root, 'AssumeRoleResult')
     return {
       accessKeyId: required(childText(result, 'Credentials', 'AccessKeyId')),
       secretAccessKey: required(childText(result, 'Credentials', 'SecretAccessKey')),
@@ -90,8 +104,7 @@ export const remoteProvider = {
     }
   },
 
-  async describeInstance(target: RemoteTarget, instanceId: string): Promise<DescribedInstance> {
-    const root = await call('ec2', 'DescribeInstances', { 'InstanceId.1': instanceId }, target)
+  describeInstance(root, [, , instanceId]) {
     const reservation = children(root, 'item', 'reservationSet')[0]
     if (reservation === undefined) throw new IncompleteDescription('reservations')
     const instance = children(reservation, 'item', 'instancesSet')[0]
@@ -113,17 +126,12 @@ export const remoteProvider = {
     }
   },
 
-  async getUser(target: RemoteTarget, name?: string): Promise<IamEntity> {
-    const root = await call('iam', 'GetUser', name === undefined ? {} : { UserName: name }, target)
-    return entity(child(root, 'GetUserResult', 'User'), 'UserName', 'UserId')
-  },
+  getUser: (root) => entity(child(root, 'GetUserResult', 'User'), 'UserName', 'UserId'),
 
-  async getRole(target: RemoteTarget, name: string): Promise<IamEntity> {
-    return entity(child(await call('iam', 'GetRole', { RoleName: name }, target), 'GetRoleResult', 'Role'), 'RoleName', 'RoleId')
-  },
+  getRole: (root) => entity(child(root, 'GetRoleResult', 'Role'), 'RoleName', 'RoleId'),
 
-  async getInstanceProfile(target: RemoteTarget, name: string): Promise<IamEntity> {
-    const profile = child(await call('iam', 'GetInstanceProfile', { InstanceProfileName: name }, target), 'GetInstanceProfileResult', 'InstanceProfile')
+  getInstanceProfile(root) {
+    const profile = child(root, 'GetInstanceProfileResult', 'InstanceProfile')
     return {
       ...entity(profile, 'InstanceProfileName', 'InstanceProfileId'),
       roles: children(profile, 'member', 'Roles').map((role) => {
@@ -133,8 +141,8 @@ export const remoteProvider = {
     }
   },
 
-  async createAccessKey(target: RemoteTarget, userName: string): Promise<{ accessKeyId: string; secretAccessKey: string; userName: string }> {
-    const key = child(await call('iam', 'CreateAccessKey', { UserName: userName }, target), 'CreateAccessKeyResult', 'AccessKey')
+  createAccessKey(root) {
+    const key = child(root, 'CreateAccessKeyResult', 'AccessKey')
     return {
       accessKeyId: required(childText(key, 'AccessKeyId')),
       secretAccessKey: required(childText(key, 'SecretAccessKey')),
@@ -142,9 +150,7 @@ export const remoteProvider = {
     }
   },
 
-  async deleteAccessKey(target: RemoteTarget, accessKeyId: string, userName: string): Promise<void> {
-    await call('iam', 'DeleteAccessKey', { AccessKeyId: accessKeyId, UserName: userName }, target)
-  },
+  deleteAccessKey: () => undefined,
 }
 
 function entity(element: XmlElement | undefined, nameField: string, idField: string): IamEntity {

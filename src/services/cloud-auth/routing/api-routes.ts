@@ -17,6 +17,7 @@ import { runPeriodicTidy } from '../tidy/remove-expired.ts'
 import { SELF_ROUTES } from '../tokens/self-routes.ts'
 import { VAULT_OPENAPI_ROUTE } from '../vault-openapi.ts'
 import { answerError } from '../answer-error.ts'
+import { authProfile } from '../auth-profile.ts'
 import { currentPath } from './aliases.ts'
 import type { ApiRoute, MountCall, OperationRoute } from './api-route.ts'
 import { ENDPOINTS } from './auth-routes.ts'
@@ -41,7 +42,7 @@ const LOGIN: OperationRoute<MountCall> = {
     try {
       return await handleLogin(context, at, data)
     } catch (error) {
-      return answerError(error, 'login', context.profile)
+      return answerError(error, 'login', authProfile(context.profile))
     }
   },
 }

@@ -2,6 +2,8 @@ import type { RequestContext } from '../../../../core/glossary.ts'
 import { formatGoDuration } from '../../../../core/duration.ts'
 import { decodeStdBase64 } from '../../../../core/go/go-base64.ts'
 import { MOUNT_MAX_TTL } from '../../limits.ts'
+import { cloudAuthOptions } from '../../options.ts'
+import { authProfile } from '../../auth-profile.ts'
 import { effectiveIdentityConfig, type AuthState } from '../../state.ts'
 import { addressIsAllowed } from '../../tokens/bound-cidrs.ts'
 import { prepareAuth } from '../issue-auth.ts'
@@ -122,7 +124,7 @@ function verifiedDocument(context: RequestContext, state: AuthState, input: Logi
   }
   if (input.pkcs7 === '' && identity.length === 0 && signature.length === 0) throw new LoginError(LOGIN_MESSAGES.neitherEc2Input)
   if (input.pkcs7 !== '' && identity.length > 0 && signature.length > 0) throw new LoginError(LOGIN_MESSAGES.bothEc2Inputs)
-  const allowSha1 = context.emulator.allowSha1 || context.profile.acceptsSha1Signatures
+  const allowSha1 = cloudAuthOptions(context.emulator).allowSha1 === true || authProfile(context.profile).acceptsSha1Signatures
   if (input.pkcs7 !== '') return documentFromPkcs7(input.pkcs7, trustedCertificates(context, state, 'pkcs7'), allowSha1)
   return documentFromSignature(identity, signature, trustedCertificates(context, state, 'identity'), allowSha1)
 }

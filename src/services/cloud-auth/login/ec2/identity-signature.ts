@@ -42,7 +42,7 @@ export function sha1Refusal(algorithm: string): Explanation {
     rule: 'SHA-1 signatures',
     seen: `a signature whose certificate is signed with ${algorithm}`,
     expected: 'a SHA-256 chain',
-    hint: 'start doppel with allowSha1 (--allow-sha1), as the real service needs GODEBUG=x509sha1=1, or use the vault profile',
+    hint: 'start doppel with cloudAuth: { allowSha1: true } (--allow-sha1), as the real service needs GODEBUG=x509sha1=1, or use the vault profile',
   }
 }
 

@@ -4,6 +4,9 @@ import { LightResponse } from '../../../../core/light-response.ts'
 import { stsXml } from '../../../fake-cloud/sts/sts-xml.ts'
 import { LoginError } from '../login-error.ts'
 import { forwardCallerIdentity } from './forward.ts'
+import { Emulator } from '../../../../core/emulator.ts'
+import type { RequestContext } from '../../../../core/glossary.ts'
+import { SERVICE_PROFILE } from '../../../../core/profile.ts'
 import { validateIamRequest, type IamClientSettings, type SignedCallerIdentityRequest } from './request-validation.ts'
 import { parseCallerIdentityResponse } from './sts-response.ts'
 
@@ -15,6 +18,8 @@ const USER_XML = `<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/do
   </GetCallerIdentityResult>
   <ResponseMetadata><RequestId>7f4fc40c-853a-11e6-8848-8d035d01eb87</RequestId></ResponseMetadata>
 </GetCallerIdentityResponse>`
+
+const context: RequestContext = { emulator: new Emulator(), profile: SERVICE_PROFILE, remoteAddress: '127.0.0.1' }
 
 const signed: SignedCallerIdentityRequest = {
   method: 'POST',
@@ -47,7 +52,7 @@ async function refusal(run: Promise<unknown>): Promise<string> {
 describe('replaying the signed request to STS', () => {
   it('builds the request as the real service does: double slash, client host, copied headers', async () => {
     const { forward, seen } = answer(USER_XML)
-    expect(await forwardCallerIdentity(forward, signed)).toEqual({
+    expect(await forwardCallerIdentity(context, signed, forward)).toEqual({
       arn: 'arn:aws:iam::123456789012:user/MyUserName',
       userId: 'ASOMETHINGSOMETHINGSOMETHING',
       account: '123456789012',
@@ -63,23 +68,23 @@ describe('replaying the signed request to STS', () => {
   })
 
   it('requires Content-Type exactly text/xml, before looking at the status', async () => {
-    expect(await refusal(forwardCallerIdentity(answer(USER_XML, 200, 'text/xml; charset=utf-8').forward, signed))).toBe(
+    expect(await refusal(forwardCallerIdentity(context, signed, answer(USER_XML, 200, 'text/xml; charset=utf-8').forward))).toBe(
       'error making upstream request: body of GetCallerIdentity is invalid',
     )
-    expect(await refusal(forwardCallerIdentity(answer('denied', 403, 'application/json').forward, signed))).toBe(
+    expect(await refusal(forwardCallerIdentity(context, signed, answer('denied', 403, 'application/json').forward))).toBe(
       'error making upstream request: body of GetCallerIdentity is invalid',
     )
   })
 
   it('reports a non-200 status with the raw body', async () => {
-    expect(await refusal(forwardCallerIdentity(answer('<ErrorResponse/>', 403).forward, signed))).toBe(
+    expect(await refusal(forwardCallerIdentity(context, signed, answer('<ErrorResponse/>', 403).forward))).toBe(
       'error making upstream request: received error code 403 from STS: <ErrorResponse/>',
     )
   })
 
   it('retries 5xx and 429, then gives up with the retrying client text', async () => {
     const { forward, seen } = answer('busy', 503)
-    expect(await refusal(forwardCallerIdentity(forward, signed))).toBe(
+    expect(await refusal(forwardCallerIdentity(context, signed, forward))).toBe(
       'error making upstream request: error making request: POST https://sts.amazonaws.com// giving up after 3 attempt(s)',
     )
     expect(seen).toHaveLength(3)
@@ -87,7 +92,7 @@ describe('replaying the signed request to STS', () => {
 
   it('refuses bodies that are not a GetCallerIdentityResponse', async () => {
     for (const body of ['SomeRandomGibberish', '<Other/>', '<?xml version="1.0"?><GetCallerIdentityResponse></GetCallerIdentityResponse>']) {
-      expect(await refusal(forwardCallerIdentity(answer(body).forward, signed))).toBe('error making upstream request: error parsing STS response')
+      expect(await refusal(forwardCallerIdentity(context, signed, answer(body).forward))).toBe('error making upstream request: error parsing STS response')
     }
   })
 })
@@ -184,8 +189,8 @@ describe('the fake STS answering in process', () => {
   it('takes the handed-over identity, still checking the content type and status', async () => {
     const identity = { arn: 'arn:aws:iam::123456789012:user/Given', userId: 'AIDGIVEN', account: '123456789012' }
     const valued = (status: number, contentType: string) => async () => new LightResponse(USER_XML, { status, headers: { 'Content-Type': contentType }, value: identity })
-    expect(await forwardCallerIdentity(valued(200, 'text/xml'), signed)).toEqual(identity)
-    expect(await refusal(forwardCallerIdentity(valued(200, 'application/xml'), signed))).toContain('body of GetCallerIdentity is invalid')
-    expect(await refusal(forwardCallerIdentity(valued(403, 'text/xml'), signed))).toContain('received error code 403 from STS')
+    expect(await forwardCallerIdentity(context, signed, valued(200, 'text/xml'))).toEqual(identity)
+    expect(await refusal(forwardCallerIdentity(context, signed, valued(200, 'application/xml')))).toContain('body of GetCallerIdentity is invalid')
+    expect(await refusal(forwardCallerIdentity(context, signed, valued(403, 'text/xml')))).toContain('received error code 403 from STS')
   })
 })

@@ -1,30 +1,32 @@
-import { isRetryable, sendUpstream, UpstreamError } from '../../provider/index.ts'
+import type { RequestContext } from '../../../../core/glossary.ts'
+import { isRetryable, journalCall, meetFault, NoAnswer, sendUpstream, UpstreamError } from '../../provider/index.ts'
 import { LightRequest } from '../../../../core/light-request.ts'
 import { responseExplanation, type Explanation } from '../../../../core/explanation.ts'
 import { responseHeader, responseValue } from '../../../../core/light-response.ts'
-import type { CallerIdentity } from '../../../fake-cloud/index.ts'
+import { cloudFaultResponse, getFakeCloud, isInProcessEndpoint, type CallerIdentity } from '../../../fake-cloud/index.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
 import type { SignedCallerIdentityRequest } from './request-validation.ts'
 import { parseCallerIdentityResponse, type CallerIdentityResult } from './sts-response.ts'
 
-/** The fake cloud's STS, answering a replayed request in process. */
-export type StsForwarder = (request: Request) => Promise<Response>
-
 /**
  * Replays the client's signed request to STS exactly as the real service builds it (docs/reference/cloud-auth.md §5 C):
  * URL = endpoint + "/" + the client URL's request URI (so `//` for `https://sts.amazonaws.com/`), `Host` =
- * the client URL's host, every client header copied, plus what Go's HTTP client adds. `inProcess` answers
- * it when the endpoint is the fake cloud's; otherwise it is a real outgoing request. Retries 429, 5xx
+ * the client URL's host, every client header copied, plus what Go's HTTP client adds. The fake cloud answers
+ * it in process when the endpoint is its own; otherwise it is a real outgoing request. Retries 429, 5xx
  * (except 501) and connection errors up to `maxRetries` times, then checks the answer: `Content-Type`
  * exactly `text/xml`, status 200, a readable GetCallerIdentityResponse.
  */
-export async function forwardCallerIdentity(inProcess: StsForwarder | undefined, signed: SignedCallerIdentityRequest, signal?: AbortSignal): Promise<CallerIdentityResult> {
+export async function forwardCallerIdentity(
+  context: RequestContext,
+  signed: SignedCallerIdentityRequest,
+  inProcess: StsForwarder | undefined = fakeSts(context, signed.endpoint),
+): Promise<CallerIdentityResult> {
   const target = `${signed.endpoint}/${signed.url.requestUri}`
   const request = buildRequest(signed, target)
   let answer: StsAnswer
   try {
-    answer = inProcess ? await replayInProcess(inProcess, request, signed.maxRetries) : await replayUpstream(request, target, signed.maxRetries, signal)
+    answer = inProcess ? await replayInProcess(context, inProcess, request, signed) : await replayUpstream(request, target, signed.maxRetries, context.signal)
   } catch (error) {
     if (error instanceof UpstreamError) throw upstream(LOGIN_MESSAGES.givingUp(signed.method, target, error.attempts))
     throw error
@@ -42,6 +44,16 @@ export async function forwardCallerIdentity(inProcess: StsForwarder | undefined,
   return result
 }
 
+/** STS answering a replayed request in process (the fake cloud's, or a test's). */
+export type StsForwarder = (request: Request) => Promise<Response>
+
+/** The fake cloud's STS when the endpoint is its own; else none (a real outgoing request). */
+function fakeSts(context: RequestContext, endpoint: string): StsForwarder | undefined {
+  if (!isInProcessEndpoint(context.emulator, endpoint)) return undefined
+  const cloud = getFakeCloud(context.emulator)
+  return (request) => cloud.forwardSts(request)
+}
+
 /** What the login reads of STS's answer. */
 interface StsAnswer {
   status: number
@@ -53,15 +65,34 @@ interface StsAnswer {
   explanation?: Explanation
 }
 
-/** The fake cloud in process: retried without waiting (no network to wait for). */
-async function replayInProcess(forward: StsForwarder, request: Request, maxRetries: number): Promise<StsAnswer> {
+/**
+ * The fake cloud in process, through the emulator's faults and journal as over HTTP; retried without
+ * waiting (no network to wait for).
+ */
+async function replayInProcess(context: RequestContext, forward: StsForwarder, request: Request, signed: SignedCallerIdentityRequest): Promise<StsAnswer> {
+  const site = { service: 'sts', url: request.url, method: request.method } as const
+  const form = () => (signed.method === 'POST' ? signed.body : '')
+  const { maxRetries } = signed
   for (let attempts = 1; ; attempts++) {
-    const response = await forward(request.clone())
+    const started = performance.now()
+    let response: Response
+    try {
+      const pending = meetFault(context, site)
+      const status = pending && (await pending)
+      response = status === undefined ? await forward(request.clone()) : cloudFaultResponse(status)
+    } catch (error) {
+      if (!(error instanceof NoAnswer)) throw error
+      journalCall(context, { site, form, started, status: 0 })
+      if (attempts > maxRetries) throw new UpstreamError(request.method, request.url, attempts, error.message)
+      continue
+    }
+    const contentType = responseHeader(response, 'content-type')
+    const body = await response.text()
+    journalCall(context, { site, form, started, status: response.status, answer: { type: contentType ?? '', text: () => body } })
     if (!isRetryable(response.status)) {
       const identity = responseValue(response) as CallerIdentity | undefined
       const explanation = responseExplanation(response)
-      const answer = { status: response.status, contentType: responseHeader(response, 'content-type'), body: await response.text() }
-      return { ...answer, ...(identity && { identity }), ...(explanation && { explanation }) }
+      return { status: response.status, contentType, body, ...(identity && { identity }), ...(explanation && { explanation }) }
     }
     if (attempts > maxRetries) throw new UpstreamError(request.method, request.url, attempts, `status ${response.status}`)
   }

@@ -1,6 +1,5 @@
 import { explanationOf } from '../../../../core/explanation.ts'
 import type { RequestContext } from '../../../../core/glossary.ts'
-import { getFakeCloud, isInProcessEndpoint } from '../../../fake-cloud/index.ts'
 import type { IdentityConfig, RoleEntry } from '../../glossary.ts'
 import { effectiveIdentityConfig, type AuthState } from '../../state.ts'
 import { addressIsAllowed } from '../../tokens/bound-cidrs.ts'
@@ -17,6 +16,7 @@ import { checkPrincipalBinding } from './principal-binding.ts'
 import { validateIamRequest } from './request-validation.ts'
 import type { CallerIdentityResult } from './sts-response.ts'
 import { MESSAGES } from '../../auth-messages.ts'
+import { authProfile } from '../../auth-profile.ts'
 
 /**
  * The iam login (docs/reference/cloud-auth.md §5): validate the signed caller-identity request, replay it to STS (the fake
@@ -26,11 +26,9 @@ export async function iamLogin(context: RequestContext, state: AuthState, input:
   const signed = validateIamRequest(
     { method: input.iamMethod, url: input.iamUrl, body: input.iamBody, headers: input.iamHeaders },
     state.clientConfig,
-    context.profile.serverIdHeader,
+    authProfile(context.profile).serverIdHeader,
   )
-  const cloud = getFakeCloud(context.emulator)
-  const inProcess = isInProcessEndpoint(context.emulator, signed.endpoint) ? (request: Request) => cloud.forwardSts(request) : undefined
-  const caller = await forwardCallerIdentity(inProcess, signed, context.signal)
+  const caller = await forwardCallerIdentity(context, signed)
   let entity: IamEntity
   try {
     entity = parseIamArn(caller.arn)
