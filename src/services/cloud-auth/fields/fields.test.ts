@@ -105,6 +105,11 @@ describe('field converters (docs/reference/cloud-auth.md §1.7)', () => {
     expect(canonicalHeaderKey('')).toBe('')
   })
 
+  it('keeps a header named __proto__ as a header (a failing seed of the property below)', () => {
+    expect(toHeaderField({ ['__proto__']: 'x' }, 'h')).toEqual(Object.assign(Object.create(null), { ['__proto__']: ['x'] }))
+    expect(Object.keys(toHeaderField(JSON.stringify({ ['__proto__']: ['a', 'b'] }), 'h'))).toEqual(['__proto__'])
+  })
+
   it('never throws anything but a FieldError, whatever the value', () => {
     const converters = [toStringField, toBoolField, toIntField, toDurationField, toCommaListField, toHeaderField]
     fc.assert(
@@ -116,7 +121,8 @@ describe('field converters (docs/reference/cloud-auth.md §1.7)', () => {
           expect((error as Error).message.startsWith('error converting input ')).toBe(true)
         }
       }),
-      { numRuns: 2000 },
+      // seed 330567443 found a `__proto__` header key: kept as a failing seed.
+      { numRuns: 2000, examples: [[{ ['__proto__']: '' }, toHeaderField]] },
     )
   })
 

@@ -59,7 +59,7 @@ export function toHeaderField(value: unknown, name: string): HeaderMap {
     return headersFromObject(parsed as Record<string, unknown>, fail)
   }
   if (Array.isArray(value)) {
-    const headers: HeaderMap = {}
+    const headers: HeaderMap = Object.create(null)
     for (const pair of value) {
       const text = typeof pair === 'string' ? pair : goValue(pair)
       const at = text.indexOf(':')
@@ -73,7 +73,7 @@ export function toHeaderField(value: unknown, name: string): HeaderMap {
 }
 
 function headersFromObject(object: Record<string, unknown>, fail: (reason: string) => never): HeaderMap {
-  const headers: HeaderMap = {}
+  const headers: HeaderMap = Object.create(null)
   for (const [key, group] of Object.entries(object)) {
     if (typeof group === 'string') addHeader(headers, key, group)
     else if (Array.isArray(group)) {
