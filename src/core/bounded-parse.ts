@@ -14,6 +14,14 @@ export const NESTING_LIMIT = 100
  */
 export const SERVICE_NESTING_LIMIT = 1000
 
+/**
+ * The auth service's JSON entries: at most 10,000 in one object or array, as the real service's listener
+ * defaults (`max_json_object_entry_count`, `max_json_array_element_count`), and 20,000 in a whole body,
+ * doppel's own bound: parsing 20,000 entries takes a few milliseconds, 500,000 half a second of every
+ * other request's time.
+ */
+export const SERVICE_ENTRY_LIMITS: EntryLimits = { perCollection: 10_000, total: 20_000 }
+
 /** A body nested deeper than its limit. A SyntaxError, so every "cannot parse" path refuses it. */
 export class NestingTooDeepError extends SyntaxError {
   override name = 'NestingTooDeepError'
@@ -44,37 +52,66 @@ function stringEnd(text: string, open: number): number {
 }
 
 /**
- * Scans the JSON value that starts at `start` (strings skipped): the index just past the bracket that
- * closes it, or -1 when it is not closed. Throws NestingTooDeepError as soon as nesting passes `limit`.
+ * How many entries (an object's members, an array's elements) a JSON text may hold: in any one
+ * collection, and in all of them together. Counted by the same scan as nesting, before parsing, so a body
+ * of a million keys is refused in the time it takes to find its limit instead of being parsed (seconds,
+ * every other request waiting).
  */
-export function jsonValueEnd(text: string, start: number, limit: number): number {
+export interface EntryLimits {
+  perCollection: number
+  total: number
+}
+
+/** A body with more entries than its limits allow. A SyntaxError, so every "cannot parse" path refuses it. */
+export class TooManyEntriesError extends SyntaxError {
+  override name = 'TooManyEntriesError'
+  constructor(limit: number, where: 'in one collection' | 'in all') {
+    super(`more than ${limit} entries ${where}`)
+  }
+}
+
+const COMMA = 0x2c
+
+/**
+ * Scans JSON from `start` (strings skipped) and answers the index just past the bracket that closes the
+ * value opened there, or -1 when it is not closed (`whole`: scans to the end and answers -1). Throws
+ * NestingTooDeepError as soon as nesting passes `limit`, TooManyEntriesError as soon as `entries` is passed.
+ */
+function scanJson(text: string, start: number, limit: number, entries: EntryLimits | undefined, whole: boolean): number {
   let depth = 0
+  // Commas seen in each open collection (entries are commas + 1), and in all.
+  const commas: number[] = []
+  let total = 0
   for (let i = start; i < text.length; i++) {
     const code = text.charCodeAt(i)
     if (code === QUOTE) {
       i = stringEnd(text, i)
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       if (++depth > limit) throw new NestingTooDeepError(limit)
+      if (entries) commas[depth] = 0
     } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-      if (--depth <= 0) return i + 1
+      if (depth > 0) depth--
+      if (depth === 0 && !whole) return i + 1
+    } else if (code === COMMA && entries && depth > 0) {
+      if (++commas[depth]! >= entries.perCollection) throw new TooManyEntriesError(entries.perCollection, 'in one collection')
+      if (++total >= entries.total) throw new TooManyEntriesError(entries.total, 'in all')
     }
   }
   return -1
 }
 
-/** Throws NestingTooDeepError when any JSON value in `text` nests deeper than `limit`. */
-export function checkJsonDepth(text: string, limit: number): void {
-  let depth = 0
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code === QUOTE) {
-      i = stringEnd(text, i)
-    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-      if (++depth > limit) throw new NestingTooDeepError(limit)
-    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-      if (depth > 0) depth--
-    }
-  }
+/**
+ * Scans the JSON value that starts at `start` (strings skipped): the index just past the bracket that
+ * closes it, or -1 when it is not closed. Throws NestingTooDeepError as soon as nesting passes `limit`,
+ * and TooManyEntriesError as soon as it holds more entries than `entries` allows.
+ */
+export function jsonValueEnd(text: string, start: number, limit: number, entries?: EntryLimits): number {
+  return scanJson(text, start, limit, entries, false)
+}
+
+/** Throws NestingTooDeepError when any JSON value in `text` nests deeper than `limit` (TooManyEntriesError past `entries`). */
+export function checkJsonDepth(text: string, limit: number, entries?: EntryLimits): void {
+  scanJson(text, 0, limit, entries, true)
 }
 
 /** `JSON.parse` after the nesting check. */

@@ -1,4 +1,4 @@
-import { checkJsonDepth, SERVICE_NESTING_LIMIT, jsonValueEnd } from '../../core/bounded-parse.ts'
+import { checkJsonDepth, jsonValueEnd, SERVICE_ENTRY_LIMITS, SERVICE_NESTING_LIMIT } from '../../core/bounded-parse.ts'
 import { BodyTooLargeError, readBodyBytes } from '../../core/http.ts'
 import { AuthRefusal } from './auth-refusal.ts'
 
@@ -43,13 +43,22 @@ function isForm(text: string, contentType: string): boolean {
 
 function parseForm(text: string): Record<string, unknown> {
   const values = new Map<string, string[]>()
-  for (const pair of text.split('&')) {
+  let pairs = 0
+  for (let from = 0; from <= text.length; ) {
+    let to = text.indexOf('&', from)
+    if (to === -1) to = text.length
+    const pair = text.slice(from, to)
+    from = to + 1
     if (pair === '') continue
+    // The JSON body's bound on entries holds for a form body too (docs/reference/cloud-auth.md §1.3).
+    if (++pairs > SERVICE_ENTRY_LIMITS.perCollection) throw new RequestDataError(FORM_ERROR)
     if (pair.includes(';')) throw new RequestDataError(FORM_ERROR)
     const at = pair.indexOf('=')
     const key = unescapeForm(at === -1 ? pair : pair.slice(0, at))
     const value = unescapeForm(at === -1 ? '' : pair.slice(at + 1))
-    values.set(key, [...(values.get(key) ?? []), value])
+    const list = values.get(key)
+    if (list) list.push(value)
+    else values.set(key, [value])
   }
   const data: Record<string, unknown> = {}
   for (const [key, list] of values) data[key] = list.join(',')
@@ -84,8 +93,8 @@ function parseJsonObject(text: string): Record<string, unknown> {
   }
   if (text[start] !== '{') throw new RequestDataError(JSON_ERROR)
   try {
-    // The scan finds the object's end and enforces the nesting limit before anything is parsed.
-    const end = jsonValueEnd(text, start, SERVICE_NESTING_LIMIT)
+    // The scan finds the object's end and enforces the nesting and entry limits before anything is parsed.
+    const end = jsonValueEnd(text, start, SERVICE_NESTING_LIMIT, SERVICE_ENTRY_LIMITS)
     if (end === -1) throw new RequestDataError(JSON_ERROR)
     return parseKeepingNumbers(text.slice(start, end)) as Record<string, unknown>
   } catch {
@@ -99,10 +108,11 @@ const keepNumberText: Reviver = (_key, value, context) => (typeof value === 'num
 
 /**
  * `JSON.parse` that keeps every number as its source text (Go's `json.Number`). Throws
- * NestingTooDeepError past the service's nesting limit, before parsing.
+ * NestingTooDeepError past the service's nesting limit and TooManyEntriesError past its entry limits,
+ * before parsing.
  */
 export function parseJsonKeepingNumbers(text: string): unknown {
-  checkJsonDepth(text, SERVICE_NESTING_LIMIT)
+  checkJsonDepth(text, SERVICE_NESTING_LIMIT, SERVICE_ENTRY_LIMITS)
   return parseKeepingNumbers(text)
 }
 

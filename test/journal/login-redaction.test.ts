@@ -1,0 +1,100 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { aws4LoginData, BASE, loginWorld, type LoginWorld } from '../cloud-auth/login-setup.ts'
+import type { Principal } from '../../src/services/fake-cloud/index.ts'
+
+// An iam login signed with a session (the credentials an instance or an assumed role has) sent in each
+// encoding the login accepts for iam_request_headers (docs/reference/cloud-auth.md §3.12): the journal,
+// as the control API shows it to anyone, keeps neither the session token nor the whole signature, and
+// sending the journaled request again does not log in.
+
+let world: LoginWorld
+let session: Principal
+
+beforeAll(async () => {
+  world = loginWorld()
+  session = world.cloud.createPrincipal({ type: 'role', name: 'deployer', account_id: '123456789012' })
+  const role = await world.api('POST', 'role/deployer', { auth_type: 'iam', bound_iam_principal_arn: session.arn })
+  expect(role.status).toBe(204)
+})
+
+/** The signed request's headers, as an object of strings. */
+function signedHeaders(): { data: Record<string, string>; headers: Record<string, string> } {
+  const data = aws4LoginData(world, session)
+  return { data, headers: JSON.parse(Buffer.from(data.iam_request_headers!, 'base64').toString('utf8')) as Record<string, string> }
+}
+
+/** A JSON string literal with every character of `text` written as a `\u` escape. */
+const escaped = (text: string) => `"${[...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`
+
+/** Each form: the login body as sent, and its content type. */
+const FORMS: Record<string, () => { body: string; type: string }> = {
+  'base64 JSON': () => ({ body: JSON.stringify({ role: 'deployer', ...signedHeaders().data }), type: 'application/json' }),
+  object: () => {
+    const { data, headers } = signedHeaders()
+    return { body: JSON.stringify({ role: 'deployer', ...data, iam_request_headers: headers }), type: 'application/json' }
+  },
+  'object of arrays': () => {
+    const { data, headers } = signedHeaders()
+    const arrays = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, [value]]))
+    return { body: JSON.stringify({ role: 'deployer', ...data, iam_request_headers: arrays }), type: 'application/json' }
+  },
+  'array of "Key:Value"': () => {
+    const { data, headers } = signedHeaders()
+    const pairs = Object.entries(headers).map(([name, value]) => `${name}:${value}`)
+    return { body: JSON.stringify({ role: 'deployer', ...data, iam_request_headers: pairs }), type: 'application/json' }
+  },
+  'raw JSON string': () => {
+    const { data, headers } = signedHeaders()
+    return { body: JSON.stringify({ role: 'deployer', ...data, iam_request_headers: JSON.stringify(headers) }), type: 'application/json' }
+  },
+  'escaped JSON keys': () => {
+    const { data, headers } = signedHeaders()
+    const members = Object.entries(headers).map(([name, value]) => `${escaped(name)}:${JSON.stringify(value)}`)
+    const rest = Object.entries(data).filter(([name]) => name !== 'iam_request_headers').map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`)
+    return { body: `{"role":"deployer",${rest.join(',')},${escaped('iam_request_headers')}:{${members.join(',')}}}`, type: 'application/json' }
+  },
+  'escaped key of the base64 field': () => {
+    const { data } = signedHeaders()
+    const rest = Object.entries(data).filter(([name]) => name !== 'iam_request_headers').map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`)
+    return { body: `{"role":"deployer",${rest.join(',')},${escaped('iam_request_headers')}:${JSON.stringify(data.iam_request_headers)}}`, type: 'application/json' }
+  },
+  'form-encoded': () => ({ body: new URLSearchParams({ role: 'deployer', ...signedHeaders().data }).toString(), type: 'application/x-www-form-urlencoded' }),
+  'form-encoded raw JSON': () => {
+    const { data, headers } = signedHeaders()
+    return { body: new URLSearchParams({ role: 'deployer', ...data, iam_request_headers: JSON.stringify(headers) }).toString(), type: 'application/x-www-form-urlencoded' }
+  },
+}
+
+/** The text and every base64 run in it decoded, and JSON escapes undone: where a secret could still hide. */
+function readings(text: string): string {
+  const unescaped = text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\\(.)/g, '$1')
+  const urlDecoded = decodeURIComponent(unescaped.replace(/%(?![0-9A-F]{2})/gi, '').replaceAll('+', ' '))
+  const decoded = [...`${unescaped}\n${urlDecoded}`.matchAll(/[A-Za-z0-9+/]{16,}={0,2}/g)].map(([run]) => Buffer.from(run, 'base64').toString('latin1'))
+  return [text, unescaped, urlDecoded, ...decoded].join('\n')
+}
+
+describe('an iam login in each encoding of iam_request_headers', () => {
+  for (const [form, build] of Object.entries(FORMS)) {
+    it(`${form}: the journal keeps neither the session token nor the signature, and its entry does not log in`, async () => {
+      const { body, type } = build()
+      const signature = /Signature=([0-9a-f]{64})/.exec(readings(body))![1]!
+      world.doppel.journal.clear()
+      const login = await world.doppel.fetch(`${BASE}/v1/auth/cloud/login`, { method: 'POST', headers: { 'Content-Type': type }, body })
+      expect(login.status, await login.clone().text()).toBe(200)
+
+      for (const headers of [{}, { 'X-Service-Token': 'root' }] as Record<string, string>[]) {
+        const journal = await (await world.doppel.fetch(`${BASE}/_doppel/journal`, { headers })).text()
+        const seen = readings(journal)
+        expect(seen.includes(session.session_token!), 'session token').toBe(false)
+        expect(seen.includes(signature), 'signature').toBe(false)
+        expect(seen.includes(signature.slice(8)), 'signature after its first 8 characters').toBe(false)
+      }
+
+      // Inside the signature's 15 minutes, the journaled request sent again is refused.
+      const entry = world.doppel.journal.entries().find((e) => e.url.endsWith('/login'))!
+      const replay = await world.doppel.fetch(`${BASE}${entry.request.path}`, { method: entry.request.method, headers: entry.request.headers, body: entry.request.body })
+      expect(replay.status).not.toBe(200)
+      expect(await replay.text()).not.toContain('client_token')
+    })
+  }
+})
