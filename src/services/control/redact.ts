@@ -123,18 +123,26 @@ function redactSecret(name: string, value: unknown): unknown {
 
 /** A URL with credential query parameters and capability path segments replaced. */
 export function redactUrl(text: string): string {
-  if (!/[?&]x-amz-|\/_archivist\/./i.test(text)) return text
+  if (!carriesSecret(text)) return text
   let url: URL
   try {
     url = new URL(text)
   } catch {
     return redactPatterns(text)
   }
-  url.pathname = url.pathname.replace(/\/_archivist\/.+/, `/_archivist/${REDACTED}`)
-  for (const name of [...url.searchParams.keys()]) {
-    if (SECRET_QUERY_PARAMETERS.has(name.toLowerCase())) url.searchParams.set(name, REDACTED)
+  let changed = false
+  if (/\/_archivist\/./.test(url.pathname)) {
+    url.pathname = url.pathname.replace(/\/_archivist\/.+/, `/_archivist/${REDACTED}`)
+    changed = true
   }
-  return url.toString()
+  for (const name of [...url.searchParams.keys()]) {
+    if (SECRET_QUERY_PARAMETERS.has(name.toLowerCase())) {
+      url.searchParams.set(name, REDACTED)
+      changed = true
+    }
+  }
+  // Written back only when something was replaced: URL's own spelling of the rest may differ from what was sent.
+  return changed ? url.toString() : text
 }
 
 /** A store snapshot with every secret replaced; records keyed by a secret get `<redacted N>` keys. */
@@ -172,10 +180,23 @@ export function redactHeaderValue(name: string, value: string): string {
   return SECRET_FIELDS.has(lower) && value !== '' ? REDACTED : value
 }
 
+/** Whether a URL or path may carry a secret: a query (whose names may be percent-encoded), or an archivist capability. */
+function carriesSecret(text: string): boolean {
+  return text.includes('?') || text.includes('/_archivist/')
+}
+
 /** Path and query with credential query parameters and capability segments replaced. */
 export function redactPath(pathAndQuery: string): string {
-  const url = new URL(redactUrl(`http://journal${pathAndQuery}`))
-  return url.pathname + url.search
+  if (!carriesSecret(pathAndQuery)) return pathAndQuery
+  // A request target in absolute form (`http://host/…`) or otherwise unlike a path is read as a URL, or else by the value patterns.
+  const redacted = redactUrl(pathAndQuery.startsWith('/') ? `http://journal${pathAndQuery}` : pathAndQuery)
+  if (!pathAndQuery.startsWith('/')) return redacted
+  try {
+    const url = new URL(redacted)
+    return url.pathname + url.search
+  } catch {
+    return redactPatterns(pathAndQuery)
+  }
 }
 
 /**
