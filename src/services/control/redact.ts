@@ -330,6 +330,10 @@ const KEY = String.raw`("(?:[^"\\\n]|\\.){1,200}"|'(?:[^'\n]|''){1,200}'|[A-Za-z
 
 /** A JSON member (or YAML flow pair) with a quoted value, closed or cut at the text's end. */
 const QUOTED_MEMBER = new RegExp(String.raw`${KEY}(\s*:\s*)("(?:[^"\\]|\\.)*(?:"|$))`, 'g')
+/** A JSON member (or YAML flow pair) whose value is a list: the key and the list's opening, its strings found by `listStrings`. */
+const LIST_MEMBER = new RegExp(String.raw`${KEY}(\s*:\s*\[)`, 'g')
+/** A YAML anchor on a scalar where a node starts (line start, after `: `, `- `, `[`, `{` or `,`): `&name value`. */
+const ANCHORED_SCALAR = /((?:^|[:,[{-])[ \t]*)(&[A-Za-z0-9_-]+)([ \t]+)("(?:[^"\\\n]|\\.)*"?|'(?:[^'\n]|'')*'?|[^\s,}\]#&*][^,}\]\n#]*)/gm
 /** A flow pair with a plain value: `{ name: value, … }`. */
 const FLOW_PAIR = new RegExp(String.raw`([{,][ \t]*)${KEY}([ \t]*:[ \t]+)(?![ \t"'])([^,}\]\n]+)`, 'g')
 /** A form field. */
@@ -339,37 +343,71 @@ const XML_ELEMENT = /<([A-Za-z]{1,64})>([^<]+)<\/\1>/g
 /** A block key at a line's start, after list-item and explicit-key indicators: its indentation and value. */
 const BLOCK_KEY = new RegExp(String.raw`^([ \t]*(?:[-?][ \t]+)*)${KEY}(:)([ \t]*)(.*)$`)
 
-/**
- * Text that is neither whole JSON nor a form, line by line. A YAML key's value on later lines (a block
- * scalar, a value on the next line, a quoted value spanning lines) is replaced up to the next line
- * indented no deeper than the key, or the closing quote.
- */
+/** Text that is neither whole JSON nor a form: secrets found by their names in every form a text may hold them. */
 function redactLines(text: string): string {
   const out = text
     .replace(QUOTED_MEMBER, (whole, key: string, colon: string, value: string) => {
       if (keyName(key) === SIGNED_HEADERS_FIELD) {
-        if (!value.endsWith('"') || value.length < 2) return `${key}${colon}"${REDACTED}"`
-        const inner = JSON.parse(value) as string
-        return `${key}${colon}${JSON.stringify(redactSignedHeaders(inner))}`
+        try {
+          return `${key}${colon}${JSON.stringify(redactSignedHeaders(JSON.parse(value) as string))}`
+        } catch {
+          // Cut inside the value: nothing of it is shown.
+          return `${key}${colon}"${REDACTED}"`
+        }
       }
       return isSecretKey(key) && value !== '""' ? `${key}${colon}"${REDACTED}"` : whole
     })
+  const pairs = redactLists(out)
     .replace(FLOW_PAIR, (whole, open: string, key: string, colon: string) => (isSecretKey(key) ? `${open}${key}${colon}${REDACTED}` : whole))
+    // An anchored value may be a secret's under an alias further on, perhaps past where the text was cut.
+    .replace(ANCHORED_SCALAR, (_, lead: string, anchor: string, space: string) => `${lead}${anchor}${space}${REDACTED}`)
     .replace(XML_ELEMENT, (whole, name: string) => (SECRET_FIELDS.has(name.toLowerCase()) ? `<${name}>${REDACTED}</${name}>` : whole))
     .replace(FORM_FIELD, (whole, start: string, name: string) => (isSecretKey(formDecode(name)) ? `${start}${name}=${REDACTED}` : whole))
-  const lines = out.split('\n')
+  return redactBlockKeys(pairs)
+}
+
+/** Each string of a list under a secret key (`"X-Amz-Security-Token": ["…"]`) replaced, up to the list's end or the text's. */
+function redactLists(text: string): string {
+  let out = ''
+  let from = 0
+  for (const match of text.matchAll(LIST_MEMBER)) {
+    if (match.index < from || !isSecretKey(match[1]!)) continue
+    let at = match.index + match[0].length
+    out += text.slice(from, at)
+    // Strings are replaced and everything else kept, until the closing bracket.
+    while (at < text.length && text[at] !== ']') {
+      if (text[at] !== '"') {
+        out += text[at++]
+        continue
+      }
+      let end = at + 1
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1
+      out += `"${REDACTED}"`
+      at = end + 1
+    }
+    from = Math.min(at, text.length)
+  }
+  return out + text.slice(from)
+}
+
+/**
+ * YAML keys at a line's start (after list-item and explicit-key indicators), with the lines their value
+ * goes on over: a block scalar, a value on the next line, or a quoted value not closed on its line are
+ * replaced up to the next line indented no deeper than the key, or the closing quote.
+ */
+function redactBlockKeys(text: string): string {
+  const lines = text.split('\n')
   for (let i = 0; i < lines.length; i++) {
     const match = BLOCK_KEY.exec(lines[i]!)
     if (!match || !isSecretKey(match[2]!)) continue
     const [, lead, key, , space, value] = match as unknown as [string, string, string, string, string, string]
-    if (value.startsWith(REDACTED) || value.startsWith(`"${REDACTED}"`)) continue
-    const anchor = /^&(\S+)/.exec(value)?.[1]
-    const alias = /^\*(\S+)/.exec(value)?.[1]
-    lines[i] = `${lead}${key}:${space === '' && value === '' ? '' : ' '}${value === '' || /^[|>]/.test(value) ? '' : REDACTED}`
-    if (alias !== undefined) redactAnchor(lines, alias)
+    if (value.startsWith(REDACTED) || value.startsWith(`"${REDACTED}"`) || /^&[A-Za-z0-9_-]+[ \t]+<redacted>/.test(value)) continue
+    const blockScalar = /^[|>]/.test(value)
+    // A block scalar's header stays; the value itself is on the following lines.
+    if (value !== '' && !blockScalar) lines[i] = `${lead}${key}:${space || ' '}${REDACTED}`
     // The value goes on over the following lines: a block scalar, a value on the next line, or a quote not closed on this one.
-    const openQuote = /^(["'])/.exec(anchor === undefined ? value : value.replace(/^&\S+\s*/, ''))?.[1]
-    const continues = value === '' || /^[|>]/.test(value) || (openQuote !== undefined && !closesQuote(value.slice(value.indexOf(openQuote) + 1), openQuote))
+    const openQuote = /^(["'])/.exec(value)?.[1]
+    const continues = value === '' || blockScalar || (openQuote !== undefined && !closesQuote(value.slice(1), openQuote))
     if (!continues) continue
     const indent = lead.length
     for (let j = i + 1; j < lines.length; j++) {
@@ -390,13 +428,6 @@ function redactLines(text: string): string {
 /** Whether a quoted scalar's rest closes on this text. */
 function closesQuote(rest: string, quote: string): boolean {
   return quote === '"' ? /(^|[^\\])(\\\\)*"/.test(rest) : /'(?!')/.test(rest.replaceAll("''", ''))
-}
-
-/** The value an alias under a secret key points at (`&name value`), replaced where the anchor stands. */
-function redactAnchor(lines: string[], name: string): void {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  const anchor = new RegExp(String.raw`&${escaped}([ \t]+)("(?:[^"\\]|\\.)*"?|'(?:[^']|'')*'?|[^,}\]\n#]+)`)
-  for (let i = 0; i < lines.length; i++) lines[i] = lines[i]!.replace(anchor, (_, space: string) => `&${name}${space}${REDACTED}`)
 }
 
 /** An explanation with every secret its texts could hold replaced (a canonical request's signed token). */
