@@ -17,9 +17,8 @@ export const SERVICE_NESTING_LIMIT = 1000
 /**
  * The auth service's JSON entries: at most 10,000 in one object or array, as the real service's listener
  * defaults (`max_json_object_entry_count`, `max_json_array_element_count`: docs/reference/cloud-auth.md §1.3),
- * and 20,000 in a whole body,
- * doppel's own bound: parsing 20,000 entries takes a few milliseconds, 500,000 half a second of every
- * other request's time.
+ * and 20,000 in a whole body, doppel's own bound: parsing 20,000 entries takes a few milliseconds,
+ * 500,000 half a second of every other request's time.
  */
 export const SERVICE_ENTRY_LIMITS: EntryLimits = { perCollection: 10_000, total: 20_000 }
 
