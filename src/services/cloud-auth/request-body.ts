@@ -72,6 +72,8 @@ const isSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x09 || 
 const AMPERSAND = 0x26
 const OPEN_BRACE = 0x7b
 const OPEN_BRACKET = 0x5b
+/** `null`, which the real service reads as no data. */
+const NULL = [0x6e, 0x75, 0x6c, 0x6c]
 
 /** The real service takes a body as a form only when it says so and does not start like JSON. */
 function isForm(bytes: Uint8Array, contentType: string): boolean {
@@ -119,7 +121,7 @@ function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   let start = 0
   while (isSpace(bytes[start])) start++
   if (start === bytes.length) return {}
-  if (decode(bytes.subarray(start, start + 4)) === 'null') {
+  if (NULL.every((byte, i) => bytes[start + i] === byte)) {
     if (start + 4 === bytes.length || isSpace(bytes[start + 4])) return {}
     throw new RequestDataError(JSON_ERROR)
   }
