@@ -98,3 +98,17 @@ describe('an iam login in each encoding of iam_request_headers', () => {
     })
   }
 })
+
+describe('a refused iam login signed with a session', () => {
+  it('explains the mismatch with its canonical request, whose session token doppel.explain and the journal both hide', async () => {
+    world.doppel.journal.clear()
+    const data = aws4LoginData(world, session, { secret: 'not-the-secret' })
+    const response = await world.doppel.fetch(`${BASE}/v1/auth/cloud/login`, { method: 'POST', body: JSON.stringify({ role: 'deployer', ...data }) })
+    expect(response.status).toBe(400)
+    const explained = world.doppel.explain(response)!
+    expect(explained.rule).toBe('sigv4 signature')
+    expect(explained.details!['canonical request']).toContain('x-amz-security-token:<redacted>')
+    const entry = world.doppel.journal.entries().at(-1)!
+    for (const text of [JSON.stringify(explained), JSON.stringify(entry)]) expect(readings(text).includes(session.session_token!)).toBe(false)
+  })
+})

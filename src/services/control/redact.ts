@@ -404,7 +404,7 @@ function redactBlockKeys(text: string): string {
     if (value.startsWith(REDACTED) || value.startsWith(`"${REDACTED}"`) || /^&[A-Za-z0-9_-]+[ \t]+<redacted>/.test(value)) continue
     const blockScalar = /^[|>]/.test(value)
     // A block scalar's header stays; the value itself is on the following lines.
-    if (value !== '' && !blockScalar) lines[i] = `${lead}${key}:${space || ' '}${REDACTED}`
+    if (value !== '' && !blockScalar) lines[i] = `${lead}${key}:${space}${REDACTED}`
     // The value goes on over the following lines: a block scalar, a value on the next line, or a quote not closed on this one.
     const openQuote = /^(["'])/.exec(value)?.[1]
     const continues = value === '' || blockScalar || (openQuote !== undefined && !closesQuote(value.slice(1), openQuote))
