@@ -1,8 +1,9 @@
 /**
- * Redaction of secret-bearing values: in what the control API shows (`/_doppel/state`, `/_doppel/journal`)
- * to a caller without a management token, and in the exchanges the journal keeps (headers and bodies are
- * redacted as they are recorded, so no secret is held there at all). Data-driven: the lists below are the
- * whole rule.
+ * Redaction of secret-bearing values, one rule set for every place doppel shows what it saw: the stored
+ * state the control API shows a caller without a management token (`/_doppel/state`), and for every reader
+ * the journal's exchanges, URLs and explanations (so `doppel.explain`, the dashboard and
+ * `/_doppel/journal`), and the access log's request targets. Data-driven: the names and value patterns
+ * below are the whole rule; the readers of bodies only find where they stand.
  */
 import { checkJsonDepth, SERVICE_NESTING_LIMIT } from '../../core/bounded-parse.ts'
 import type { Explanation } from '../../core/explanation.ts'
