@@ -112,3 +112,24 @@ describe('a refused iam login signed with a session', () => {
     for (const text of [JSON.stringify(explained), JSON.stringify(entry)]) expect(readings(text).includes(session.session_token!)).toBe(false)
   })
 })
+
+describe('a fixture posted in each form, read back from the journal', () => {
+  const forms: Record<string, (secret: string) => { body: string; type: string }> = {
+    'YAML flow': (s) => ({ body: `version: 1\nregistry:\n  organizations: [acme]\n  tokens:\n    - { token: ${s}, organizations: [acme] }\n`, type: 'application/yaml' }),
+    'YAML list item': (s) => ({ body: `version: 1\nregistry:\n  organizations: [acme]\n  tokens:\n    - token: ${s}\n      organizations: [acme]\n`, type: 'application/yaml' }),
+    'YAML block, config/client': (s) => ({ body: `version: 1\nauth:\n  config:\n    client:\n      access_key: AKIAEXAMPLE\n      secret_key: ${s}\n`, type: 'application/yaml' }),
+    'JSON, escaped key': (s) => ({ body: `{"version":1,"auth":{"config":{"client":{"access_key":"AKIAEXAMPLE","secret\\u005fkey":${JSON.stringify(s)}}}}}`, type: 'application/json' }),
+  }
+  for (const [form, build] of Object.entries(forms)) {
+    it(`${form}: loaded, and its secret is in no entry`, async () => {
+      const secret = `fixture-secret-${form.replace(/\W/g, '')}-Q7xZ`
+      world.doppel.journal.clear()
+      const { body, type } = build(secret)
+      const loaded = await world.doppel.fetch(`${BASE}/_doppel/fixtures`, { method: 'POST', headers: { 'Content-Type': type }, body })
+      expect(loaded.status, await loaded.clone().text()).toBe(201)
+      const journal = await (await world.doppel.fetch(`${BASE}/_doppel/journal`, { headers: { 'X-Service-Token': 'root' } })).text()
+      expect(journal).toContain('/_doppel/fixtures')
+      expect(readings(journal).includes(secret)).toBe(false)
+    })
+  }
+})
