@@ -80,8 +80,12 @@ const VALUE_PATTERNS: [RegExp, (match: string, ...groups: string[]) => string][]
     credential === undefined ? `${head}${REDACTED}` : `${head}${scheme} ${REDACTED}`],
 ]
 
+/** What every value pattern starts with: a text without any of these holds none (one test, not five replacements). */
+const MAY_MATCH = /hv[sb]\.|_archivist\/|signature=|x-amz-security-token|x-aws-ec2-metadata-token|x-service-token|x-vault-token|cookie|authorization/i
+
 /** Every value pattern applied to a text. */
 function redactPatterns(text: string): string {
+  if (!MAY_MATCH.test(text)) return text
   let out = text
   for (const [pattern, replace] of VALUE_PATTERNS) out = out.replace(pattern, replace as (match: string, ...groups: string[]) => string)
   return out
@@ -221,12 +225,13 @@ function redactJsonText(text: string): string | undefined {
   let parsed: unknown
   try {
     checkJsonDepth(text, SERVICE_NESTING_LIMIT)
-    parsed = JSON.parse(text, keepNumberText as (key: string, value: unknown) => unknown)
+    parsed = JSON.parse(text)
   } catch {
     return undefined
   }
-  const redacted = redactValue(parsed, [], redactPatterns)
-  return redacted === parsed ? text : JSON.stringify(redacted)
+  if (redactValue(parsed, [], redactPatterns) === parsed) return text
+  // Written back: parsed again keeping each number as it was sent (most bodies need no writing, and skip this slower parse).
+  return JSON.stringify(redactValue(JSON.parse(text, keepNumberText as (key: string, value: unknown) => unknown), [], redactPatterns))
 }
 
 type Reviver = (this: unknown, key: string, value: unknown, context: { source?: string }) => unknown
@@ -327,7 +332,8 @@ function isSecretKey(key: string): boolean {
   return SECRET_FIELDS.has(name) || SECRET_QUERY_PARAMETERS.has(name) || name === SIGNED_HEADERS_FIELD
 }
 
-const KEY = String.raw`("(?:[^"\\\n]|\\.){1,200}"|'(?:[^'\n]|''){1,200}'|[A-Za-z0-9_.-]{1,64})`
+// A plain key starts where no key character stands before it: a scan then tries each word once, not each of its characters.
+const KEY = String.raw`("(?:[^"\\\n]|\\.){1,200}"|'(?:[^'\n]|''){1,200}'|(?<![A-Za-z0-9_.-])[A-Za-z0-9_.-]{1,64})`
 
 /** A JSON member (or YAML flow pair) with a quoted value, closed or cut at the text's end. */
 const QUOTED_MEMBER = new RegExp(String.raw`${KEY}(\s*:\s*)("(?:[^"\\]|\\.)*(?:"|$))`, 'g')
@@ -344,9 +350,15 @@ const XML_ELEMENT = /<([A-Za-z]{1,64})>([^<]+)<\/\1>/g
 /** A block key at a line's start, after list-item and explicit-key indicators: its indentation and value. */
 const BLOCK_KEY = new RegExp(String.raw`^([ \t]*(?:[-?][ \t]+)*)${KEY}(:)([ \t]*)(.*)$`)
 
+/** Every secret name, in any case: a text holding none of them (and no escape that could spell one) needs no name rule. */
+const ANY_SECRET_NAME = new RegExp([...SECRET_FIELDS, ...SECRET_QUERY_PARAMETERS, SIGNED_HEADERS_FIELD].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'i')
+
 /** Text that is neither whole JSON nor a form: secrets found by their names in every form a text may hold them. */
 function redactLines(text: string): string {
-  const out = text
+  // An anchored value may be a secret's under an alias further on, perhaps past where the text was cut.
+  const anchored = text.replace(ANCHORED_SCALAR, (_, lead: string, anchor: string, space: string) => `${lead}${anchor}${space}${REDACTED}`)
+  if (!anchored.includes('\\') && !ANY_SECRET_NAME.test(anchored)) return anchored
+  const out = anchored
     .replace(QUOTED_MEMBER, (whole, key: string, colon: string, value: string) => {
       if (keyName(key) === SIGNED_HEADERS_FIELD) {
         try {
@@ -360,8 +372,6 @@ function redactLines(text: string): string {
     })
   const pairs = redactLists(out)
     .replace(FLOW_PAIR, (whole, open: string, key: string, colon: string) => (isSecretKey(key) ? `${open}${key}${colon}${REDACTED}` : whole))
-    // An anchored value may be a secret's under an alias further on, perhaps past where the text was cut.
-    .replace(ANCHORED_SCALAR, (_, lead: string, anchor: string, space: string) => `${lead}${anchor}${space}${REDACTED}`)
     .replace(XML_ELEMENT, (whole, name: string) => (SECRET_FIELDS.has(name.toLowerCase()) ? `<${name}>${REDACTED}</${name}>` : whole))
     .replace(FORM_FIELD, (whole, start: string, name: string) => (isSecretKey(formDecode(name)) ? `${start}${name}=${REDACTED}` : whole))
   return redactBlockKeys(pairs)
