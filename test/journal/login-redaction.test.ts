@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { aws4LoginData, BASE, loginWorld, type LoginWorld } from '../cloud-auth/login-setup.ts'
+import { aws4LoginData, BASE, identitySignature, loginWorld, type LoginWorld } from '../cloud-auth/login-setup.ts'
 import type { Principal } from '../../src/services/fake-cloud/index.ts'
 
 // An iam login signed with a session (the credentials an instance or an assumed role has) sent in each
@@ -132,4 +132,43 @@ describe('a fixture posted in each form, read back from the journal', () => {
       expect(readings(journal).includes(secret)).toBe(false)
     })
   }
+})
+
+describe('an ec2 login, journaled', () => {
+  it('does not log in when sent again once the instance is off the access list (its nonce no longer asked for)', async () => {
+    const w = loginWorld()
+    const instance = w.cloud.createInstance({})
+    expect((await w.api('POST', 'role/web', { auth_type: 'ec2', bound_ami_id: instance.ami_id })).status).toBe(204)
+    const forget = async () => expect((await w.api('DELETE', `identity-accesslist/${instance.instance_id}`)).status).toBe(204)
+    for (const body of [{ role: 'web', pkcs7: w.cloud.identityDocument(instance.instance_id, 'rsa2048').replace(/\n/g, '') }]) {
+      w.doppel.journal.clear()
+      const login = await w.doppel.fetch(`${BASE}/v1/auth/cloud/login`, { method: 'POST', body: JSON.stringify(body) })
+      expect(login.status, await login.clone().text()).toBe(200)
+      await forget()
+      // The instance's signed document logs in again: that is what a journal entry must not be.
+      const again = await w.doppel.fetch(`${BASE}/v1/auth/cloud/login`, { method: 'POST', body: JSON.stringify(body) })
+      expect(again.status, await again.clone().text()).toBe(200)
+      await forget()
+      const entry = w.doppel.journal.entries().find((e) => e.url.endsWith('/login'))!
+      const replay = await w.doppel.fetch(`${BASE}${entry.request.path}`, { method: 'POST', headers: entry.request.headers, body: entry.request.body })
+      expect(replay.status).not.toBe(200)
+    }
+    // The identity and signature flow (refused by this profile: its signature is SHA-1) keeps no signature either.
+    const { identity, signature } = identitySignature(w, instance.instance_id)
+    await w.doppel.fetch(`${BASE}/v1/auth/cloud/login`, { method: 'POST', body: JSON.stringify({ role: 'web', identity, signature }) })
+    const kept = JSON.parse(w.doppel.journal.entries().at(-1)!.request.body) as Record<string, string>
+    expect(kept).toEqual({ role: 'web', identity, signature: '<redacted>' })
+  })
+
+  it('the metadata service answers that carry the identity document signed are kept as <redacted>', async () => {
+    const w = loginWorld()
+    const instance = w.cloud.createInstance({})
+    w.doppel.journal.clear()
+    for (const kind of ['pkcs7', 'signature', 'rsa2048']) {
+      await w.doppel.fetch(`http://169.254.169.254/latest/dynamic/instance-identity/${kind}`, { headers: { 'X-Doppel-Instance-Id': instance.instance_id } })
+    }
+    const answers = w.doppel.journal.entries().map((e) => e.response?.body)
+    expect(answers).toHaveLength(3)
+    for (const body of answers) expect(body === '' || body === '<redacted>', body).toBe(true)
+  })
 })

@@ -22,6 +22,9 @@ const SECRET_FIELDS = new Set([
   // tokens of the auth service, and the ec2 login's client nonce (it proves an instance at reauthentication)
   'client_token',
   'nonce',
+  // the ec2 login's signed identity document: it logs in again whenever the instance is off the access list
+  'pkcs7',
+  'signature',
   'client_nonce',
   'accessor',
   // the fake cloud's answers (STS and IAM XML, the metadata service's credentials JSON)
@@ -43,8 +46,8 @@ const SECRET_FIELDS = new Set([
 /** Headers whose value is a signature: shortened, not hidden, so that a reader can tell two apart. */
 const SIGNATURE_HEADERS = new Set(['authorization'])
 
-/** Paths whose whole answer body is a secret (the metadata token) or a store of them (state, snapshot). */
-const SECRET_ANSWER_PATHS = [/\/latest\/api\/token$/, /^\/_doppel\/(state|snapshot)$/]
+/** Paths whose whole answer body is a secret (the metadata token, a signed identity document) or a store of them (state, snapshot). */
+const SECRET_ANSWER_PATHS = [/\/latest\/api\/token$/, /\/latest\/dynamic\/instance-identity\/(pkcs7|signature|rsa2048)$/, /^\/_doppel\/(state|snapshot)$/]
 
 /** Collections keyed by a secret (the key is replaced too), with fields secret only there. */
 const SECRET_KEYED_COLLECTIONS: Record<string, string[]> = {
@@ -65,6 +68,8 @@ const SIGNED_URL_FIELD = 'iam_request_url'
 
 /** How many characters of a signature stay visible. */
 const SIGNATURE_SHOWN = 8
+/** A signature already shortened (`1a2b3c4d…`): shown as it is. */
+const SHORTENED = /^[0-9a-fA-F]{8}…/
 
 /**
  * Secrets recognised by their value wherever they stand (inside a string, a list item, a canonical
@@ -373,7 +378,7 @@ function redactLines(text: string): string {
   const pairs = redactLists(out)
     .replace(FLOW_PAIR, (whole, open: string, key: string, colon: string) => (isSecretKey(key) ? `${open}${key}${colon}${REDACTED}` : whole))
     .replace(XML_ELEMENT, (whole, name: string) => (SECRET_FIELDS.has(name.toLowerCase()) ? `<${name}>${REDACTED}</${name}>` : whole))
-    .replace(FORM_FIELD, (whole, start: string, name: string) => (isSecretKey(formDecode(name)) ? `${start}${name}=${REDACTED}` : whole))
+    .replace(FORM_FIELD, (whole, start: string, name: string, value: string) => (isSecretKey(formDecode(name)) && !SHORTENED.test(value) ? `${start}${name}=${REDACTED}` : whole))
   return redactBlockKeys(pairs)
 }
 
