@@ -26,8 +26,8 @@ const EXPLANATIONS = new WeakMap<Response, Explanation>()
  * refusal's explanation is held as long as its journal entry, and what it quotes (a canonical request,
  * a value seen) comes from an unauthenticated caller who chooses its size.
  */
-export const EXPLANATION_TEXT_LIMIT = 4096
-export const EXPLANATION_DETAILS_LIMIT = 8
+const EXPLANATION_TEXT_LIMIT = 4096
+const EXPLANATION_DETAILS_LIMIT = 8
 
 /** Attaches an explanation to a response (the service's edge does, once), bounded; returns the response. */
 export function explainResponse(response: Response, explanation: Explanation | undefined): Response {
@@ -36,7 +36,7 @@ export function explainResponse(response: Response, explanation: Explanation | u
 }
 
 /** An explanation whose texts are cut at EXPLANATION_TEXT_LIMIT bytes (with a mark saying so) and whose details are at most EXPLANATION_DETAILS_LIMIT. */
-export function boundExplanation(explanation: Explanation): Explanation {
+function boundExplanation(explanation: Explanation): Explanation {
   const out: Explanation = { rule: boundText(explanation.rule), seen: boundText(explanation.seen) }
   if (explanation.expected !== undefined) out.expected = boundText(explanation.expected)
   if (explanation.hint !== undefined) out.hint = boundText(explanation.hint)
