@@ -14,6 +14,14 @@ export const NESTING_LIMIT = 100
  */
 export const SERVICE_NESTING_LIMIT = 1000
 
+/**
+ * The auth service's JSON entries: at most 10,000 in one object or array, as the real service's listener
+ * defaults (`max_json_object_entry_count`, `max_json_array_element_count`: docs/reference/cloud-auth.md §1.3),
+ * and 20,000 in a whole body, doppel's own bound: parsing 20,000 entries takes a few milliseconds,
+ * 500,000 half a second of every other request's time.
+ */
+export const SERVICE_ENTRY_LIMITS: EntryLimits = { perCollection: 10_000, total: 20_000 }
+
 /** A body nested deeper than its limit. A SyntaxError, so every "cannot parse" path refuses it. */
 export class NestingTooDeepError extends SyntaxError {
   override name = 'NestingTooDeepError'
@@ -31,50 +39,143 @@ const CLOSE_BRACKET = 0x5d
 const OPEN_BRACE = 0x7b
 const CLOSE_BRACE = 0x7d
 
-/** The index of the quote closing the JSON string opened at `open` (the text's length when unclosed). */
-function stringEnd(text: string, open: number): number {
-  // indexOf runs far faster than a loop over characters; long base64 strings are most of a login body.
-  for (let at = open + 1; ; at++) {
-    at = text.indexOf('"', at)
-    if (at === -1) return text.length
-    let backslashes = 0
-    while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++
-    if (backslashes % 2 === 0) return at
+/** JSON as text, or as the UTF-8 bytes it arrived in (every byte the scan looks for is ASCII, which UTF-8 never uses inside a character). */
+type JsonSource = string | Uint8Array
+
+function codeAt(text: JsonSource, i: number): number | undefined {
+  return typeof text === 'string' ? text.charCodeAt(i) : text[i]
+}
+
+/**
+ * How many entries (an object's members, an array's elements) a JSON text may hold: in any one
+ * collection, and in all of them together. Counted by the same scan as nesting, before parsing, so a body
+ * of a million keys is refused in the time it takes to find its limit instead of being parsed (seconds,
+ * every other request waiting).
+ */
+export interface EntryLimits {
+  /** Entries in one object or array. */
+  perCollection: number
+  /** Entries after the first of each collection, in all collections together (the separators between entries). */
+  total: number
+}
+
+/** A body with more entries than its limits allow. A SyntaxError, so every "cannot parse" path refuses it. */
+export class TooManyEntriesError extends SyntaxError {
+  override name = 'TooManyEntriesError'
+  constructor(limit: number, where: 'in one collection' | 'in all') {
+    super(`more than ${limit} entries ${where}`)
   }
+}
+
+const COMMA = 0x2c
+
+/**
+ * A scan of JSON that may arrive in pieces (a body as it is read): strings skipped, nesting and entries
+ * counted, stopped as soon as a limit is passed. Unless `whole`, it ends where the first value closes.
+ */
+export class JsonScan {
+  readonly #limit: number
+  readonly #entries: EntryLimits | undefined
+  readonly #whole: boolean
+  #depth = 0
+  // Commas seen in each open collection (entries are commas + 1), and in all.
+  readonly #commas: number[] = []
+  #total = 0
+  #inString = false
+  /** Backslashes that ended the previous piece inside a string (an odd count escapes this piece's first character). */
+  #backslashes = 0
+  #ended = false
+
+  constructor(limit: number, entries?: EntryLimits, whole = false) {
+    this.#limit = limit
+    this.#entries = entries
+    this.#whole = whole
+  }
+
+  /**
+   * Scans the next piece: the index in it just past the bracket that closes the first value, or -1 (not
+   * closed yet, or `whole`). Throws NestingTooDeepError or TooManyEntriesError as soon as a limit is passed.
+   */
+  push(text: JsonSource): number {
+    if (this.#ended) return -1
+    const entries = this.#entries
+    for (let i = 0; i < text.length; i++) {
+      if (this.#inString) {
+        i = this.#stringEnd(text, i)
+        continue
+      }
+      const code = codeAt(text, i)
+      if (code === QUOTE) {
+        this.#inString = true
+        this.#backslashes = 0
+      } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+        if (++this.#depth > this.#limit) throw new NestingTooDeepError(this.#limit)
+        if (entries) this.#commas[this.#depth] = 0
+      } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+        if (this.#depth > 0) this.#depth--
+        if (this.#depth === 0 && !this.#whole) {
+          this.#ended = true
+          return i + 1
+        }
+      } else if (code === COMMA && entries && this.#depth > 0) {
+        if (++this.#commas[this.#depth]! >= entries.perCollection) throw new TooManyEntriesError(entries.perCollection, 'in one collection')
+        if (++this.#total > entries.total) throw new TooManyEntriesError(entries.total, 'in all')
+      }
+    }
+    return -1
+  }
+
+  /** Inside a string from `from`: the index of its closing quote (the string then closed), or the piece's last index. */
+  #stringEnd(text: JsonSource, from: number): number {
+    // indexOf runs far faster than a loop over characters; long base64 strings are most of a login body.
+    for (let at = from; ; at++) {
+      at = typeof text === 'string' ? text.indexOf('"', at) : text.indexOf(QUOTE, at)
+      if (at === -1) {
+        this.#backslashes = backslashesBefore(text, text.length, from) + (endsRun(text, text.length, from) ? this.#backslashes : 0)
+        return text.length - 1
+      }
+      const run = backslashesBefore(text, at, from) + (endsRun(text, at, from) ? this.#backslashes : 0)
+      if (run % 2 === 0) {
+        this.#inString = false
+        return at
+      }
+    }
+  }
+}
+
+/** How many backslashes stand just before `at`, not looking before `from`. */
+function backslashesBefore(text: JsonSource, at: number, from: number): number {
+  let n = 0
+  while (at - 1 - n >= from && codeAt(text, at - 1 - n) === BACKSLASH) n++
+  return n
+}
+
+/** Whether the backslashes before `at` reach back to the start of a piece that began inside the string. */
+function endsRun(text: JsonSource, at: number, from: number): boolean {
+  return from === 0 && at - backslashesBefore(text, at, from) === 0
+}
+
+/** The scan of a whole text from `start`. */
+function scanJson(text: JsonSource, start: number, limit: number, entries: EntryLimits | undefined, whole: boolean): number {
+  const end = new JsonScan(limit, entries, whole).push(start === 0 ? text : typeof text === 'string' ? text.slice(start) : text.subarray(start))
+  return end === -1 ? -1 : end + start
 }
 
 /**
  * Scans the JSON value that starts at `start` (strings skipped): the index just past the bracket that
- * closes it, or -1 when it is not closed. Throws NestingTooDeepError as soon as nesting passes `limit`.
+ * closes it, or -1 when it is not closed. Throws NestingTooDeepError as soon as nesting passes `limit`,
+ * and TooManyEntriesError as soon as it holds more entries than `entries` allows.
  */
-export function jsonValueEnd(text: string, start: number, limit: number): number {
-  let depth = 0
-  for (let i = start; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code === QUOTE) {
-      i = stringEnd(text, i)
-    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-      if (++depth > limit) throw new NestingTooDeepError(limit)
-    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-      if (--depth <= 0) return i + 1
-    }
-  }
-  return -1
+export function jsonValueEnd(text: JsonSource, start: number, limit: number, entries?: EntryLimits): number {
+  return scanJson(text, start, limit, entries, false)
 }
 
-/** Throws NestingTooDeepError when any JSON value in `text` nests deeper than `limit`. */
-export function checkJsonDepth(text: string, limit: number): void {
-  let depth = 0
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code === QUOTE) {
-      i = stringEnd(text, i)
-    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-      if (++depth > limit) throw new NestingTooDeepError(limit)
-    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-      if (depth > 0) depth--
-    }
-  }
+/**
+ * Throws NestingTooDeepError when any JSON value in `text` nests deeper than `limit` (TooManyEntriesError
+ * past `entries`). Given bytes, it checks a body before it is decoded.
+ */
+export function checkJsonDepth(text: JsonSource, limit: number, entries?: EntryLimits): void {
+  scanJson(text, 0, limit, entries, true)
 }
 
 /** `JSON.parse` after the nesting check. */

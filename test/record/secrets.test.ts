@@ -1,5 +1,6 @@
 // A corpus of credentials planted in every place a client puts them (headers, query parameters, JSON at
 // any depth, form bodies, an ec2 login's nonce): none of them may reach a file the recorder writes.
+import aws4 from 'aws4'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
@@ -104,6 +105,47 @@ describe('secrets planted in a recorded session', () => {
     expect(statSync(out).mode & 0o777).toBe(0o700)
     for (const file of readdirSync(out)) expect(statSync(join(out, file)).mode & 0o777, file).toBe(0o600)
   })
+})
+
+describe('an iam login signed with a session, in each encoding of its signed headers', () => {
+  test('neither the session token nor the signature is in a file the recorder wrote', async () => {
+    const out = temp()
+    const session = (await startRecord(['--upstream', upstream.main.url, '--port', '0', '--out', out, '--name', 'iam-forms', '--quiet'], fakeIo().io))!
+    const secrets: string[] = []
+    try {
+      const role = (await (await fetch(`${upstream.main.url}/_doppel/cloud/principals`, { method: 'POST', headers: admin, body: JSON.stringify({ type: 'role', name: 'recorded-session' }) })).json()) as Record<string, string>
+      await fetch(`${session.url}/v1/auth/cloud/role/recorded-session`, { method: 'POST', headers: admin, body: JSON.stringify({ auth_type: 'iam', bound_iam_principal_arn: role.arn }) })
+      secrets.push(role.session_token!, role.secret_access_key!)
+      const signed = () => {
+        const request = { host: 'sts.amazonaws.com', path: '/', method: 'POST', service: 'sts', region: 'us-east-1', body: 'Action=GetCallerIdentity&Version=2011-06-15', headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=utf-8' } as Record<string, string> }
+        aws4.sign(request, { accessKeyId: role.access_key_id, secretAccessKey: role.secret_access_key, sessionToken: role.session_token })
+        const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => name.toLowerCase() !== 'host').map(([k, v]) => [k, String(v)]))
+        secrets.push(/Signature=([0-9a-f]{64})/.exec(headers.Authorization!)![1]!)
+        const fields = { role: 'recorded-session', iam_http_request_method: 'POST', iam_request_url: Buffer.from('https://sts.amazonaws.com/').toString('base64'), iam_request_body: Buffer.from(request.body).toString('base64') }
+        return { headers, fields }
+      }
+      const bodies: [string, string][] = [
+        (() => { const { headers, fields } = signed(); return ['application/json', JSON.stringify({ ...fields, iam_request_headers: headers })] as [string, string] })(),
+        (() => { const { headers, fields } = signed(); return ['application/json', JSON.stringify({ ...fields, iam_request_headers: Object.entries(headers).map(([k, v]) => `${k}:${v}`) })] as [string, string] })(),
+        (() => { const { headers, fields } = signed(); return ['application/json', JSON.stringify({ ...fields, iam_request_headers: JSON.stringify(headers) })] as [string, string] })(),
+        (() => { const { headers, fields } = signed(); return ['application/json', JSON.stringify({ ...fields, ['iam_request_headers']: headers }).replace('"iam_request_headers"', '"iam_request_h\\u0065aders"')] as [string, string] })(),
+        (() => { const { headers, fields } = signed(); return ['application/x-www-form-urlencoded', new URLSearchParams({ ...fields, iam_request_headers: Buffer.from(JSON.stringify(headers)).toString('base64') }).toString()] as [string, string] })(),
+      ]
+      for (const [type, body] of bodies) {
+        const login = await fetch(`${session.url}/v1/auth/cloud/login`, { method: 'POST', headers: { 'Content-Type': type }, body })
+        expect(login.status, await login.text()).toBe(200)
+      }
+    } finally {
+      await session.stop()
+    }
+    const contents = readdirSync(out).map((file) => readFileSync(join(out, file), 'utf8')).join('\n')
+    const decoded = [...contents.matchAll(/[A-Za-z0-9+/]{16,}={0,2}/g)].map(([run]) => Buffer.from(run, 'base64').toString('latin1')).join('\n')
+    expect(secrets).toHaveLength(7)
+    for (const secret of secrets) {
+      expect(contents, secret).not.toContain(secret)
+      expect(decoded, secret).not.toContain(secret)
+    }
+  }, 60_000)
 })
 
 describe('a secret a fixture sets and a later call sends', () => {

@@ -77,6 +77,16 @@ describe('doppel serve (a real process)', () => {
     expect(stderr).toMatch(/^GET \/_doppel\/health 200 \d+\.\dms$/m)
   })
 
+  it('logs a presigned request with its signature, session token and archivist capability redacted', async () => {
+    const signature = 'ab12'.repeat(16)
+    const token = 'FQoGZXIvYXdzEXAMPLEsessiontoken'
+    await fetch(`${url}/_doppel/cloud/sts?Action=GetCallerIdentity&X-Amz-Credential=AKIAEXAMPLE%2F20260301&X-Amz-Security-Token=${token}&X-Amz-Signature=${signature}`)
+    await fetch(`${url}/_archivist/capability-object-value`)
+    await new Promise((r) => setTimeout(r, 50))
+    for (const secret of [signature, token, 'capability-object-value']) expect(stderr).not.toContain(secret)
+    expect(stderr).toMatch(/^GET \/_doppel\/cloud\/sts\?Action=GetCallerIdentity&X-Amz-Credential=AKIAEXAMPLE%2F20260301&X-Amz-Security-Token=%3Credacted%3E&X-Amz-Signature=%3Credacted%3E \d{3} /m)
+  })
+
   it('stops cleanly on SIGTERM', async () => {
     child.kill('SIGTERM')
     const [code] = await once(child, 'exit')

@@ -334,6 +334,9 @@ export class ScenarioBuilder {
     // Built from entries: a `__proto__` key of the recorded body stays an own key.
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => {
+        // A secret given as an object or a list (an iam login's signed headers, which the login also takes as
+        // JSON text) is one var holding its JSON: none of its values is written.
+        if (SECRET_KEYS.test(key) && item !== null && typeof item === 'object') return [key, this.secretVar(key, JSON.stringify(item))]
         if (!(SECRET_KEYS.test(key) && typeof item === 'string' && item !== '' && !item.startsWith('${{'))) return [key, this.secrets(item)]
         return [key, this.secretVar(key, item)]
       }),

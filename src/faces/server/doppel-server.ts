@@ -8,6 +8,7 @@ import { LightRequest } from '../../core/light-request.ts'
 import { requestRouter, type TenantOptions, type TenantRegistry } from '../../features/tenants/index.ts'
 import { listVerb, plainAnswer, type ClientError } from './list-verb.ts'
 import { toFetchRequest, writeFetchResponse } from '../../core/node-adapter.ts'
+import { redactPath } from '../../services/control/redact.ts'
 import { createRequestGuard, serviceRefusal, type GuardOptions } from './request-guard.ts'
 import { guardTlsConnections } from './tls-connections.ts'
 
@@ -194,7 +195,8 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' })
       res.end(JSON.stringify({ errors: [`internal error: ${(error as Error).message}`] }) + '\n')
     } finally {
-      options.onRequest?.({ method: req.method ?? '', path: req.url ?? '/', status, ms: performance.now() - started })
+      // The access log follows the journal's redaction: a presigned request's signature is no line's to print.
+      options.onRequest?.({ method: req.method ?? '', path: redactPath(req.url ?? '/'), status, ms: performance.now() - started })
     }
   }
 

@@ -13,7 +13,7 @@ import { LightResponse, realResponse } from '../../core/light-response.ts'
 import { errorKind } from '../../core/doppel-error.ts'
 import { explainResponse, responseExplanation, type Explanation } from '../../core/explanation.ts'
 import { journalRequest, journalResponse, requestBodySource, type BodySource } from './journal-exchange.ts'
-import { redactExplanation } from '../../services/control/redact.ts'
+import { redactExplanation, redactUrl } from '../../services/control/redact.ts'
 import { CONTROL_TABLE } from './control-table.ts'
 import { classifyRequest, faultsApply, type ServiceName, type Surface } from './route-request.ts'
 
@@ -262,7 +262,8 @@ export class Doppel extends Emulator {
    * expect(response.status, JSON.stringify(doppel.explain(response))).toBe(200)
    */
   explain(response: Response): Explanation | undefined {
-    return responseExplanation(response)
+    const explanation = responseExplanation(response)
+    return explanation && redactExplanation(explanation)
   }
 
   /**
@@ -289,7 +290,7 @@ export class Doppel extends Emulator {
         timeMs: this.clock.nowMs(),
         service,
         method: request.method,
-        url: request.url,
+        url: redactUrl(request.url),
         status: response?.status ?? 0,
         duration: performance.now() - started,
         request: kept,

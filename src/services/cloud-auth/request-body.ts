@@ -1,4 +1,4 @@
-import { checkJsonDepth, SERVICE_NESTING_LIMIT, jsonValueEnd } from '../../core/bounded-parse.ts'
+import { checkJsonDepth, JsonScan, jsonValueEnd, SERVICE_ENTRY_LIMITS, SERVICE_NESTING_LIMIT } from '../../core/bounded-parse.ts'
 import { BodyTooLargeError, readBodyBytes } from '../../core/http.ts'
 import { AuthRefusal } from './auth-refusal.ts'
 
@@ -12,7 +12,6 @@ export class RequestDataError extends AuthRefusal {
 
 const JSON_ERROR = 'error parsing JSON'
 const FORM_ERROR = 'error parsing form data'
-const WHITESPACE = new Set([' ', '\t', '\n', '\r'])
 
 /**
  * The request data of a write: a JSON object or a form-encoded body; an empty body is `{}`.
@@ -20,36 +19,81 @@ const WHITESPACE = new Set([' ', '\t', '\n', '\r'])
  * `1.0` stays `"1.0"`; the field converters treat them as Go does.
  */
 export async function readRequestData(request: Request): Promise<Record<string, unknown>> {
+  const contentType = request.headers.get('content-type') ?? ''
   let bytes: Uint8Array
   try {
-    bytes = await readBodyBytes(request)
+    // Bounds are checked as the body arrives: one past them is refused before it is read whole, decoded or parsed.
+    bytes = await readBodyBytes(request, undefined, boundsCheck(contentType))
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw new RequestDataError(JSON_ERROR, 413)
+    if (error instanceof RequestDataError) throw error
     throw new RequestDataError(JSON_ERROR)
   }
-  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)
-  return isForm(text, request.headers.get('content-type') ?? '') ? parseForm(text) : parseJsonObject(text)
+  return isForm(bytes, contentType) ? parseForm(bytes) : parseJsonObject(bytes)
 }
+
+/**
+ * The body's bounds, piece by piece: a form's fields, or the JSON object's nesting and entries
+ * (SERVICE_ENTRY_LIMITS: the real service's listener bounds JSON the same way; a form holds no more fields
+ * than one JSON collection may). Which one is decided by the first byte that is not white space, as
+ * `isForm` decides.
+ */
+function boundsCheck(contentType: string): (piece: Uint8Array) => void {
+  let kind: 'json' | 'form' | undefined
+  const json = new JsonScan(SERVICE_NESTING_LIMIT, SERVICE_ENTRY_LIMITS)
+  let fields = 0
+  let inField = false
+  return (piece) => {
+    if (kind === undefined) {
+      const first = piece.findIndex((byte) => !isSpace(byte))
+      if (first === -1) return
+      kind = isForm(piece.subarray(first), contentType) ? 'form' : 'json'
+    }
+    if (kind === 'json') {
+      try {
+        json.push(piece)
+      } catch {
+        throw new RequestDataError(JSON_ERROR)
+      }
+      return
+    }
+    for (let at = 0; at < piece.length; ) {
+      let end = piece.indexOf(AMPERSAND, at)
+      if (end === -1) end = piece.length
+      if (end > at && !inField && ++fields > SERVICE_ENTRY_LIMITS.perCollection) throw new RequestDataError(FORM_ERROR)
+      inField = end === piece.length ? inField || end > at : false
+      at = end + 1
+    }
+  }
+}
+
+const decode = (bytes: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)
+const isSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d
+const AMPERSAND = 0x26
+const OPEN_BRACE = 0x7b
+const OPEN_BRACKET = 0x5b
+/** `null`, which the real service reads as no data. */
+const NULL = [0x6e, 0x75, 0x6c, 0x6c]
 
 /** The real service takes a body as a form only when it says so and does not start like JSON. */
-function isForm(text: string, contentType: string): boolean {
+function isForm(bytes: Uint8Array, contentType: string): boolean {
   if (contentType.split(';')[0]!.trim().toLowerCase() !== 'application/x-www-form-urlencoded') return false
-  for (const char of text) {
-    if (WHITESPACE.has(char)) continue
-    return char !== '{' && char !== '['
-  }
-  return true
+  let at = 0
+  while (isSpace(bytes[at])) at++
+  return bytes[at] !== OPEN_BRACE && bytes[at] !== OPEN_BRACKET
 }
 
-function parseForm(text: string): Record<string, unknown> {
+function parseForm(bytes: Uint8Array): Record<string, unknown> {
   const values = new Map<string, string[]>()
-  for (const pair of text.split('&')) {
+  for (const pair of decode(bytes).split('&')) {
     if (pair === '') continue
     if (pair.includes(';')) throw new RequestDataError(FORM_ERROR)
     const at = pair.indexOf('=')
     const key = unescapeForm(at === -1 ? pair : pair.slice(0, at))
     const value = unescapeForm(at === -1 ? '' : pair.slice(at + 1))
-    values.set(key, [...(values.get(key) ?? []), value])
+    const list = values.get(key)
+    if (list) list.push(value)
+    else values.set(key, [value])
   }
   const data: Record<string, unknown> = {}
   for (const [key, list] of values) data[key] = list.join(',')
@@ -73,21 +117,20 @@ function unescapeForm(text: string): string {
  * Go's `json.Decoder.Decode` into a map: the first value must be an object (or `null`); whatever follows
  * a complete object is not read.
  */
-function parseJsonObject(text: string): Record<string, unknown> {
+function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
   let start = 0
-  while (start < text.length && WHITESPACE.has(text[start]!)) start++
-  if (start === text.length) return {}
-  if (text.startsWith('null', start)) {
-    const next = text[start + 4]
-    if (next === undefined || WHITESPACE.has(next)) return {}
+  while (isSpace(bytes[start])) start++
+  if (start === bytes.length) return {}
+  if (NULL.every((byte, i) => bytes[start + i] === byte)) {
+    if (start + 4 === bytes.length || isSpace(bytes[start + 4])) return {}
     throw new RequestDataError(JSON_ERROR)
   }
-  if (text[start] !== '{') throw new RequestDataError(JSON_ERROR)
+  if (bytes[start] !== OPEN_BRACE) throw new RequestDataError(JSON_ERROR)
   try {
-    // The scan finds the object's end and enforces the nesting limit before anything is parsed.
-    const end = jsonValueEnd(text, start, SERVICE_NESTING_LIMIT)
+    // The scan finds the object's end and enforces the nesting and entry limits before anything is decoded or parsed.
+    const end = jsonValueEnd(bytes, start, SERVICE_NESTING_LIMIT, SERVICE_ENTRY_LIMITS)
     if (end === -1) throw new RequestDataError(JSON_ERROR)
-    return parseKeepingNumbers(text.slice(start, end)) as Record<string, unknown>
+    return parseKeepingNumbers(decode(bytes.subarray(start, end))) as Record<string, unknown>
   } catch {
     throw new RequestDataError(JSON_ERROR)
   }
@@ -99,10 +142,11 @@ const keepNumberText: Reviver = (_key, value, context) => (typeof value === 'num
 
 /**
  * `JSON.parse` that keeps every number as its source text (Go's `json.Number`). Throws
- * NestingTooDeepError past the service's nesting limit, before parsing.
+ * NestingTooDeepError past the service's nesting limit and TooManyEntriesError past its entry limits,
+ * before parsing.
  */
 export function parseJsonKeepingNumbers(text: string): unknown {
-  checkJsonDepth(text, SERVICE_NESTING_LIMIT)
+  checkJsonDepth(text, SERVICE_NESTING_LIMIT, SERVICE_ENTRY_LIMITS)
   return parseKeepingNumbers(text)
 }
 
