@@ -108,9 +108,12 @@ export async function startVaultBridge(options: VaultBridgeOptions): Promise<Vau
     })
     if (!response.ok) throw new VaultBridgeError(`Failed to configure the target: ${request.method} ${request.path} answered ${response.status} ${await response.text()}`)
   }
-  const credentials = doppel.cloud.defaultServiceCredentials()
   const certificates = doppel.cloud.builtInCertificates()
+  // Each mount acts as its own IAM user: a scenario's config/rotate-root replaces the key of the user its
+  // mount holds, which must not be the key every other mount holds.
   const prepareMount = async (at: string) => {
+    const user = doppel.cloud.createPrincipal({ type: 'user', name: `doppel-service-${at}` })
+    const credentials = { accessKeyId: user.access_key_id, secretAccessKey: user.secret_access_key }
     for (const request of vaultSetupPlan({ mount: at, cloudUrl, credentials, certificates })) await send(request)
   }
   try {

@@ -54,6 +54,7 @@ export async function createHttpTarget(options: HttpTargetOptions): Promise<Targ
   const info: TargetInfo = {
     name: options.name ?? primary,
     kind: 'http',
+    real: !doppel,
     profile: profile.name,
     token,
     registryToken: options.registryToken ?? token,
