@@ -91,7 +91,11 @@ describe('field converters (docs/reference/cloud-auth.md §1.7)', () => {
     expect(toHeaderField(Buffer.from(JSON.stringify(object)).toString('base64'), 'h')).toEqual(expected)
     expect(toHeaderField(JSON.stringify(object), 'h')).toEqual(expected)
     expect(toHeaderField(['x-amz-date:20180910T203328Z', 'a:b:c'], 'h')).toEqual({ 'X-Amz-Date': ['20180910T203328Z'], A: ['b:c'] })
-    expect(message(() => toHeaderField({ a: ['x', true] }, 'h'))).toContain('received non-string value for header key:a, val:[x true]')
+    expect(message(() => toHeaderField({ a: ['x', true] }, 'h'))).toContain('received non-string value for header key:a, val:[x %!s(bool=true)]')
+    expect(message(() => toHeaderField({ a: ['x', null] }, 'h'))).toContain('val:[x %!s(<nil>)]')
+    // Go's %s of a bare bool or nil (sdk framework/field_data.go), as the real method answered
+    expect(message(() => toHeaderField({ a: true }, 'h'))).toContain('unrecognized type for %!s(bool=true)')
+    expect(message(() => toHeaderField({ a: null }, 'h'))).toContain('unrecognized type for %!s(<nil>)')
     expect(message(() => toHeaderField(['nocolon'], 'h'))).toContain('invalid key pair "nocolon"')
   })
 
