@@ -349,6 +349,10 @@ describe('role and instance checks', () => {
     expect((await world.login({ role: 'web-role', pkcs7: world.cloud.identityDocument(other.instance_id, 'rsa2048') })).body).toEqual({
       errors: ['failed to verify instance ID: unable to fetch client for account ID "210987654321" -- default client is for account "123456789012"'],
     })
+    // the default account is known now: Vault's stsRoleForAccount refuses before making a client
+    expect((await world.login({ role: 'web-role', pkcs7: world.cloud.identityDocument(other.instance_id, 'rsa2048') })).body).toEqual({
+      errors: ['failed to verify instance ID: no STS configuration found for account ID "210987654321"'],
+    })
   })
 
   it('checks an instance of another account with the STS role configured for that account', async () => {

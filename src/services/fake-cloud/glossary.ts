@@ -127,6 +127,8 @@ export interface DescribedInstance {
   vpcId: string | undefined
   state: { code: number; name: string }
   launchTime: string
+  /** The private DNS name (the iam login's inferred_hostname). */
+  privateDnsName: string
   iamInstanceProfile: { arn: string; id: string } | undefined
   tags: { key: string; value: string }[]
   ownerId: string
