@@ -23,6 +23,8 @@ export interface Profile {
   acceptsSha1Signatures: boolean
   /** Whether Vault's own description path (`/v1/sys/internal/specs/openapi`) answers. */
   vaultOpenApi: boolean
+  /** Whether unauthenticated `GET /v1/sys/health` and `/v1/sys/seal-status` answer as a Vault dev server's. */
+  devServerStatus: boolean
   /**
    * The status of bad input the real service answers as an internal error (500): `400` (the spec: bad input
    * never gives a 5xx) or `'real'`, the real service's status, for clients whose retry and alerting logic
@@ -45,6 +47,7 @@ export const SERVICE_PROFILE: Profile = {
   credentialEnv: { accessKey: ['CLOUD_ACCESS_KEY'], secretKey: ['CLOUD_SECRET_KEY'], sessionToken: ['CLOUD_SESSION_TOKEN'] },
   acceptsSha1Signatures: false,
   vaultOpenApi: false,
+  devServerStatus: false,
   badInputStatus: 400,
 }
 
@@ -61,6 +64,7 @@ export const VAULT_PROFILE: Profile = {
   },
   acceptsSha1Signatures: true,
   vaultOpenApi: true,
+  devServerStatus: true,
   badInputStatus: 'real',
 }
 

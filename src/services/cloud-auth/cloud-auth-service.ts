@@ -20,6 +20,7 @@ import { authState } from './state.ts'
 import { runPeriodicTidy } from './tidy/remove-expired.ts'
 import { selfRoute, tokenStore } from './tokens/index.ts'
 import { VAULT_OPENAPI_PATH, vaultOpenApi } from './vault-openapi.ts'
+import { devServerStatus } from './dev-server-status.ts'
 import { API_PREFIX } from './urls.ts'
 
 const TOKEN_PREFIX = `auth/${TOKEN_MOUNT}/`
@@ -54,6 +55,8 @@ async function serve(request: Request, context: RequestContext, route: { on: Ref
     const answer = await vaultOpenApi(request, url, context)
     if (answer) return answer
   }
+  const status = context.profile.devServerStatus ? devServerStatus(path, request, context) : undefined
+  if (status) return status
   const self = path.startsWith(TOKEN_PREFIX) ? selfRoute(path.slice(TOKEN_PREFIX.length)) : undefined
   if (self) {
     if (self.methods.includes(request.method)) return self.handle(request, context)
