@@ -129,7 +129,8 @@ export interface DescribedInstance {
   launchTime: string
   /** The private DNS name (the iam login's inferred_hostname). */
   privateDnsName: string
-  iamInstanceProfile: { arn: string; id: string } | undefined
+  /** `arn` is undefined where a remote EC2 answer leaves it out (the fake cloud's profiles always have one). */
+  iamInstanceProfile: { arn: string | undefined; id: string } | undefined
   tags: { key: string; value: string }[]
   ownerId: string
 }

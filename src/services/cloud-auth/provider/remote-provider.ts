@@ -108,7 +108,7 @@ export const remoteProvider = {
       state: { code: Number(childText(instance, 'instanceState', 'code') ?? 0), name: required(childText(instance, 'instanceState', 'name')) },
       launchTime: required(childText(instance, 'launchTime')).replace(/\.\d+Z$/, 'Z'),
       privateDnsName: childText(instance, 'privateDnsName') ?? '',
-      iamInstanceProfile: profile === undefined ? undefined : { arn: required(childText(profile, 'arn')), id: required(childText(profile, 'id')) },
+      iamInstanceProfile: profile === undefined ? undefined : { arn: childText(profile, 'arn'), id: required(childText(profile, 'id')) },
       tags: children(instance, 'item', 'tagSet').map((tag) => ({ key: required(childText(tag, 'key')), value: required(childText(tag, 'value')) })),
       ownerId: required(childText(reservation, 'ownerId')),
     }
