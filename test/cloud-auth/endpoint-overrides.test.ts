@@ -216,6 +216,12 @@ describe('a remote EC2 description without the attributes a role binds', () => {
       '<imageId>ami-1</imageId><iamInstanceProfile><arn></arn><id>AIPA1</id></iamInstanceProfile>',
       'IAM instance profile ARN in the instance description is empty',
     ],
+    [
+      'an instance profile ARN that does not parse, for a role ARN bound',
+      { bound_iam_role_arn: 'arn:aws:iam::123456789012:role/r' },
+      '<imageId>ami-1</imageId><iamInstanceProfile><arn>not-an-arn</arn><id>AIPA1</id></iamInstanceProfile>',
+      'failed to parse IAM instance profile ARN "not-an-arn": ',
+    ],
   ]
   for (const [what, bound, inner, message] of cases) {
     for (const [profile, status, text] of [

@@ -150,7 +150,7 @@ const NOT_REACHABLE: Record<string, string> = {
   [key(BOUNDS, 'VPC ID in the instance description is nil')]: REMOTE,
   [key(BOUNDS, 'IAM instance profile ARN in the instance description is nil')]: REMOTE,
   [key(BOUNDS, 'IAM instance profile ARN in the instance description is empty')]: REMOTE,
-  [key(BOUNDS, 'failed to parse IAM instance profile ARN "<arn>": <reason>')]: 'a fake-cloud profile ARN always parses',
+  [key(BOUNDS, 'failed to parse IAM instance profile ARN "<arn>": <reason>')]: REMOTE,
   [key(BOUNDS, 'could not fetch IAM client: <reason>')]: 'the in-process IAM client always exists',
   [key(BOUNDS, 'IAM role ARN could not be fetched: <reason>')]: 'a fake-cloud instance profile holds exactly one role',
 }
