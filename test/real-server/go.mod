@@ -1,3 +1,7 @@
+// Vault's AWS auth method as an external plugin for OpenBao's server (main.go; scripts/real-server.sh builds
+// it). Pins github.com/hashicorp/vault v1.21.4 and the SDK v0.21.0 its go.mod requires: Vault's own replace
+// directives for its sub-modules apply only where Vault is the main module, so they are required here at
+// published versions. The plugin's packages need no module the Go module proxy does not serve.
 module doppel.test/real-server
 
 go 1.25.3
