@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'conformance/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'conformance/**/*.container.test.ts'],
+    // test/real-server/ runs inside scripts/real-server.sh, with its own config there.
+    exclude: ['**/node_modules/**', 'conformance/**/*.container.test.ts', 'test/real-server/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'threads',

@@ -58,9 +58,9 @@ describe('config/identity', () => {
     expect((await api.write('config/identity', { ec2_metadata: 'default,ami_id' })).body).toEqual(
       errors(`["ami_id" "default"] contains default - default can't be used in combination with other fields`),
     )
-    expect((await api.write('config/identity', { iam_metadata: 'inferred_hostname,client_arn' })).body).toEqual(
+    expect((await api.write('config/identity', { iam_metadata: 'instance_id,client_arn' })).body).toEqual(
       errors(
-        '"client_arn, inferred_hostname" contains an unavailable field, please select from "account_id, auth_type, canonical_arn, client_arn, client_user_id, inferred_aws_region, inferred_entity_id, inferred_entity_type"',
+        '"client_arn, instance_id" contains an unavailable field, please select from "account_id, auth_type, canonical_arn, client_arn, client_user_id, inferred_aws_region, inferred_entity_id, inferred_entity_type, inferred_hostname"',
       ),
     )
     expect((await api.write('config/identity', { ec2_metadata: 'client_arn' })).body).toEqual(

@@ -8,7 +8,6 @@ describe('config/sts/:account_id and config/sts', () => {
     expect((await api.write('config/sts/account1', { sts_role: 'arn:aws:iam:account1:role/myRole' })).status).toBe(204)
     expect((await api.read('config/sts/account1')).body.data).toStrictEqual({
       sts_role: 'arn:aws:iam:account1:role/myRole',
-      external_id: '',
     })
     await api.write('config/sts/account2', { sts_role: 'arn:aws:iam:account2:role/myRole2', external_id: 'ext-2' })
     expect((await api.read('config/sts/account2')).body.data.external_id).toBe('ext-2')

@@ -197,6 +197,55 @@ describe('endpoint: ec2 login calls DescribeInstances there', () => {
   })
 })
 
+describe('a remote EC2 description without the attributes a role binds', () => {
+  // The rows of deviations.ts the fake cloud itself cannot produce (its instances always have them), reached
+  // through an EC2 endpoint override: Vault's 500 in the vault profile, 400 in the service profile.
+  const cases: [string, Record<string, unknown>, string, string][] = [
+    ['no image id', { bound_ami_id: 'ami-1' }, '', 'AMI ID in the instance description is nil'],
+    ['no subnet id', { bound_subnet_id: 'subnet-1' }, '<imageId>ami-1</imageId>', 'subnet ID in the instance description is nil'],
+    ['no VPC id', { bound_vpc_id: 'vpc-1' }, '<imageId>ami-1</imageId>', 'VPC ID in the instance description is nil'],
+    [
+      'an instance profile without an ARN',
+      { bound_iam_instance_profile_arn: 'arn:aws:iam::123456789012:instance-profile/p' },
+      '<imageId>ami-1</imageId><iamInstanceProfile><id>AIPA1</id></iamInstanceProfile>',
+      'IAM instance profile ARN in the instance description is nil',
+    ],
+    [
+      'an instance profile with an empty ARN, for a role ARN bound',
+      { bound_iam_role_arn: 'arn:aws:iam::123456789012:role/r' },
+      '<imageId>ami-1</imageId><iamInstanceProfile><arn></arn><id>AIPA1</id></iamInstanceProfile>',
+      'IAM instance profile ARN in the instance description is empty',
+    ],
+    [
+      'an instance profile ARN that does not parse, for a role ARN bound',
+      { bound_iam_role_arn: 'arn:aws:iam::123456789012:role/r' },
+      '<imageId>ami-1</imageId><iamInstanceProfile><arn>not-an-arn</arn><id>AIPA1</id></iamInstanceProfile>',
+      'failed to parse IAM instance profile ARN "not-an-arn": ',
+    ],
+  ]
+  for (const [what, bound, inner, message] of cases) {
+    for (const [profile, status, text] of [
+      ['service', 400, message],
+      ['vault', 500, message],
+    ] as const) {
+      it(`${what}: ${status} in the ${profile} profile`, async () => {
+        const world = loginWorld({ profile })
+        const instance = world.cloud.createInstance({})
+        expect((await world.api('POST', 'role/web', { auth_type: 'ec2', ...bound })).status).toBe(204)
+        const item = `<item><instanceId>${instance.instance_id}</instanceId><instanceState><code>16</code><name>running</name></instanceState><launchTime>2026-03-01T11:00:00.000Z</launchTime>${inner}</item>`
+        const ec2 = await stub(async () => ({
+          status: 200,
+          body: `<DescribeInstancesResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/"><requestId>r-1</requestId><reservationSet><item><ownerId>123456789012</ownerId><instancesSet>${item}</instancesSet></item></reservationSet></DescribeInstancesResponse>`,
+        }))
+        await world.api('POST', 'config/client', { endpoint: ec2.url, max_retries: 0 })
+        const reply = await world.login({ role: 'web', pkcs7: world.cloud.identityDocument(instance.instance_id, 'rsa2048').replace(/\n/g, '') })
+        expect(reply.status).toBe(status)
+        expect(reply.body.errors[0]).toContain(text)
+      })
+    }
+  }
+})
+
 describe('iam_endpoint: principal resolution and rotate-root', () => {
   it('role write resolves unique ids through it, and fails when it is unreachable', async () => {
     const world = loginWorld()

@@ -229,7 +229,7 @@ describe('HTTP rules of the management endpoints (docs/reference/cloud-auth.md Â
       expect(typed.status).toBe(400)
       expect(typed.body).toEqual(
         errors(
-          `Field validation failed: error converting input abc for field "max_retries": cannot parse '' as int: strconv.ParseInt: parsing "abc": invalid syntax`,
+          `Field validation failed: error converting input for field "max_retries": cannot parse '' as int: strconv.ParseInt: parsing "abc": invalid syntax`,
         ),
       )
     })
@@ -239,15 +239,15 @@ describe('HTTP rules of the management endpoints (docs/reference/cloud-auth.md Â
     it('omit the Field validation failed prefix on writes of paths with an existence check', async () => {
       const api = managementClient()
       const cases: [string, Record<string, unknown>, string][] = [
-        ['role/a', { resolve_aws_unique_ids: 'maybe' }, `error converting input maybe for field "resolve_aws_unique_ids": cannot parse '' as bool: strconv.ParseBool: parsing "maybe": invalid syntax`],
-        ['role/a', { token_ttl: '-5' }, `error converting input -5 for field "token_ttl": cannot provide negative value '-5'`],
-        ['role/a', { token_ttl: '5x' }, `error converting input 5x for field "token_ttl": time: unknown unit "x" in duration "5x"`],
-        ['role/a', { token_num_uses: '1.5' }, `error converting input 1.5 for field "token_num_uses": cannot parse '' as int: strconv.ParseInt: parsing "1.5": invalid syntax`],
-        ['role/a', { role_tag: ['a', 'b'] }, `error converting input [a b] for field "role_tag": '' expected type 'string', got unconvertible type '[]interface {}', value: '[a b]'`],
-        ['config/client', { max_retries: true, endpoint: { a: 1 } }, `error converting input map[a:1] for field "endpoint": '' expected type 'string', got unconvertible type 'map[string]interface {}', value: 'map[a:1]'`],
-        ['config/sts/123', { sts_role: [] }, `error converting input [] for field "sts_role": '' expected type 'string', got unconvertible type '[]interface {}', value: '[]'`],
-        ['config/certificate/c', { type: {} }, `error converting input map[] for field "type": '' expected type 'string', got unconvertible type 'map[string]interface {}', value: 'map[]'`],
-        ['config/tidy/roletag-denylist', { safety_buffer: true }, `error converting input true for field "safety_buffer": could not parse duration from input`],
+        ['role/a', { resolve_aws_unique_ids: 'maybe' }, `error converting input for field "resolve_aws_unique_ids": cannot parse '' as bool: strconv.ParseBool: parsing "maybe": invalid syntax`],
+        ['role/a', { token_ttl: '-5' }, `error converting input for field "token_ttl": cannot provide negative value '-5'`],
+        ['role/a', { token_ttl: '5x' }, `error converting input for field "token_ttl": time: unknown unit "x" in duration "5x"`],
+        ['role/a', { token_num_uses: '1.5' }, `error converting input for field "token_num_uses": cannot parse '' as int: strconv.ParseInt: parsing "1.5": invalid syntax`],
+        ['role/a', { role_tag: ['a', 'b'] }, `error converting input for field "role_tag": '' expected type 'string', got unconvertible type '[]interface {}', value: '[a b]'`],
+        ['config/client', { max_retries: true, endpoint: { a: 1 } }, `error converting input for field "endpoint": '' expected type 'string', got unconvertible type 'map[string]interface {}', value: 'map[a:1]'`],
+        ['config/sts/123', { sts_role: [] }, `error converting input for field "sts_role": '' expected type 'string', got unconvertible type '[]interface {}', value: '[]'`],
+        ['config/certificate/c', { type: {} }, `error converting input for field "type": '' expected type 'string', got unconvertible type 'map[string]interface {}', value: 'map[]'`],
+        ['config/tidy/roletag-denylist', { safety_buffer: true }, `error converting input for field "safety_buffer": could not parse duration from input`],
       ]
       for (const [path, body, message] of cases) {
         const answer = await api.write(path, body)
@@ -259,9 +259,9 @@ describe('HTTP rules of the management endpoints (docs/reference/cloud-auth.md Â
     it('carry the prefix on paths without an existence check', async () => {
       const api = managementClient()
       const cases: [string, Record<string, unknown>, string][] = [
-        ['config/identity', { iam_metadata: [{ a: 1 }] }, `error converting input [map[a:1]] for field "iam_metadata": 1 error(s) decoding:\n\n* '[0]' expected type 'string', got unconvertible type 'map[string]interface {}', value: 'map[a:1]'`],
-        ['tidy/identity-accesslist', { safety_buffer: '1.5d' }, `error converting input 1.5d for field "safety_buffer": strconv.ParseInt: parsing "1.5": invalid syntax`],
-        ['role/a/tag', { disallow_reauthentication: '2' }, `error converting input 2 for field "disallow_reauthentication": cannot parse '' as bool: strconv.ParseBool: parsing "2": invalid syntax`],
+        ['config/identity', { iam_metadata: [{ a: 1 }] }, `error converting input for field "iam_metadata": 1 error(s) decoding:\n\n* '[0]' expected type 'string', got unconvertible type 'map[string]interface {}', value: 'map[a:1]'`],
+        ['tidy/identity-accesslist', { safety_buffer: '1.5d' }, `error converting input for field "safety_buffer": strconv.ParseInt: parsing "1.5": invalid syntax`],
+        ['role/a/tag', { disallow_reauthentication: '2' }, `error converting input for field "disallow_reauthentication": cannot parse '' as bool: strconv.ParseBool: parsing "2": invalid syntax`],
       ]
       for (const [path, body, message] of cases) {
         const answer = await api.write(path, body)
@@ -276,7 +276,7 @@ describe('HTTP rules of the management endpoints (docs/reference/cloud-auth.md Â
       const two = await api.write('role/n', { disallow_reauthentication: 2 })
       expect(two.body.errors[0]).toContain('strconv.ParseBool: parsing "2": invalid syntax')
       const float = await api.write('role/n', { token_ttl: 1.5 })
-      expect(float.body).toEqual(errors('error converting input 1.5 for field "token_ttl": time: missing unit in duration "1.5"'))
+      expect(float.body).toEqual(errors('error converting input for field "token_ttl": time: missing unit in duration "1.5"'))
       expect((await api.write('role/n', '{"role_tag":1.0}')).status).toBe(204)
       expect((await api.read('role/n')).body.data.role_tag).toBe('1.0')
     })

@@ -298,7 +298,7 @@ describe('request validation', () => {
     ['a url that is not base64', (data) => ({ ...data, iam_request_url: '%%%' }), 'failed to base64 decode iam_request_url'],
     ['a query on a POST url', (data) => ({ ...data, iam_request_url: encode('https://sts.amazonaws.com/?Action=GetCallerIdentity') }), 'invalid request'],
     ['an empty body', (data) => ({ ...data, iam_request_body: '' }), 'missing iam_request_body which is required for POST requests'],
-    ['no body', ({ iam_request_body: _, ...data }) => data, 'missing iam_request_body which is required for POST requests'],
+    ['no body (then it is no iam login)', ({ iam_request_body: _, ...data }) => data, "didn't supply required authentication values"],
     ['another action', (data) => ({ ...data, iam_request_body: encode('Action=GetSessionToken&Version=2011-06-15') }), 'iam request body is invalid'],
     ['two actions', (data) => ({ ...data, iam_request_body: encode('Action=GetCallerIdentity&Action=GetCallerIdentity') }), 'iam request body is invalid'],
     ['no headers', (data) => ({ ...data, iam_request_headers: {} }), 'missing iam_request_headers'],

@@ -47,6 +47,18 @@ describe('GET /v1/auth/token/lookup-self', () => {
     expect(tokenStore(world.doppel).tokens.has(auth.client_token)).toBe(false)
   })
 
+  it('carries last_renewal and last_renewal_time once the token was renewed, as a real server does', async () => {
+    const { world, auth } = await loggedIn({ token_ttl: '1h', token_max_ttl: '2h' })
+    expect(Object.keys((await world.lookupSelf(auth.client_token)).body.data)).not.toContain('last_renewal')
+    world.doppel.clock.advance('10m')
+    const renew = await world.doppel.fetch('http://doppel.test/v1/auth/token/renew-self', { method: 'POST', headers: { 'X-Service-Token': auth.client_token } })
+    expect(renew.status).toBe(200)
+    const data = (await world.lookupSelf(auth.client_token)).body.data
+    expect(data).toMatchObject({ last_renewal: '2026-03-01T12:10:00Z', last_renewal_time: Date.parse(START) / 1000 + 600 })
+    // Go prints the map's keys sorted
+    expect(Object.keys(data)).toEqual([...Object.keys(data)].sort())
+  })
+
   it('takes the token from Authorization: Bearer too', async () => {
     const { world, auth } = await loggedIn()
     expect((await world.lookupSelf(auth.client_token, 'Authorization')).body.data.id).toBe(auth.client_token)

@@ -177,7 +177,7 @@ describe('renew-self refusals', () => {
         async (increment) => {
           const reply = await renew(world, auth.client_token, { increment })
           expect(reply.status).toBe(400)
-          expect(reply.body.errors[0]).toMatch(/^Field validation failed: error converting input .* for field "increment"/)
+          expect(reply.body.errors[0]).toMatch(/^Field validation failed: error converting input for field "increment"/)
         },
       ),
       { numRuns: 60 },

@@ -74,6 +74,23 @@ describe('startVaultBridge against a Vault stand-in (doppel serve --profile vaul
     expect(Object.keys(mounts.data)).not.toContain(`${bridge.mount}/`)
   })
 
+  it('prepares each further mount the same way, acting as an IAM user of its own', async () => {
+    const bridge = await startVaultBridge({ vaultUrl: server.url, token: 'root', listen: '127.0.0.1:0' })
+    const keyOf = async (mount: string) =>
+      ((await (await standIn.fetch(`http://x/v1/auth/${mount}/config/client`, { headers: { 'X-Vault-Token': 'root' } })).json()) as { data: { access_key: string; endpoint: string } }).data
+    try {
+      await bridge.prepareMount(`${bridge.mount}-a`)
+      await bridge.prepareMount(`${bridge.mount}-b`)
+      const [main, a, b] = await Promise.all([keyOf(bridge.mount), keyOf(`${bridge.mount}-a`), keyOf(`${bridge.mount}-b`)])
+      // a scenario's rotate-root replaces its own mount's key, never another mount's
+      expect(new Set([main.access_key, a.access_key, b.access_key]).size).toBe(3)
+      expect(a.endpoint).toBe(bridge.cloudUrl)
+    } finally {
+      for (const mount of [`${bridge.mount}-a`, `${bridge.mount}-b`]) await standIn.fetch(`http://x/v1/sys/auth/${mount}`, { method: 'DELETE', headers: { 'X-Vault-Token': 'root' } })
+      await bridge.close()
+    }
+  })
+
   it('fails clearly when the target refuses the token', async () => {
     await expect(startVaultBridge({ vaultUrl: server.url, token: 'wrong', listen: '127.0.0.1:0' })).rejects.toThrow(/Failed to configure the target: POST \/v1\/sys\/auth\/.* answered 403/)
   })

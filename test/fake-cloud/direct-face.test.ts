@@ -49,6 +49,7 @@ describe('provider calls', () => {
       vpcId: mine.vpc_id,
       state: { code: 16, name: 'running' },
       launchTime: '2024-03-05T09:41:27Z',
+      privateDnsName: `ip-${mine.private_ip.replace(/\./g, '-')}.us-west-2.compute.internal`,
       iamInstanceProfile: { arn: mine.instance_profile_arn, id: mine.instance_profile_id },
       tags: [{ key: 'Name', value: 'a' }],
       ownerId: '123456789012',

@@ -75,6 +75,24 @@ export function goValue(value: unknown): string {
   return String(value)
 }
 
+/**
+ * `%s` of a value decoded from a request body: strings (and JSON numbers, which arrive as their text) as
+ * they are, any other scalar as Go's bad-verb form `%!s(bool=true)`, `%!s(<nil>)`, inside lists and maps too.
+ */
+export function goString(value: unknown): string {
+  if (value === null || value === undefined) return '%!s(<nil>)'
+  if (typeof value === 'string' || typeof value === 'number') return String(value)
+  if (typeof value === 'boolean') return `%!s(bool=${value})`
+  if (Array.isArray(value)) return `[${value.map(goString).join(' ')}]`
+  if (typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => `${key}:${goString((value as Record<string, unknown>)[key])}`)
+    return `map[${entries.join(' ')}]`
+  }
+  return String(value)
+}
+
 /** The Go type name `%T` prints for a decoded request value. */
 export function goTypeName(value: unknown): string {
   if (value === null || value === undefined) return '<nil>'

@@ -34,7 +34,7 @@ export async function runConformance(options: ConformanceOptions, io: CliIo): Pr
     }
     target = {
       ...target,
-      ...(bridge && { mount: bridge.mount, cloudUrl: bridge.controlUrl, capabilities: ['auth', 'fake-cloud'] }),
+      ...(bridge && { mount: bridge.mount, cloudUrl: bridge.controlUrl, capabilities: ['auth', 'fake-cloud', 'mounts'], prepareMount: bridge.prepareMount }),
       ...(registryUrl !== undefined && { registryUrl }),
       ...(registryToken !== undefined && { registryToken }),
     }

@@ -70,6 +70,8 @@ export interface VaultBridge {
   cloudUrl: string
   /** A doppel control API over the same emulator, for the scenarios' `cloud.*` steps. */
   controlUrl: string
+  /** Enables the method at another mount and configures it as the bridge's own (one per scenario). */
+  prepareMount(mount: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -106,9 +108,16 @@ export async function startVaultBridge(options: VaultBridgeOptions): Promise<Vau
     })
     if (!response.ok) throw new VaultBridgeError(`Failed to configure the target: ${request.method} ${request.path} answered ${response.status} ${await response.text()}`)
   }
+  const certificates = doppel.cloud.builtInCertificates()
+  // Each mount acts as its own IAM user: a scenario's config/rotate-root replaces the key of the user its
+  // mount holds, which must not be the key every other mount holds.
+  const prepareMount = async (at: string) => {
+    const user = doppel.cloud.createPrincipal({ type: 'user', name: `doppel-service-${at}` })
+    const credentials = { accessKeyId: user.access_key_id, secretAccessKey: user.secret_access_key }
+    for (const request of vaultSetupPlan({ mount: at, cloudUrl, credentials, certificates })) await send(request)
+  }
   try {
-    const credentials = doppel.cloud.defaultServiceCredentials()
-    for (const request of vaultSetupPlan({ mount, cloudUrl, credentials, certificates: doppel.cloud.builtInCertificates() })) await send(request)
+    await prepareMount(mount)
   } catch (error) {
     await closeServers()
     throw error
@@ -118,6 +127,7 @@ export async function startVaultBridge(options: VaultBridgeOptions): Promise<Vau
     mount,
     cloudUrl,
     controlUrl: control.url,
+    prepareMount,
     close: async () => {
       try {
         for (const request of vaultTeardownPlan(mount)) await send(request)

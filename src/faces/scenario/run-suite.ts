@@ -6,6 +6,7 @@ import type { Scenario } from './glossary.ts'
 import { loadScenarioFile } from './load/parse-scenario.ts'
 import { createReporter, type ReporterName } from './reporters/index.ts'
 import type { LabelFilter } from './runner/labels.ts'
+import { realServerSummary } from './runner/real-server-labels.ts'
 import { runScenarios, type RunEvents } from './runner/run-scenarios.ts'
 import { createTarget, type TargetConfig } from './targets/create-target.ts'
 import { TargetUnreachableError } from './targets/target.ts'
@@ -78,6 +79,7 @@ export async function runSuite(options: SuiteOptions, io: CliIo): Promise<number
   }
   try {
     const result = await runScenarios(selected, { target, vars: options.vars, jobs: options.jobs, failFast: options.failFast, reporters })
+    if (target.info.real) io.stderr(`doppel ${options.command}: ${realServerSummary(result)}\n`)
     if (options.out !== undefined) {
       mkdirSync(dirname(options.out), { recursive: true })
       writeFileSync(options.out, report)

@@ -26,7 +26,7 @@ describe('the auth service edge: one mapper from a thrown error to the answer', 
   it('prefixes a field conversion error with "Field validation failed"', async () => {
     const { status, body } = await answered(answerError(new FieldError('ttl', [], 'no'), 'authenticated', authProfile(SERVICE_PROFILE)))
     expect(status).toBe(400)
-    expect(JSON.parse(body)).toEqual({ errors: ['Field validation failed: error converting input [] for field "ttl": no'] })
+    expect(JSON.parse(body)).toEqual({ errors: ['Field validation failed: error converting input for field "ttl": no'] })
   })
 
   it('answers any other error with a 500: bare on login, a multierror elsewhere', async () => {

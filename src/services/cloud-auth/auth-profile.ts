@@ -19,6 +19,8 @@ export interface AuthProfile {
   acceptsSha1Signatures: boolean
   /** Whether Vault's own description path (`/v1/sys/internal/specs/openapi`) answers. */
   vaultOpenApi: boolean
+  /** Whether unauthenticated `GET /v1/sys/health` and `/v1/sys/seal-status` answer as a Vault dev server's. */
+  devServerStatus: boolean
   /**
    * The status of bad input the real service answers as an internal error (500): `400` (the spec: bad input
    * never gives a 5xx) or `'real'`, the real service's status, for clients whose retry and alerting logic
@@ -40,6 +42,7 @@ const AUTH_PROFILES: Record<ProfileName, AuthProfile> = {
     credentialEnv: { accessKey: ['CLOUD_ACCESS_KEY'], secretKey: ['CLOUD_SECRET_KEY'], sessionToken: ['CLOUD_SESSION_TOKEN'] },
     acceptsSha1Signatures: false,
     vaultOpenApi: false,
+    devServerStatus: false,
     badInputStatus: 400,
   },
   vault: {
@@ -53,6 +56,7 @@ const AUTH_PROFILES: Record<ProfileName, AuthProfile> = {
     },
     acceptsSha1Signatures: true,
     vaultOpenApi: true,
+    devServerStatus: true,
     badInputStatus: 'real',
   },
 }

@@ -3,6 +3,7 @@ import { asEc2Error } from './cloud-errors.ts'
 import { selectInstance, signDocument } from './cloud-control.ts'
 import { cloudState, type CloudState, type InstanceProfileRecord, type InstanceRecord, type PrincipalRecord } from './cloud-state.ts'
 import { describeInstances } from './ec2/describe-instances.ts'
+import { privateHostname } from './ec2/ec2-xml.ts'
 import { INSTANCE_STATE_CODES } from './ec2/instance-state-codes.ts'
 import {
   CloudError,
@@ -169,6 +170,7 @@ function described(instance: InstanceRecord): DescribedInstance {
     vpcId: instance.vpc_id,
     state: { code: INSTANCE_STATE_CODES[instance.state], name: instance.state },
     launchTime: instance.pending_time,
+    privateDnsName: privateHostname(instance),
     iamInstanceProfile:
       instance.instance_profile_arn === null ? undefined : { arn: instance.instance_profile_arn, id: instance.instance_profile_id! },
     tags: Object.entries(instance.tags).map(([key, value]) => ({ key, value })),

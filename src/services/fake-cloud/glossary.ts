@@ -127,7 +127,10 @@ export interface DescribedInstance {
   vpcId: string | undefined
   state: { code: number; name: string }
   launchTime: string
-  iamInstanceProfile: { arn: string; id: string } | undefined
+  /** The private DNS name (the iam login's inferred_hostname). */
+  privateDnsName: string
+  /** `arn` is undefined where a remote EC2 answer leaves it out (the fake cloud's profiles always have one). */
+  iamInstanceProfile: { arn: string | undefined; id: string } | undefined
   tags: { key: string; value: string }[]
   ownerId: string
 }

@@ -2,6 +2,7 @@ import { parseDuration } from '../../../core/duration.ts'
 import type { Capability, Scenario, Step } from '../glossary.ts'
 import { hasTemplate } from '../expressions/template.ts'
 import type { Target } from '../targets/target.ts'
+import { realServerSkip } from './real-server-labels.ts'
 
 /** Which service a request goes to: explicit, else by path (`/api/`, `/.well-known/` → registry). */
 export function requestService(args: { service?: string; path?: string; url?: string }): 'auth' | 'registry' | undefined {
@@ -62,7 +63,8 @@ export interface Plan {
 }
 
 /**
- * The skips known before anything runs: a scenario for another profile (labelled `profile-<name>`),
+ * The skips known before anything runs: a scenario for another profile (labelled `profile-<name>`), one
+ * labelled as not running on a real server when the target is one,
  * capabilities the target lacks (with `clock.advance` degrading to a real wait within `maxRealWait`), steps
  * whose captures come from a skipped step, and steps after a skipped control step.
  */
@@ -82,6 +84,8 @@ export function planSkips(scenario: Scenario, target: Target): Plan {
   if (profiles.length > 0 && !profiles.includes(target.info.profile)) {
     return skipAll(`target "${target.info.name}" runs the ${target.info.profile} profile; this scenario is for ${profiles.join(', ')}`)
   }
+  const onReal = target.info.real ? realServerSkip(scenario.labels) : undefined
+  if (onReal) return skipAll(onReal)
   if (scenarioMissing.length > 0) return skipAll(describe(scenarioMissing))
   const skipped = new Set<string>()
   let blocked: string | undefined

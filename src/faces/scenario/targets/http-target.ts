@@ -23,6 +23,11 @@ export interface HttpTargetOptions {
   mount?: string
   /** Declared capabilities. A `doppel serve` (found via `GET /_doppel/health`) has them all anyway. */
   capabilities?: Capability[]
+  /**
+   * Makes each scenario's fresh mount ready (with `mounts`); default: enable it. Against a real server the
+   * conformance run configures it to use the fake cloud, so no scenario sees another's configuration.
+   */
+  prepareMount?: (mount: string) => Promise<void>
   /** `clock.advance` up to this long becomes a real wait (`5s`, or seconds). */
   maxRealWait?: string | number
   /** The fetch to use (tests, proxies). Default: the global fetch. */
@@ -52,6 +57,7 @@ export async function createHttpTarget(options: HttpTargetOptions): Promise<Targ
   const info: TargetInfo = {
     name: options.name ?? primary,
     kind: 'http',
+    real: !doppel,
     profile: profile.name,
     token,
     registryToken: options.registryToken ?? token,
@@ -77,6 +83,7 @@ export async function createHttpTarget(options: HttpTargetOptions): Promise<Targ
       const sys = `${url}${sysAuthPath(mount)}`
       const headers = { [info.tokenHeader]: token, 'Content-Type': 'application/json' }
       const enable = async () => {
+        if (options.prepareMount) return options.prepareMount(mount)
         const enabled = await fetchImpl(sys, { method: 'POST', headers, body: JSON.stringify({ type: 'aws' }) })
         if (!enabled.ok) throw new TargetError(`Failed to enable the auth mount "${mount}": ${await errorText(enabled)}`)
       }

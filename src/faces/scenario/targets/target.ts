@@ -6,6 +6,8 @@ import { errorKind } from '../../../core/doppel-error.ts'
 export interface TargetInfo {
   name: string
   kind: 'emulator' | 'http'
+  /** A server that is not doppel (scenarios labelled for it are skipped: runner/real-server-labels.ts). */
+  real?: boolean
   profile: 'service' | 'vault'
   /** Management token of the auth service. */
   token: string

@@ -20,6 +20,8 @@ export const IAM_METADATA_FIELDS = [
   'inferred_aws_region',
   'inferred_entity_id',
   'inferred_entity_type',
+  // Vault's path_config_identity.go, iamAuthMetadataFields (Vault 1.21): the inferred instance's private DNS name
+  'inferred_hostname',
 ] as const
 export const EC2_METADATA_FIELDS = ['account_id', 'auth_type', 'ami_id', 'instance_id', 'region'] as const
 export const DEFAULT_METADATA = ['account_id', 'auth_type'] as const

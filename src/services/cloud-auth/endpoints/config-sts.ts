@@ -26,7 +26,8 @@ export const { entry: configSts, list: listSts } = keyedEntries<StsEntry>({
   fields: { account_id: 'string', sts_role: 'string', external_id: 'string' },
   collection: (state) => state.stsRoles,
   key: (params) => params.account_id!,
-  readData: (entry) => ({ sts_role: entry.sts_role, external_id: entry.external_id }),
+  // An empty external_id is left out (Vault's path_config_sts.go, pathConfigStsRead; seen on a real server).
+  readData: (entry) => ({ sts_role: entry.sts_role, ...(entry.external_id !== '' && { external_id: entry.external_id }) }),
   writes: { create: write, update: write },
   checksExistence: true,
 })

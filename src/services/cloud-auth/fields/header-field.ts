@@ -1,6 +1,6 @@
 import { NestingTooDeepError } from '../../../core/bounded-parse.ts'
 import { decodeStdBase64 } from '../../../core/go/go-base64.ts'
-import { goQuote, goValue } from '../../../core/go/go-format.ts'
+import { goQuote, goString, goValue } from '../../../core/go/go-format.ts'
 import { parseJsonKeepingNumbers } from '../request-body.ts'
 import { FieldError } from './field-error.ts'
 
@@ -78,10 +78,10 @@ function headersFromObject(object: Record<string, unknown>, fail: (reason: strin
     if (typeof group === 'string') addHeader(headers, key, group)
     else if (Array.isArray(group)) {
       for (const item of group) {
-        if (typeof item !== 'string') fail(`received non-string value for header key:${key}, val:${goValue(group)}`)
+        if (typeof item !== 'string') fail(`received non-string value for header key:${key}, val:${goString(group)}`)
         addHeader(headers, key, item as string)
       }
-    } else fail(`unrecognized type for ${goValue(group)}`)
+    } else fail(`unrecognized type for ${goString(group)}`)
   }
   return headers
 }

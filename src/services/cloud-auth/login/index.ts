@@ -44,7 +44,12 @@ function isEc2Login(input: LoginInput): boolean {
   return input.present.has('pkcs7') || (input.present.has('identity') && input.present.has('signature'))
 }
 
-/** The method, URL and headers present; the body is optional, as a signed GET request has none. */
+/**
+ * The method, URL and headers present, and the body unless the method is exactly `GET` (Vault's
+ * builtin/credential/aws path_login.go, hasValuesForIamAuth): a POST without a body is no iam login at all,
+ * so it gets "didn't supply required authentication values", as the real method answered.
+ */
 function isIamLogin(input: LoginInput): boolean {
-  return ['iam_http_request_method', 'iam_request_url', 'iam_request_headers'].every((name) => input.present.has(name))
+  const present = ['iam_http_request_method', 'iam_request_url', 'iam_request_headers'].every((name) => input.present.has(name))
+  return present && (input.iamMethod === 'GET' || input.present.has('iam_request_body'))
 }

@@ -92,7 +92,6 @@ export const LOGIN_MESSAGES = {
   missingBody: 'missing iam_request_body which is required for POST requests',
   bodyBase64: 'failed to base64 decode iam_request_body',
   bodyInvalid: 'iam request body is invalid',
-  queryInvalid: 'iam request query is invalid',
   queryNoAction: 'no action found in request',
   queryActions: 'found multiple actions',
   queryAction: (action: string) => `unexpected action parameter, ${action}`,

@@ -48,7 +48,8 @@ export function serviceCredentials(context: RequestContext, state: AuthState): A
 /**
  * Credentials for a provider call about `accountId`: a config/sts role for that account is assumed with
  * the base credentials; otherwise the base credentials serve only their own account (learned once per
- * mount through GetCallerIdentity, until config/client changes).
+ * mount through GetCallerIdentity, until config/client changes): the call that learns it refuses another
+ * account with "unable to fetch client …", later calls with "no STS configuration found …".
  */
 export async function credentialsForAccount(context: RequestContext, state: AuthState, accountId: string): Promise<AwsCredentials> {
   const base = serviceCredentials(context, state)
@@ -73,6 +74,11 @@ export async function credentialsForAccount(context: RequestContext, state: Auth
     } catch (error) {
       throw new ProviderClientError(cloudErrorText(context.emulator, error))
     }
+  }
+  // Once the default account is known, another account without config/sts is refused before any client is
+  // made (Vault's builtin/credential/aws client.go, stsRoleForAccount; seen on a real server).
+  if (state.defaultAccountId !== undefined && state.defaultAccountId !== accountId) {
+    throw new ProviderClientError(`no STS configuration found for account ID ${goQuote(accountId)}`)
   }
   if (state.defaultAccountId === undefined) {
     try {

@@ -120,7 +120,8 @@ const READ_ANSWER: { [K in CallName]: (root: XmlElement, args: CallArgs<K>) => C
       vpcId: childText(instance, 'vpcId'),
       state: { code: Number(childText(instance, 'instanceState', 'code') ?? 0), name: required(childText(instance, 'instanceState', 'name')) },
       launchTime: required(childText(instance, 'launchTime')).replace(/\.\d+Z$/, 'Z'),
-      iamInstanceProfile: profile === undefined ? undefined : { arn: required(childText(profile, 'arn')), id: required(childText(profile, 'id')) },
+      privateDnsName: childText(instance, 'privateDnsName') ?? '',
+      iamInstanceProfile: profile === undefined ? undefined : { arn: childText(profile, 'arn'), id: required(childText(profile, 'id')) },
       tags: children(instance, 'item', 'tagSet').map((tag) => ({ key: required(childText(tag, 'key')), value: required(childText(tag, 'value')) })),
       ownerId: required(childText(reservation, 'ownerId')),
     }

@@ -16,6 +16,7 @@ import { authState } from '../state.ts'
 import { runPeriodicTidy } from '../tidy/remove-expired.ts'
 import { SELF_ROUTES } from '../tokens/self-routes.ts'
 import { VAULT_OPENAPI_ROUTE } from '../vault-openapi.ts'
+import { DEV_SERVER_STATUS_ROUTES } from '../dev-server-status.ts'
 import { answerError } from '../answer-error.ts'
 import { authProfile } from '../auth-profile.ts'
 import { currentPath } from './aliases.ts'
@@ -93,6 +94,7 @@ export const API_ROUTES: readonly (ApiRoute | MountPoint)[] = [
   ...mount(`auth/${TOKEN_MOUNT}/`, [...SELF_ROUTES, TOKEN_MOUNT_REST]),
   ...SYS_AUTH_ROUTES,
   VAULT_OPENAPI_ROUTE,
+  ...DEV_SERVER_STATUS_ROUTES,
   MOUNTS,
 ]
 

@@ -35,6 +35,11 @@ function tokenData(token: IssuedToken, usesLeft: number, nowMs: number): Record<
     explicit_max_ttl: token.explicit_max_ttl,
     id: token.id,
     issue_time: formatRfc3339Nano(Math.floor(token.creation_time / 1000) * 1000),
+    // only once renewed, as a real server answers (OpenBao 2.7.2 with Vault's method, scripts/real-server.sh)
+    ...(token.last_renewal_time !== undefined && {
+      last_renewal: formatRfc3339Nano(token.last_renewal_time),
+      last_renewal_time: Math.floor(token.last_renewal_time / 1000),
+    }),
     meta: Object.keys(token.metadata).length > 0 ? token.metadata : null,
     num_uses: usesLeft,
     orphan: true,

@@ -51,7 +51,7 @@ export async function handleRenewSelf(request: Request, context: RequestContext)
   const nowMs = emulator.clock.nowMs()
   const { ttl, warnings } = renewalTtl(check.bounds, increment, token.explicit_max_ttl, token.creation_time, nowMs)
   check.commit()
-  if (stillLive) store.save({ ...token, num_uses: usesLeft, expire_time: nowMs + ttl * 1000 })
+  if (stillLive) store.save({ ...token, num_uses: usesLeft, expire_time: nowMs + ttl * 1000, last_renewal_time: nowMs })
 
   const ignored = Object.keys(data).filter((name) => !RENEW_FIELDS.has(name)).sort()
   if (ignored.length > 0) warnings.unshift(MESSAGES.ignoredParameters(ignored))

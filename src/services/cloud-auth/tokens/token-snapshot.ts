@@ -21,6 +21,7 @@ const tokenShape = shape.object<IssuedToken>({
   expire_time: shape.nullable(shape.epochMs),
   explicit_max_ttl: shape.seconds,
   period: shape.seconds,
+  last_renewal_time: shape.optional(shape.epochMs),
   num_uses: shape.integerIn(0, Number.MAX_SAFE_INTEGER),
   renewable: shape.boolean,
   bound_cidrs: strings,

@@ -24,6 +24,8 @@ export interface IssuedToken {
   expire_time: number | null
   explicit_max_ttl: number
   period: number
+  /** Epoch ms of the last renewal; absent until the token is renewed. */
+  last_renewal_time?: number
   /** Uses left; 0 means unlimited. */
   num_uses: number
   renewable: boolean

@@ -20,6 +20,11 @@ function reservation(instance: InstanceRecord): string {
   )
 }
 
+/** The instance's private DNS name, as EC2 and its metadata service give it: `ip-10-0-1-2.ec2.internal`. */
+export function privateHostname(instance: Pick<InstanceRecord, 'private_ip' | 'region'>): string {
+  return `ip-${instance.private_ip.replace(/\./g, '-')}.${privateDnsDomain(instance.region)}`
+}
+
 function instanceXml(i: InstanceRecord): string {
   const running = i.state !== 'stopped' && i.state !== 'terminated'
   const publicIp = shownPublicIp(i)
@@ -27,7 +32,7 @@ function instanceXml(i: InstanceRecord): string {
     textElement('instanceId', i.instance_id),
     textElement('imageId', i.ami_id),
     element('instanceState', textElement('code', INSTANCE_STATE_CODES[i.state]), textElement('name', i.state)),
-    textElement('privateDnsName', running ? `ip-${i.private_ip.replace(/\./g, '-')}.${privateDnsDomain(i.region)}` : ''),
+    textElement('privateDnsName', running ? privateHostname(i) : ''),
     publicIp === null ? element('dnsName') : textElement('dnsName', i.public_dns_name),
     element('reason'),
     textElement('keyName', i.key_name),

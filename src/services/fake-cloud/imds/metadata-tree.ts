@@ -1,5 +1,5 @@
 import { isoSeconds, type CloudState, type InstanceRecord } from '../cloud-state.ts'
-import { privateDnsDomain } from '../ec2/ec2-xml.ts'
+import { privateHostname } from '../ec2/ec2-xml.ts'
 import { formatAwsJson, identityDocument } from '../identity/issue-document.ts'
 import { addSession } from '../principals.ts'
 import { openSshPublicKey } from '../ec2/key-pairs.ts'
@@ -31,7 +31,7 @@ const ROTATE_BEFORE_MS = 15 * 60 * 1000
  * `public-keys/` only with a key pair.
  */
 export function metadataTree(state: CloudState, instance: InstanceRecord): { 'meta-data': MetadataDirectory; dynamic: MetadataDirectory } {
-  const hostname = `ip-${instance.private_ip.replace(/\./g, '-')}.${privateDnsDomain(instance.region)}`
+  const hostname = privateHostname(instance)
   const publicIp = instance.public_ip
   const iam = iamDirectory(state, instance)
   const metaData: MetadataDirectory = {

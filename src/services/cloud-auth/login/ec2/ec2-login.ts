@@ -92,6 +92,9 @@ export async function ec2Login(context: RequestContext, state: AuthState, input:
   })
   const metadata: Record<string, string> = { role_tag_max_ttl: formatGoDuration(tagMaxTtl), role: roleName, ...selected }
   if (!nonce.disallowReauthentication && !nonce.supplied) metadata.nonce = nonce.clientNonce
+  // The method stores the entry before it returns; the core's refusals (a root policy) come after, so the
+  // entry stays (Vault's builtin/credential/aws path_login.go, pathLoginUpdateEc2; seen on a real server).
+  state.accessList.set(entry)
   const prepared = prepareAuth(context, {
     mount: state.mount,
     role,
@@ -103,7 +106,6 @@ export async function ec2Login(context: RequestContext, state: AuthState, input:
     aliasMetadata: selected,
     internalData: { auth_type: 'ec2', instance_id: document.instanceId, region: document.region, account_id: document.accountId },
   })
-  state.accessList.set(entry)
   prepared.commit()
   return { auth: prepared.auth, warnings: prepared.warnings }
 }

@@ -47,7 +47,8 @@ export async function iamLogin(context: RequestContext, state: AuthState, input:
   const aliasName = iamAliasName(identityConfig, role, entity, caller, callerUniqueId)
 
   await checkPrincipalBinding(context, state, role, roleName, entity, caller, callerUniqueId)
-  const inferredEntityId = await inferInstance(context, state, role, roleName, entity, caller)
+  const inferred = await inferInstance(context, state, role, roleName, entity, caller)
+  const inferredEntityId = inferred?.instanceId ?? ''
 
   const selected = selectMetadata(identityConfig.iam_metadata, {
     client_arn: caller.arn,
@@ -57,6 +58,7 @@ export async function iamLogin(context: RequestContext, state: AuthState, input:
     inferred_entity_type: inferredEntityId === '' ? '' : 'ec2_instance',
     inferred_entity_id: inferredEntityId,
     inferred_aws_region: role.inferred_aws_region,
+    inferred_hostname: inferred?.privateDnsName ?? '',
     account_id: entity.accountId,
   })
   const prepared = prepareAuth(context, {
@@ -101,8 +103,16 @@ function iamAliasName(config: IdentityConfig, role: RoleEntry, entity: IamEntity
  * instance must run in the role's region, in the caller's account, and meet the role's instance bounds.
  * Returns the inferred instance id, or `''` when the role does not infer.
  */
-async function inferInstance(context: RequestContext, state: AuthState, role: RoleEntry, roleName: string, entity: IamEntity, caller: CallerIdentityResult): Promise<string> {
-  if (role.inferred_entity_type !== 'ec2_instance') return ''
+/** The inferred instance (its id and private DNS name), checked against the role; none without inferencing. */
+async function inferInstance(
+  context: RequestContext,
+  state: AuthState,
+  role: RoleEntry,
+  roleName: string,
+  entity: IamEntity,
+  caller: CallerIdentityResult,
+): Promise<{ instanceId: string; privateDnsName: string } | undefined> {
+  if (role.inferred_entity_type !== 'ec2_instance') return undefined
   const instanceId = entity.sessionInfo
   const region = role.inferred_aws_region
   let instance
@@ -116,5 +126,5 @@ async function inferInstance(context: RequestContext, state: AuthState, role: Ro
   }
   const failure = await instanceBoundFailure(context, state, instance, role, roleName, { accountId: caller.account, region })
   if (failure !== undefined) throw new LoginError(LOGIN_MESSAGES.iamValidationFailed(failure.reason)).explain(failure.explanation)
-  return instanceId
+  return { instanceId, privateDnsName: instance.privateDnsName }
 }

@@ -117,19 +117,16 @@ function validatePostBody(body: string): void {
 }
 
 /**
- * A GET request must name `Action=GetCallerIdentity` exactly once (Vault 1.15+'s texts for a missing, repeated
- * or other action); its other keys are Version and X-Amz-*.
+ * A GET request must name `Action=GetCallerIdentity` exactly once (Vault's path_login.go,
+ * validateLoginIamRequestUrl). The query is read as Go's `URL.Query()` reads it, dropping the pairs it cannot
+ * parse (one with a `;`), so `Action=GetCallerIdentity;GetSessionToken` is no action at all; other keys are
+ * left to STS, as the real method answered.
  */
 function validateGetQuery(rawQuery: string): void {
-  const { values, error } = parseGoQuery(rawQuery)
-  if (error) throw new LoginError(LOGIN_MESSAGES.queryInvalid)
-  const action = values.get('Action')
+  const action = parseGoQuery(rawQuery).values.get('Action')
   if (!action) throw new LoginError(LOGIN_MESSAGES.queryNoAction)
   if (action.length > 1) throw new LoginError(LOGIN_MESSAGES.queryActions)
   if (action[0] !== 'GetCallerIdentity') throw new LoginError(LOGIN_MESSAGES.queryAction(action[0]!))
-  for (const key of values.keys()) {
-    if (key !== 'Action' && key !== 'Version' && !key.startsWith('X-Amz-')) throw new LoginError(LOGIN_MESSAGES.queryInvalid)
-  }
 }
 
 function headerValues(headers: Record<string, string[]>, name: string): string[] {
