@@ -12,7 +12,7 @@ describe('sys/health and sys/seal-status', () => {
     expect(await seal.json()).toMatchObject({ type: 'shamir', initialized: true, sealed: false, t: 1, n: 1, progress: 0 })
   })
 
-  it('refuses another method with 405, as Vault's handlers do', async () => {
+  it("refuses another method with 405, as Vault's handlers do", async () => {
     const doppel = createDoppel({ profile: 'vault', seed: 1 })
     for (const path of ['sys/health', 'sys/seal-status']) {
       const answer = await doppel.fetch(`http://vault.test/v1/${path}`, { method: 'POST', body: '{}' })
