@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { errorKind } from '../../../core/doppel-error.ts'
 import type { Fault } from '../../../core/faults.ts'
 import type { RequestContext } from '../../../core/glossary.ts'
-import { boundedText, REDACTED } from '../../../core/journal.ts'
+import { boundedText, REDACTED, type JournalRecord } from '../../../core/journal.ts'
 import { awsFacePath, CloudError, cloudFaultError, type QueryService } from '../../fake-cloud/index.ts'
 import { sendFailed } from './remote-provider.ts'
 import { isRetryable } from './upstream-http.ts'
@@ -74,7 +74,8 @@ export async function observedCall<T>(context: RequestContext, site: CallSite, m
         throw sendFailed(site.url, error.message)
       }
       const status = error instanceof CloudError ? error.status : 0
-      journalCall(context, { site, form, started, status, answer: { type: JSON_TYPE, text: () => answerText(error) } })
+      // Written out now: the error carries its explanation, which may quote a whole signed request.
+      journalCall(context, { site, form, started, status, answer: { type: JSON_TYPE, text: answerText(error) } })
       if (isRetryable(status) && attempts <= maxRetries) continue
       throw error
     }
@@ -89,16 +90,23 @@ interface CallRecord {
   started: number
   /** 0 when no answer came. */
   status: number
-  /** What the call answered (a value, the error it threw, STS's XML), written out when the journal is read. */
-  answer?: { type: string; text: () => string }
+  /**
+   * What the call answered: a text (the error it threw, STS's XML) is cut now, so the entry holds no more
+   * than the journal's limit; a value's text is written out when the journal is read.
+   */
+  answer?: { type: string; text: string | (() => string) }
 }
 
 const FORM_TYPE = 'application/x-www-form-urlencoded; charset=utf-8'
 const JSON_TYPE = 'application/json'
 
+/** What an internal entry holds besides its form, as the journals' byte budget counts it (a provider's answer is small). */
+const CALL_ENTRY_OVERHEAD = 1400
+
 /**
- * Journals one attempt as an `internal` entry under the fake cloud; the bodies are written out when read.
- * The URL is kept without its query (a presigned request carries its signature there).
+ * Journals one attempt as an `internal` entry under the fake cloud; the answer is written out when read.
+ * The form is cut now, so that the entry holds nothing of the call's arguments (a signed request may carry
+ * megabytes of headers). The URL is kept without its query (a presigned request carries its signature there).
  */
 export function journalCall(context: RequestContext, call: CallRecord): void {
   const { emulator } = context
@@ -107,7 +115,9 @@ export function journalCall(context: RequestContext, call: CallRecord): void {
   const method = site.method ?? 'POST'
   const url = URL.parse(site.url)
   const path = url?.pathname ?? '/'
-  emulator.journal.record({
+  const sent = boundedText(form(), limit)
+  const answered = typeof answer?.text === 'string' ? boundedText(answer.text, limit) : undefined
+  const entry: JournalRecord = {
     timeMs: emulator.clock.nowMs(),
     service: 'fake-cloud',
     method,
@@ -115,9 +125,12 @@ export function journalCall(context: RequestContext, call: CallRecord): void {
     status,
     duration: performance.now() - call.started,
     internal: true,
-    request: () => ({ method, path, headers: { 'content-type': FORM_TYPE }, ...boundedText(form(), limit) }),
-    ...(answer && { response: () => ({ status, headers: { 'content-type': answer.type }, ...boundedText(answer.text(), limit) }) }),
-  })
+    request: () => ({ method, path, headers: { 'content-type': FORM_TYPE }, ...sent }),
+    ...(answer && {
+      response: () => ({ status, headers: { 'content-type': answer.type }, ...(answered ?? boundedText((answer.text as () => string)(), limit)) }),
+    }),
+  }
+  emulator.journal.record(entry, CALL_ENTRY_OVERHEAD + site.url.length + 2 * (sent.body.length + (answered?.body.length ?? 0)))
 }
 
 /** A call's value or error as JSON, its secrets (a session's or a new key's) redacted. */

@@ -88,7 +88,7 @@ async function replayInProcess(context: RequestContext, forward: StsForwarder, r
     }
     const contentType = responseHeader(response, 'content-type')
     const body = await response.text()
-    journalCall(context, { site, form, started, status: response.status, answer: { type: contentType ?? '', text: () => body } })
+    journalCall(context, { site, form, started, status: response.status, answer: { type: contentType ?? '', text: body } })
     if (!isRetryable(response.status)) {
       const identity = responseValue(response) as CallerIdentity | undefined
       const explanation = responseExplanation(response)
