@@ -9,6 +9,7 @@ import type { Explanation } from './explanation.ts'
 export const ERROR_CODES = {
   // Emulator and control (core, doppel.ts)
   DOPPEL_INVALID_FAULT: 'a fault the fault list refuses (status, delay, pattern, count)',
+  DOPPEL_VERIFY_FAILED: '`journal.verify` saw another number of matching requests than expected',
   DOPPEL_PATTERN_TOO_LONG: 'a path pattern longer than the limit',
   DOPPEL_INVALID_SNAPSHOT: 'a snapshot document that does not restore; nothing changed',
   DOPPEL_BODY_TOO_LARGE: 'a request body over the size limit',

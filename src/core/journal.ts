@@ -1,4 +1,5 @@
 import type { Explanation } from './explanation.ts'
+import { compileJournalMatch, describeJournalMatch, JournalVerifyError, type JournalMatch } from './journal-match.ts'
 
 /** A request as the journal keeps it: secrets redacted, the body cut at the journal's body limit. */
 export interface JournalRequest {
@@ -84,11 +85,7 @@ export class Journal {
   }
 
   entries(): JournalEntry[] {
-    const count = this.#ring.length
-    const oldest = count < this.limit ? 0 : (this.#next - 1) % this.limit
-    const out: JournalEntry[] = []
-    for (let i = 0; i < count; i++) out.push(entry(this.#ring[(oldest + i) % count]!))
-    return out
+    return this.#ordered().map(entry)
   }
 
   /** The entry with this id, while the journal still holds it. */
@@ -96,6 +93,47 @@ export class Journal {
     if (id < 1 || id >= this.#next || id < this.#next - this.#ring.length) return undefined
     const stored = this.#ring[(id - 1) % this.limit]
     return stored?.id === id ? entry(stored) : undefined
+  }
+
+  /**
+   * How many requests the journal holds that match (every field given must): WireMock's `count`.
+   *
+   * @example
+   * doppel.journal.count({ method: 'POST', path: '/v1/auth/cloud/login' })
+   */
+  count(match: JournalMatch = {}): number {
+    const matches = compileJournalMatch(match)
+    let count = 0
+    for (const record of this.#ring) if (matches(record)) count++
+    return count
+  }
+
+  /**
+   * Throws JournalVerifyError (code `DOPPEL_VERIFY_FAILED`) unless the journal holds exactly `times`
+   * matching requests, or at least one when `times` is omitted: WireMock's `verify`. The message names
+   * the match, the count and the requests the journal does hold, newest last.
+   *
+   * @example
+   * doppel.journal.verify({ method: 'PATCH', path: '/api/v2/organizations/:org/registry-modules/*' }, 1)
+   */
+  verify(match: JournalMatch, times?: number): void {
+    const seen = this.count(match)
+    if (times === undefined ? seen > 0 : seen === times) return
+    const wanted = times === undefined ? 'at least 1 request' : `exactly ${times} request${times === 1 ? '' : 's'}`
+    const held = this.#ordered()
+    const shown = held.slice(-VERIFY_SHOWN).map((r) => `  ${r.method} ${pathOf(r.url)} → ${r.status || 'dropped'} (${r.service})`)
+    const list =
+      held.length === 0
+        ? 'The journal holds no requests.'
+        : `The journal holds ${held.length}${held.length > VERIFY_SHOWN ? `, the last ${VERIFY_SHOWN}` : ''}:\n${shown.join('\n')}`
+    throw new JournalVerifyError(`Expected ${wanted} matching ${describeJournalMatch(match)}, saw ${seen}. ${list}`)
+  }
+
+  /** The records held, oldest first. */
+  #ordered(): (JournalRecord & { id: number })[] {
+    const count = this.#ring.length
+    const oldest = count < this.limit ? 0 : (this.#next - 1) % this.limit
+    return Array.from({ length: count }, (_, i) => this.#ring[(oldest + i) % count]!)
   }
 
   /** How many requests were recorded since the last clear, including those the bound dropped. */
@@ -107,6 +145,14 @@ export class Journal {
     this.#ring = []
     this.#next = 1
   }
+}
+
+/** How many of the held requests a failed `verify` lists. */
+const VERIFY_SHOWN = 10
+
+/** The path without the query, which may carry credentials. */
+function pathOf(url: string): string {
+  return new URL(url).pathname
 }
 
 function entry(r: JournalRecord & { id: number }): JournalEntry {
