@@ -1,4 +1,5 @@
 export { createDoppel, Doppel, DroppedConnection, type DoppelOptions, type HandleOptions, type Surface } from './features/doppel/doppel.ts'
+export type { DoppelFixture, FixtureSource } from './features/fixtures/index.ts'
 export { Emulator, type EmulatorOptions } from './core/emulator.ts'
 export { Clock, type ClockOptions } from './core/clock.ts'
 export { Random } from './core/random.ts'
