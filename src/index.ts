@@ -1,5 +1,6 @@
 export { createDoppel, Doppel, DroppedConnection, type DoppelOptions, type HandleOptions, type Surface } from './features/doppel/doppel.ts'
-export type { DoppelFixture, FixtureSource } from './features/fixtures/index.ts'
+export type { DoppelFixture, FixtureSource, FixtureSummary } from './features/fixtures/index.ts'
+export { SeedRefusedError, type AuthSeeds, type RegistrySeeds, type VersionAddress } from './features/doppel/seed-api.ts'
 export { Emulator, type EmulatorOptions } from './core/emulator.ts'
 export { Clock, type ClockOptions } from './core/clock.ts'
 export { Random } from './core/random.ts'

@@ -54,6 +54,7 @@ export const ERROR_CODES = {
 
   // Scenarios, fixtures, targets, command line
   DOPPEL_INVALID_SCENARIO: 'a scenario or targets file that does not validate (every issue listed)',
+  DOPPEL_SEED_REFUSED: "a seed helper's change (`doppel.registry.deprecate`) the service refused",
   DOPPEL_INVALID_FIXTURE: 'a fixture that does not validate or that a service refused; nothing was loaded',
   DOPPEL_FIXTURE_PART_REFUSED: 'one part of a fixture a service refused',
   DOPPEL_INVALID_TEMPLATE: 'a `${{ }}` template that does not parse or resolve',

@@ -5,7 +5,8 @@ import type { RequestContext, Service } from '../../core/glossary.ts'
 import type { ControlTable } from '../../services/control/index.ts'
 import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from '../../services/fake-cloud/index.ts'
 import { registryFaultResponse } from '../../services/registry/api/json-api.ts'
-import type { CheckedFixtures, FixtureSource } from '../fixtures/index.ts'
+import type { CheckedFixtures, DoppelFixture, FixtureSource, FixtureSummary } from '../fixtures/index.ts'
+import { authSeeds, registrySeeds, type AuthSeeds, type RegistrySeeds } from './seed-api.ts'
 import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from '../snapshot/snapshot-document.ts'
 import type { TenantDirectory } from '../tenants/glossary.ts'
 import { LightResponse, realResponse } from '../../core/light-response.ts'
@@ -93,6 +94,28 @@ export class Doppel extends Emulator {
   /** The fake cloud's direct face: instances, principals, signed identity documents. */
   get cloud(): FakeCloudApi {
     return getFakeCloud(this)
+  }
+
+  /** Seeds the auth method (roles, config, certificates) through its own endpoints; not put back by `reset()`. */
+  get auth(): AuthSeeds {
+    return authSeeds({ seed: (fixture) => this.seed(fixture), emulator: this })
+  }
+
+  /** Seeds the registry (organisations, tokens, modules, deprecations); not put back by `reset()`. */
+  get registry(): RegistrySeeds {
+    return registrySeeds({ seed: (fixture) => this.seed(fixture), emulator: this })
+  }
+
+  /**
+   * Puts a fixture in now, checked against the schema and tried on a scratch copy first, so a refusal
+   * (FixtureError) changes nothing; unlike `useFixtures`, not again after a reset. Resolves with what it
+   * put in (generated ids, tokens, principals' credentials).
+   */
+  async seed(fixture: DoppelFixture): Promise<FixtureSummary> {
+    await this.ready()
+    this.#fixtureModule ??= import('../fixtures/index.ts')
+    const { loadFixtures } = await this.#fixtureModule
+    return loadFixtures(this, fixture, 'seed')
   }
 
   /** The fixture load under way (at creation, after `useFixtures` or a reset), if any: requests wait for it. */
