@@ -19,6 +19,11 @@ export interface EmulatorOptions {
   clock?: Clock | ClockOptions
   /** Tokens allowed to call management endpoints. Default `["root"]`. */
   rootTokens?: string[]
+  /**
+   * The names the services answer under: `service` (default: `/v1/auth/cloud`, `X-Service-Token`,
+   * `CLOUD_*`) or `vault` (Vault's own: `/v1/auth/aws`, `X-Vault-Token`, `AWS_*`), where real Vault
+   * clients need them.
+   */
   profile?: 'service' | 'vault'
   /** Accept SHA-1-based signatures at ec2 login (the real service's `GODEBUG=x509sha1=1` workaround). */
   allowSha1?: boolean

@@ -34,6 +34,13 @@ export class Faults {
     this.#pool = pool
   }
 
+  /**
+   * Adds a fault; the next matching requests get it (`times` of them, or all until removed). Throws
+   * FaultError for one it refuses (a status outside 400–599, a delay past ten minutes, an unknown key).
+   *
+   * @example
+   * doppel.faults.add({ method: 'POST', path: '/v1/auth/cloud/login', status: 503, times: 1 })
+   */
   add(input: unknown): Fault {
     const fault = validateFault(input)
     const id = `fault-${this.#random.hex(12)}`
@@ -63,10 +70,12 @@ export class Faults {
     this.#changes++
   }
 
+  /** The faults set, with their hits and remaining counts. */
   list(): Fault[] {
     return [...this.#faults.values()].map(({ fault }) => ({ ...fault }))
   }
 
+  /** Removes one fault by id; false when there was none. */
   remove(id: string): boolean {
     this.#changes++
     const entry = this.#faults.get(id)
@@ -75,6 +84,7 @@ export class Faults {
     return this.#faults.delete(id)
   }
 
+  /** Removes every fault. */
   clear(): void {
     this.#releaseAll()
     this.#changes++

@@ -84,6 +84,7 @@ export class Journal {
     return this.#next++
   }
 
+  /** Every entry held, oldest first: the exchange redacted and bounded, and a refusal's explanation. */
   entries(): JournalEntry[] {
     return this.#ordered().map(entry)
   }
@@ -141,6 +142,7 @@ export class Journal {
     return this.#next - 1
   }
 
+  /** Forgets every entry (`reset()` does it too). */
   clear(): void {
     this.#ring = []
     this.#next = 1
