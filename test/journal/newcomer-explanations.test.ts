@@ -38,3 +38,45 @@ describe('the instance metadata service', () => {
     expect(lastExplanation(doppel)).toMatchObject({ rule: 'imds path', seen: '/latest/meta-data/instance-di', expected: expect.stringContaining('instance-id'), hint: 'did you mean instance-id?' })
   })
 })
+
+describe('a registry token in the wrong place', () => {
+  const registry = 'http://registry.test'
+  const reads = `${registry}/api/registry/v1/modules/acme/vpc/aws/versions`
+  const writes = `${registry}/api/v2/organizations/acme/registry-modules`
+
+  it.each([
+    { name: 'the auth service header, v1 read', url: reads, headers: { 'X-Service-Token': 'root' }, seen: 'a token in the x-service-token header, which the registry does not read' },
+    { name: 'the auth service header, v2', url: writes, headers: { 'X-Service-Token': 'root' }, seen: 'a token in the x-service-token header, which the registry does not read' },
+    { name: "Vault's header", url: writes, headers: { 'X-Vault-Token': 'root' }, seen: 'a token in the x-vault-token header, which the registry does not read' },
+    { name: 'Authorization without Bearer', url: reads, headers: { Authorization: 'Token root' }, seen: 'an Authorization header without the Bearer scheme ("Token …")' },
+    { name: 'a bearer token never issued', url: reads, headers: { Authorization: 'Bearer nope' }, seen: 'a bearer token doppel never issued' },
+    { name: 'no token at all', url: writes, headers: {}, seen: 'no Authorization header' },
+  ])('$name: says which header the registry reads', async ({ url, headers, seen }) => {
+    const doppel = createDoppel({ seed: 1 })
+    const response = await doppel.fetch(url, { headers })
+    expect(response.status).toBe(401)
+    expect(lastExplanation(doppel)).toMatchObject({ rule: 'registry token', seen, expected: expect.stringMatching(/^the Authorization header as Bearer <token>/) })
+  })
+})
+
+describe('an unknown path: the nearest routes', () => {
+  it.each([
+    { name: 'registry v2', url: 'http://doppel.test/api/v2/organizations/acme/registry-module', near: 'GET /api/v2/organizations/:org/registry-modules' },
+    { name: 'registry v1', url: 'http://doppel.test/api/registry/v1/module/acme/vpc/aws/versions', near: 'GET /api/registry/v1/modules/:namespace/:name/:provider/versions' },
+    { name: 'the auth method', url: 'http://doppel.test/v1/auth/cloud/rolez/web', near: 'role/:role' },
+    { name: 'the control API', url: 'http://doppel.test/_doppel/journel', near: 'GET /_doppel/journal' },
+  ])('$name', async ({ url, near }) => {
+    const doppel = createDoppel({ seed: 1 })
+    const response = await doppel.fetch(url, { headers: { 'X-Service-Token': 'root', Authorization: 'Bearer root' } })
+    expect(response.status).toBe(404)
+    const explanation = lastExplanation(doppel)
+    expect(explanation.rule).toMatch(/route$/)
+    expect(explanation.expected).toContain(near)
+  })
+
+  it('outside every mount of the auth method: where it answers', async () => {
+    const doppel = createDoppel({ seed: 1 })
+    expect((await doppel.fetch('http://doppel.test/v1/auth/clud/login', { method: 'POST', headers: { 'X-Service-Token': 'root' } })).status).toBe(404)
+    expect(lastExplanation(doppel)).toMatchObject({ rule: 'route', seen: '/v1/auth/clud/login', hint: expect.stringContaining('mounts here: [cloud]') })
+  })
+})

@@ -5,7 +5,7 @@
 import type { RequestContext } from '../../core/glossary.ts'
 import { requestUrl } from '../../core/http.ts'
 import { answerError, type RefusedOn } from './answer-error.ts'
-import { explainResponse } from '../../core/explanation.ts'
+import { explainResponse, listText } from '../../core/explanation.ts'
 import { tokenExplanation } from './tokens/token-refusal.ts'
 import { authError, multiError } from './envelope.ts'
 import { handleLogin } from './login/index.ts'
@@ -90,8 +90,13 @@ async function serve(request: Request, context: RequestContext, route: { on: Ref
   if (path === 'sys/auth' || path.startsWith('sys/auth/')) {
     return handleSysAuth(context, operation, path.slice('sys/auth'.length).replace(/^\/+|\/+$/g, ''), data)
   }
-  if (path.startsWith(TOKEN_PREFIX)) return authError(404, multiError(MESSAGES.unsupportedPath))
-  return authError(404, MESSAGES.noHandler(path))
+  const elsewhere = {
+    rule: 'route',
+    seen: `/v1/${path}`,
+    hint: `the auth method answers under /v1/auth/<mount>/ (mounts here: ${listText(mountTable(context.emulator).entries().map((entry) => entry.path))}), Vault's system paths under /v1/sys/auth and /v1/auth/token/`,
+  }
+  if (path.startsWith(TOKEN_PREFIX)) return explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), elsewhere)
+  return explainResponse(authError(404, MESSAGES.noHandler(path)), elsewhere)
 }
 
 /** Only tokens of login's forms (`hvs.`, `hvb.`) can be live ones; others never touch the token store. */

@@ -1,4 +1,4 @@
-import { explanationOf } from '../../../core/explanation.ts'
+import { explainResponse, explanationOf, listText } from '../../../core/explanation.ts'
 /**
  * One request on a mount's path: existence check, field conversion, handler, response shape
  * (docs/reference/cloud-auth.md §1.5, docs/reference/cloud-auth.md §1.6). Handlers work on copies and store last, so a refused write changes nothing.
@@ -11,7 +11,7 @@ import { MESSAGES } from '../auth-messages.ts'
 import type { AuthState } from '../state.ts'
 import type { Operation, OperationResult } from './endpoint.ts'
 import { unsupportedOperation } from './http-operation.ts'
-import { matchRoute } from './auth-routes.ts'
+import { matchRoute, ROUTES } from './auth-routes.ts'
 
 /** Answers one request on a mount-relative path with the route table's endpoint for it. */
 export async function runEndpoint(
@@ -22,7 +22,13 @@ export async function runEndpoint(
   data: Record<string, unknown>,
 ): Promise<Response> {
   const match = matchRoute(path)
-  if (!match) return authError(404, multiError(MESSAGES.unsupportedPath))
+  if (!match) {
+    return explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), {
+      rule: 'route',
+      seen: path,
+      expected: `the nearest paths on the mount: ${listText(ROUTES.nearest(path))}`,
+    })
+  }
   const { row: endpoint, params } = match
   if (!endpoint.operations[requested]) return unsupportedOperation(false)
 
