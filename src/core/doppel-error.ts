@@ -107,3 +107,8 @@ export function isDoppelError(error: unknown): error is DoppelError<string>
 export function isDoppelError(error: unknown, code?: string): boolean {
   return error instanceof DoppelError && (code === undefined || error.code === code)
 }
+
+/** A code's meaning as ERROR_CODES words it: an explanation's rule where nothing more precise was given. */
+export function codeMeaning(code: string): string {
+  return (ERROR_CODES as Record<string, string>)[code] ?? code
+}

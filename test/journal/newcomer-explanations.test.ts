@@ -44,7 +44,7 @@ describe('a registry token in the wrong place', () => {
   const reads = `${registry}/api/registry/v1/modules/acme/vpc/aws/versions`
   const writes = `${registry}/api/v2/organizations/acme/registry-modules`
 
-  it.each([
+  it.each<{ name: string; url: string; headers: Record<string, string>; seen: string }>([
     { name: 'the auth service header, v1 read', url: reads, headers: { 'X-Service-Token': 'root' }, seen: 'a token in the x-service-token header, which the registry does not read' },
     { name: 'the auth service header, v2', url: writes, headers: { 'X-Service-Token': 'root' }, seen: 'a token in the x-service-token header, which the registry does not read' },
     { name: "Vault's header", url: writes, headers: { 'X-Vault-Token': 'root' }, seen: 'a token in the x-vault-token header, which the registry does not read' },
@@ -78,5 +78,27 @@ describe('an unknown path: the nearest routes', () => {
     const doppel = createDoppel({ seed: 1 })
     expect((await doppel.fetch('http://doppel.test/v1/auth/clud/login', { method: 'POST', headers: { 'X-Service-Token': 'root' } })).status).toBe(404)
     expect(lastExplanation(doppel)).toMatchObject({ rule: 'route', seen: '/v1/auth/clud/login', hint: expect.stringContaining('mounts here: [cloud]') })
+  })
+})
+
+describe('an undecodable PKCS#7 at ec2 login', () => {
+  it.each([
+    { name: 'not base64', pkcs7: 'not base64 at all!', seen: /^a value of 18 characters that is not base64$/ },
+    { name: 'base64, not a SignedData', pkcs7: Buffer.from('hello, world').toString('base64'), seen: /decodes, but not as a PKCS#7 SignedData/ },
+  ])('$name: says what the value should be and where to take it', async ({ pkcs7, seen }) => {
+    const doppel = createDoppel({ seed: 1 })
+    const login = await doppel.fetch('http://doppel.test/v1/auth/cloud/login', { method: 'POST', body: JSON.stringify({ role: 'web', pkcs7 }) })
+    expect(login.status).toBeGreaterThanOrEqual(400)
+    expect(lastExplanation(doppel)).toMatchObject({ rule: 'pkcs7', seen: expect.stringMatching(seen), expected: expect.stringContaining('/latest/dynamic/instance-identity/'), hint: expect.stringContaining('rsa2048') })
+  })
+})
+
+describe('a path no doppel service owns', () => {
+  it('says where each service answers', async () => {
+    const doppel = createDoppel({ seed: 1 })
+    const response = await doppel.fetch('http://doppel.test/v2/auth/cloud/login')
+    expect(response.status).toBe(404)
+    expect(await response.text()).toBe('404 page not found\n')
+    expect(lastExplanation(doppel)).toMatchObject({ rule: 'route', seen: '/v2/auth/cloud/login', hint: expect.stringContaining('the auth service answers under /v1/') })
   })
 })

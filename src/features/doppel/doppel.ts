@@ -243,7 +243,11 @@ export class Doppel extends Emulator {
     const body = requestBodySource(request, this.journal.bodyLimit)
     let response: Response
     if (route === undefined) {
-      response = new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+      response = explainResponse(new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }), {
+        rule: 'route',
+        seen: url.pathname,
+        hint: 'no doppel service owns this path: the auth service answers under /v1/, the registry under /api/ and /.well-known/terraform.json, the control API under /_doppel/',
+      })
     } else {
       const service = SERVICES[route.answer]
       // Faults never touch the control API, whichever service answers under /_doppel/.

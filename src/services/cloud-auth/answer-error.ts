@@ -1,4 +1,5 @@
 import { explainResponse } from '../../core/explanation.ts'
+import { codeMeaning } from '../../core/doppel-error.ts'
 import type { Profile } from '../../core/profile.ts'
 import { StateTooLargeError } from '../../core/store.ts'
 import { authError, multiError } from './envelope.ts'
@@ -15,13 +16,13 @@ export type RefusedOn = 'login' | 'authenticated'
  * real service's, which is a 500 for some bad input), a field that does not convert answers 400
  * `Field validation failed: …` (docs/reference/cloud-auth.md §1.6), state past `maxStateBytes` 413, anything
  * else a 500 with its message. A refusal's explanation goes beside the answer, for the journal; one thrown
- * without names its code and message.
+ * without is named by its code's meaning and its message.
  */
 export function answerError(error: unknown, on: RefusedOn, profile: Pick<Profile, 'badInputStatus'>): Response {
   if (error instanceof AuthRefusal) {
     const status = profile.badInputStatus === 'real' ? error.realStatus : error.status
     const answer = status === 500 ? internalError(error.message, on) : authError(status, error.message)
-    return explainResponse(answer, error.explanation ?? { rule: error.code, seen: error.message })
+    return explainResponse(answer, error.explanation ?? { rule: codeMeaning(error.code), seen: error.message })
   }
   if (error instanceof FieldError) {
     return explainResponse(authError(400, MESSAGES.fieldValidation(error.message)), error.explanation ?? { rule: 'field type', seen: error.message })

@@ -46,7 +46,11 @@ async function serve(request: Request, context: RequestContext, route: { on: Ref
     try {
       path = decodeURIComponent(path)
     } catch {
-      return authError(400, MESSAGES.invalidUrlEscape)
+      return explainResponse(authError(400, MESSAGES.invalidUrlEscape), {
+        rule: 'path encoding',
+        seen: url.pathname,
+        expected: 'a path whose %-escapes decode to UTF-8 (%2F for a slash, %25 for a percent sign)',
+      })
     }
   }
   if (path.startsWith(API_PREFIX)) path = path.slice(API_PREFIX.length)

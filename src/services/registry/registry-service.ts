@@ -2,7 +2,7 @@ import type { RequestContext } from '../../core/glossary.ts'
 import { StateTooLargeError } from '../../core/store.ts'
 import { BodyTooLargeError, requestUrl } from '../../core/http.ts'
 import { explainResponse } from '../../core/explanation.ts'
-import { ERROR_CODES, type DoppelErrorCode } from '../../core/doppel-error.ts'
+import { codeMeaning } from '../../core/doppel-error.ts'
 import { ARCHIVE_LIMIT, archivist } from './api/archivist.ts'
 import { discovery } from './api/discovery.ts'
 import { registryErrorResponse } from './api/json-api.ts'
@@ -26,7 +26,7 @@ export async function registry(request: Request, context: RequestContext): Promi
   } catch (error) {
     if (error instanceof RegistryError) {
       const explanation = error.explanation ?? (error.status === 404 ? { rule: 'route', seen: `${request.method} ${path}`, hint: 'no registry route answers it' } : undefined)
-      return explainResponse(registryErrorResponse(error), explanation ?? { rule: ERROR_CODES[error.code as DoppelErrorCode] ?? error.title, seen: error.detail ?? error.title })
+      return explainResponse(registryErrorResponse(error), explanation ?? { rule: codeMeaning(error.code), seen: error.detail ?? error.title })
     }
     if (error instanceof StateTooLargeError) {
       return explainResponse(registryErrorResponse(registryErrors.stateTooLarge(error.message)), { rule: 'maxStateBytes', seen: error.message })
