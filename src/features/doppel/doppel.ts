@@ -98,12 +98,12 @@ export class Doppel extends Emulator {
 
   /** Seeds the auth method (roles, config, certificates) through its own endpoints; not put back by `reset()`. */
   get auth(): AuthSeeds {
-    return authSeeds({ seed: (fixture) => this.seed(fixture), emulator: this })
+    return authSeeds({ seed: (fixture) => this.seed(fixture), ready: () => this.ready(), emulator: this })
   }
 
   /** Seeds the registry (organisations, tokens, modules, deprecations); not put back by `reset()`. */
   get registry(): RegistrySeeds {
-    return registrySeeds({ seed: (fixture) => this.seed(fixture), emulator: this })
+    return registrySeeds({ seed: (fixture) => this.seed(fixture), ready: () => this.ready(), emulator: this })
   }
 
   /**

@@ -61,6 +61,8 @@ export class SeedRefusedError extends errorKind('SeedRefusedError', 'DOPPEL_SEED
 /** What the helpers need of the instance: its seed path (the fixture loader) and the emulator itself. */
 interface Seedable {
   seed(fixture: DoppelFixture): Promise<FixtureSummary>
+  /** Resolves once a fixture load under way is in, so a change made now is not overwritten by it. */
+  ready(): Promise<void>
   emulator: Emulator
 }
 
@@ -75,7 +77,10 @@ export function authSeeds(target: Seedable): AuthSeeds {
 }
 
 export function registrySeeds(target: Seedable): RegistrySeeds {
+  // The registry's own PATCH, called directly as a fixture's auth part calls the auth method: the same
+  // rules, and no journal entry for a set-up step.
   const patch = async (at: VersionAddress, deprecation: Record<string, unknown>) => {
+    await target.ready()
     const { registry } = await import('../../services/registry/index.ts')
     const { emulator } = target
     const path = ['organizations', at.organization, 'registry-modules', 'private', at.organization, at.name, at.provider, at.version].map(encodeURIComponent)
