@@ -3,19 +3,29 @@ import { compilePathPattern, PATTERN_LIMIT, type PathPattern } from './path-patt
 import type { Random } from './random.ts'
 import { errorKind } from './doppel-error.ts'
 
+/** A fault to inject: which requests (`method`, `path`) and what happens to them. */
 export interface FaultInput {
+  /** Only requests of this method; default any. */
   method?: string
+  /** An msw-style path pattern (`/api/v2/*`, `/v1/auth/cloud/role/:name`), or a full URL pattern. */
   path: string
+  /** Answer with this status (400 to 599) and the service's own error body. */
   status?: number
+  /** Delay the answer by this many milliseconds (at most ten minutes). */
   latency_ms?: number
+  /** Drop the connection: a network error for the client. */
   drop?: boolean
+  /** Fire for this many requests, then go; default until removed. */
   times?: number
 }
 
+/** A fault as set: its input, its id and how often it fired. */
 export interface Fault extends FaultInput {
+  /** `fault-` and 12 hex digits; `remove` takes it. */
   id: string
   /** How many more times it fires; undefined = until cleared. */
   remaining?: number
+  /** How many requests it has fired for. */
   hits: number
 }
 
@@ -51,6 +61,7 @@ export class Faults {
     return { ...entry.fault }
   }
 
+  /** Counts adds, removals and hits, for cheap "did anything change" checks. */
   get changes(): number {
     return this.#changes
   }

@@ -20,12 +20,17 @@ export interface JournalResponse {
   truncated: boolean
 }
 
+/** One request the instance answered, as `journal.entries()` gives it. */
 export interface JournalEntry {
+  /** Counts from 1 since the last clear. */
   id: number
+  /** When it was answered, on the emulator clock (ISO 8601). */
   time: string
+  /** The service that answered: `cloud-auth`, `registry`, `fake-cloud`, `control`, or `none`. */
   service: string
   method: string
   url: string
+  /** The answer's status; `0` for a dropped connection. */
   status: number
   durationMs: number
   /** Set for calls the emulator made to its own fake cloud without HTTP. */
@@ -65,7 +70,9 @@ export const JOURNAL_BODY_LIMIT = 16 * 1024
  * cut at `bodyLimit` bytes, so the journal's memory has a ceiling whatever the traffic.
  */
 export class Journal {
+  /** How many entries it keeps (`journalLimit`). */
   readonly limit: number
+  /** How many bytes of each body an entry keeps (`journalBodyLimit`). */
   readonly bodyLimit: number
   // A ring: once full, each record overwrites the oldest instead of shifting the array.
   #ring: (JournalRecord & { id: number })[] = []

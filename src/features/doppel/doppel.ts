@@ -317,6 +317,7 @@ export class Doppel extends Emulator {
   }
 }
 
+/** `createDoppel`'s options: the instance's (seed, clock, profile, tokens, limits) and its fixtures. */
 export interface DoppelOptions extends EmulatorOptions {
   /** Fixture files (YAML or JSON paths) or fixture objects, loaded at creation and after every reset. */
   fixtures?: FixtureSource | FixtureSource[]

@@ -39,6 +39,7 @@ export interface VersionAddress {
  * is not put back by `reset()`.
  */
 export interface RegistrySeeds {
+  /** An organisation (the registry's owner of modules); adding one that exists changes nothing. */
   addOrganization(name: string): Promise<void>
   /** A token that sees only `organizations`; returns it (generated from the seed when not given). */
   addToken(token: { token?: string; organizations: string[] }): Promise<string>

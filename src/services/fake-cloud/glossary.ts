@@ -155,14 +155,24 @@ export interface AssumedRoleCredentials extends AwsCredentials {
   assumedRoleId: string
 }
 
+/**
+ * The fake cloud's direct face (`doppel.cloud`): its inventory, the signed material it hands out and its
+ * provider calls, without HTTP. Each call acts on the instance's state at once and throws `CloudError`
+ * (with the provider's own code, `InvalidInstanceID.NotFound`) where the HTTP API answers an error.
+ */
 export interface FakeCloudApi {
   // Inventory
+  /** Launches an instance (running); ids left out are generated. IMDS answers for the last one created. */
   createInstance(input?: InstanceInput): Instance
+  /** The instance as it is now; undefined for an id the cloud does not have. */
   getInstance(instanceId: string): Instance | undefined
+  /** Moves an instance to `state` (`stopped`, `terminated`…); an ec2 login checks it is `running`. */
   setInstanceState(instanceId: string, state: InstanceState): Instance
   /** Changes the given metadata options (`http_tokens`, `instance_metadata_tags`), as EC2's ModifyInstanceMetadataOptions. */
   modifyInstanceMetadataOptions(instanceId: string, options: MetadataOptions): Instance
+  /** Creates an IAM user or role (with its access key, for a user); returns it with its credentials. */
   createPrincipal(input: PrincipalInput): Principal
+  /** Deletes a user or role by ARN or name; false when there was none. */
   deletePrincipal(arnOrName: string): boolean
   /** The identity that the auth service acts as when neither config/client nor CLOUD_* keys are set. */
   defaultServiceCredentials(): AwsCredentials
@@ -173,16 +183,29 @@ export interface FakeCloudApi {
   /** As the IMDS serves it: document JSON text, or base64 wrapped at 76 columns for the signatures. */
   identityDocument(instanceId: string, format: IdentityFormat): string
   /** PEM certificates the auth service trusts by default, by registered-certificate type. */
-  builtInCertificates(): { pkcs7: string[]; identity: string[] }
+  builtInCertificates(): {
+    /** Certificates that verify the `pkcs7` document (and `rsa2048`). */
+    pkcs7: string[]
+    /** Certificates that verify the `document` + `signature` pair. */
+    identity: string[]
+  }
 
   // Provider calls, acting as `credentials` (throw CloudError)
+  /** STS GetCallerIdentity: who `credentials` are. */
   getCallerIdentity(credentials: AwsCredentials): CallerIdentity
+  /** STS AssumeRole: temporary credentials for `roleArn`, as the auth method's config/sts does. */
   assumeRole(credentials: AwsCredentials, input: { roleArn: string; sessionName: string; externalId?: string; durationSeconds?: number }): AssumedRoleCredentials
+  /** EC2 DescribeInstances for one instance in `region`, as the ec2 login asks it. */
   describeInstance(credentials: AwsCredentials, region: string, instanceId: string): DescribedInstance
+  /** IAM GetInstanceProfile. */
   getInstanceProfile(credentials: AwsCredentials, name: string): IamEntity
+  /** IAM GetUser: the named user, or the caller's own when `name` is left out. */
   getUser(credentials: AwsCredentials, name?: string): IamEntity
+  /** IAM GetRole. */
   getRole(credentials: AwsCredentials, name: string): IamEntity
+  /** IAM CreateAccessKey: a new key for the named user, or the caller's own (config/rotate-root uses it). */
   createAccessKey(credentials: AwsCredentials, userName?: string): { accessKeyId: string; secretAccessKey: string; userName: string }
+  /** IAM DeleteAccessKey. */
   deleteAccessKey(credentials: AwsCredentials, accessKeyId: string, userName?: string): void
 
   /** Provider eventual consistency (opt-in, emulator-defined): how long a key from CreateAccessKey stays unusable. */
