@@ -1,11 +1,39 @@
+/**
+ * The emulator in process: `createDoppel`, its seed helpers, journal, faults and snapshots, and the HTTP
+ * server. Guides: docs/in-process.md, docs/server.md, docs/journal.md.
+ *
+ * @module doppel
+ */
 export { createDoppel, Doppel, DroppedConnection, type DoppelOptions, type HandleOptions, type Surface } from './features/doppel/doppel.ts'
+export type { DoppelFixture, FixtureSource, FixtureSummary } from './features/fixtures/index.ts'
+/** The parts of a fixture (`FixtureDocument.Role`, `FixtureDocument.Module`…), generated from its schema. */
+export type * as FixtureDocument from './features/fixtures/fixture-document.ts'
+export type {
+  AssumedRoleCredentials,
+  AwsCredentials,
+  CallerIdentity,
+  DescribedInstance,
+  HttpTokens,
+  IamEntity,
+  IdentityFormat,
+  Instance,
+  InstanceInput,
+  InstanceMetadataTags,
+  InstanceState,
+  MetadataOptions,
+  PolicyDocument,
+  Principal,
+  PrincipalInput,
+} from './services/fake-cloud/glossary.ts'
+export { SeedRefusedError, type AuthSeeds, type RegistrySeeds, type VersionAddress } from './features/doppel/seed-api.ts'
 export { Emulator, type EmulatorOptions } from './core/emulator.ts'
 export { Clock, type ClockOptions } from './core/clock.ts'
 export { Random } from './core/random.ts'
 export { KeyedCollection, Store, type CollectionOptions } from './core/store.ts'
-export type { JournalEntry, JournalRequest, JournalResponse } from './core/journal.ts'
+export type { Journal, JournalEntry, JournalRequest, JournalResponse } from './core/journal.ts'
+export { JournalVerifyError, type JournalMatch } from './core/journal-match.ts'
 export type { Explanation } from './core/explanation.ts'
-export type { Fault, FaultInput } from './core/faults.ts'
+export type { Fault, FaultInput, Faults } from './core/faults.ts'
 export { SERVICE_PROFILE, VAULT_PROFILE, type Profile } from './core/profile.ts'
 export { authProfile, type AuthProfile } from './services/cloud-auth/auth-profile.ts'
 export type { CloudAuthOptions } from './services/cloud-auth/options.ts'

@@ -1,4 +1,4 @@
-import { didYouMean } from './did-you-mean.ts'
+import { didYouMean } from '../core/did-you-mean.ts'
 
 /**
  * A `util.parseArgs` error as one short line, with a did-you-mean for an unknown option among the flags

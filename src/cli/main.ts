@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { didYouMean } from './did-you-mean.ts'
+import { didYouMean } from '../core/did-you-mean.ts'
 import { serve } from './serve-command.ts'
 import type { CliIo } from '../core/cli-io.ts'
 import type { ProxySession } from './proxy-session.ts'

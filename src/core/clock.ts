@@ -6,6 +6,7 @@ export const EARLIEST_MS = 0
 export const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
 const RANGE = '1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z'
 
+/** How an instance's own clock starts (`createDoppel({ clock: { start, frozen } })`). */
 export interface ClockOptions {
   /** Start time. Default: the wall clock at creation. */
   start?: Date | string | number
@@ -13,13 +14,13 @@ export interface ClockOptions {
   frozen?: boolean
 }
 
+/** The clock's position in a snapshot: a frozen instant, or the offset from wall time (which keeps running). */
+export type ClockState = { frozen: true; now_ms: number } | { frozen: false; offset_ms: number }
+
 /**
  * The emulator's clock: wall time shifted by an offset, or a frozen instant.
  * Every expiry, tidy, SigV4 skew check and timestamp reads it, so tests move time instead of waiting.
  */
-/** The clock's position in a snapshot: a frozen instant, or the offset from wall time (which keeps running). */
-export type ClockState = { frozen: true; now_ms: number } | { frozen: false; offset_ms: number }
-
 export class Clock {
   #frozen: boolean
   readonly #startsFrozen: boolean
@@ -38,18 +39,22 @@ export class Clock {
     if (!this.#frozen) this.#offsetMs = this.#initialOffsetMs = this.#startMs - Date.now()
   }
 
+  /** Whether time moves only through `advance` and `set`. */
   get frozen(): boolean {
     return this.#frozen
   }
 
+  /** How many times the clock was moved, for cheap "did anything change" checks. */
   get moves(): number {
     return this.#moves
   }
 
+  /** The emulator's time, in milliseconds since the epoch. */
   nowMs(): number {
     return this.#frozen ? this.#frozenAt : Date.now() + this.#offsetMs
   }
 
+  /** The emulator's time. */
   now(): Date {
     return new Date(this.nowMs())
   }
@@ -89,6 +94,7 @@ export class Clock {
     for (const listener of this.#moveListeners) listener()
   }
 
+  /** The clock's position, as a snapshot keeps it. */
   state(): ClockState {
     return this.#frozen ? { frozen: true, now_ms: this.#frozenAt } : { frozen: false, offset_ms: this.#offsetMs }
   }

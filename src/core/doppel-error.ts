@@ -19,6 +19,7 @@ export const CORE_ERROR_CODES = {
   DOPPEL_STATE_TOO_LARGE: "a write that would take the state past its size limit (`maxStateBytes`); nothing written",
   DOPPEL_START_FILE: 'a file named at start that is not a regular file, is too large or cannot be read',
   DOPPEL_BUSY: 'a large document that would wait behind too many others being parsed (fixtures); nothing was loaded, try again',
+  DOPPEL_VERIFY_FAILED: '`journal.verify` saw another number of matching requests than expected',
   DOPPEL_ROUTE_PATTERN_SHAPE: 'a route row whose path pattern is not made of whole segments',
 } as const
 

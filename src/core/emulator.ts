@@ -12,6 +12,7 @@ export interface ExpiringDomain {
   sweepExpired(nowMs: number): void
 }
 
+/** The options every instance takes (`createDoppel` adds `fixtures`). */
 export interface EmulatorOptions {
   /** Makes ids, tokens and nonces repeatable. Unseeded instances use `node:crypto`. */
   seed?: number | string
@@ -19,6 +20,11 @@ export interface EmulatorOptions {
   clock?: Clock | ClockOptions
   /** Tokens allowed to call management endpoints. Default `["root"]`. */
   rootTokens?: string[]
+  /**
+   * The names the services answer under: `service` (default: `/v1/auth/cloud`, `X-Service-Token`,
+   * `CLOUD_*`) or `vault` (Vault's own: `/v1/auth/aws`, `X-Vault-Token`, `AWS_*`), where real Vault
+   * clients need them.
+   */
   profile?: 'service' | 'vault'
   /**
    * Each service's own options, by the service's name (`cloud-auth`): the core keeps them for the service
@@ -56,16 +62,27 @@ export interface EmulatorOptions {
  * module level, so instances in one process never see each other.
  */
 export class Emulator {
+  /** The virtual clock every expiry, tidy and SigV4 skew check reads: `advance('73h')`, `set(…)`. */
   readonly clock: Clock
+  /** The seeded random source of ids, tokens and nonces. */
   readonly random: Random
+  /** Every stored record, by collection (`store.snapshot()` to look). */
   readonly store: Store
+  /** The requests answered, newest last: `entries()`, `count(match)`, `verify(match, times?)`. */
   readonly journal: Journal
+  /** Injected faults (a status, a delay or a dropped connection): `add`, `list`, `remove`, `clear`. */
   readonly faults: Faults
+  /** The names the services answer under (`service` or `vault`). */
   readonly profile: Profile
+  /** The tokens allowed to call management endpoints. */
   readonly rootTokens: ReadonlySet<string>
+  /** Each service's own options, by the service's name, kept for it (the core never reads them). */
   readonly services: Readonly<Record<string, unknown>>
+  /** The environment the service's own credentials are read from. */
   readonly env: Record<string, string | undefined>
+  /** The path prefix clients reach this instance under (a tenant's `/t/<name>`). */
   readonly basePath: string
+  /** Caps shared with other instances (IMDS listeners, faults). */
   readonly sharedLimits: SharedLimits
   #domains = new Map<string, unknown>()
   #resetHooks: (() => void)[] = []
@@ -146,6 +163,7 @@ export class Emulator {
     this.#otherChanges++
   }
 
+  /** Whether `token` is one of the root tokens. */
   isRootToken(token: string | null | undefined): boolean {
     return typeof token === 'string' && this.rootTokens.has(token)
   }

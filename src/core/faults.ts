@@ -3,19 +3,29 @@ import { compilePathPattern, PATTERN_LIMIT, type PathPattern } from './path-patt
 import type { Random } from './random.ts'
 import { errorKind } from './doppel-error.ts'
 
+/** A fault to inject: which requests (`method`, `path`) and what happens to them. */
 export interface FaultInput {
+  /** Only requests of this method; default any. */
   method?: string
+  /** An msw-style path pattern (`/api/v2/*`, `/v1/auth/cloud/role/:name`), or a full URL pattern. */
   path: string
+  /** Answer with this status (400 to 599) and the service's own error body. */
   status?: number
+  /** Delay the answer by this many milliseconds (at most ten minutes). */
   latency_ms?: number
+  /** Drop the connection: a network error for the client. */
   drop?: boolean
+  /** Fire for this many requests, then go; default until removed. */
   times?: number
 }
 
+/** A fault as set: its input, its id and how often it fired. */
 export interface Fault extends FaultInput {
+  /** `fault-` and 12 hex digits; `remove` takes it. */
   id: string
   /** How many more times it fires; undefined = until cleared. */
   remaining?: number
+  /** How many requests it has fired for. */
   hits: number
 }
 
@@ -34,6 +44,13 @@ export class Faults {
     this.#pool = pool
   }
 
+  /**
+   * Adds a fault; the next matching requests get it (`times` of them, or all until removed). Throws
+   * FaultError for one it refuses (a status outside 400–599, a delay past ten minutes, an unknown key).
+   *
+   * @example
+   * doppel.faults.add({ method: 'POST', path: '/v1/auth/cloud/login', status: 503, times: 1 })
+   */
   add(input: unknown): Fault {
     const fault = validateFault(input)
     const id = `fault-${this.#random.hex(12)}`
@@ -49,6 +66,7 @@ export class Faults {
     return this.#faults.size
   }
 
+  /** Counts adds, removals and hits, for cheap "did anything change" checks. */
   get changes(): number {
     return this.#changes
   }
@@ -72,10 +90,12 @@ export class Faults {
     this.#changes++
   }
 
+  /** The faults set, with their hits and remaining counts. */
   list(): Fault[] {
     return [...this.#faults.values()].map(({ fault }) => ({ ...fault }))
   }
 
+  /** Removes one fault by id; false when there was none. */
   remove(id: string): boolean {
     this.#changes++
     const entry = this.#faults.get(id)
@@ -84,6 +104,7 @@ export class Faults {
     return this.#faults.delete(id)
   }
 
+  /** Removes every fault. */
   clear(): void {
     this.#releaseAll()
     this.#changes++

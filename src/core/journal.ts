@@ -1,4 +1,5 @@
 import type { Explanation } from './explanation.ts'
+import { compileJournalMatch, describeJournalMatch, JournalVerifyError, type JournalMatch } from './journal-match.ts'
 
 /** A request as the journal keeps it: secrets redacted, the body cut at the journal's body limit. */
 export interface JournalRequest {
@@ -19,12 +20,17 @@ export interface JournalResponse {
   truncated: boolean
 }
 
+/** One request the instance answered, as `journal.entries()` gives it. */
 export interface JournalEntry {
+  /** Counts from 1 since the last clear. */
   id: number
+  /** When it was answered, on the emulator clock (ISO 8601). */
   time: string
+  /** The service that answered: `cloud-auth`, `registry`, `fake-cloud`, `control`, or `none`. */
   service: string
   method: string
   url: string
+  /** The answer's status; `0` for a dropped connection. */
   status: number
   durationMs: number
   /**
@@ -139,7 +145,9 @@ export class JournalBudget {
  * instances, so the journals' memory has a ceiling whatever the traffic and however many tenants.
  */
 export class Journal {
+  /** How many entries it keeps (`journalLimit`). */
   readonly limit: number
+  /** How many bytes of each body an entry keeps (`journalBodyLimit`). */
   readonly bodyLimit: number
   readonly budget: JournalBudget
   // A ring: once full, each record overwrites the oldest instead of shifting the array.
@@ -180,13 +188,9 @@ export class Journal {
     }
   }
 
+  /** Every entry held, oldest first: the exchange redacted and bounded, and a refusal's explanation. */
   entries(): JournalEntry[] {
-    const out: JournalEntry[] = []
-    for (let id = this.#first; id < this.#next; id++) {
-      const stored = this.#ring[(id - 1) % this.limit]
-      if (stored?.id === id) out.push(entry(stored))
-    }
-    return out
+    return this.#ordered().map(entry)
   }
 
   /**
@@ -208,17 +212,70 @@ export class Journal {
     return stored?.id === id ? entry(stored) : undefined
   }
 
+  /**
+   * How many requests the journal holds that match (every field given must): WireMock's `count`.
+   *
+   * @example
+   * doppel.journal.count({ method: 'POST', path: '/v1/auth/cloud/login' })
+   */
+  count(match: JournalMatch = {}): number {
+    const matches = compileJournalMatch(match)
+    let count = 0
+    for (const record of this.#ordered()) if (matches(record)) count++
+    return count
+  }
+
+  /**
+   * Throws JournalVerifyError (code `DOPPEL_VERIFY_FAILED`) unless the journal holds exactly `times`
+   * matching requests, or at least one when `times` is omitted: WireMock's `verify`. The message names
+   * the match, the count and the requests the journal does hold, newest last.
+   *
+   * @example
+   * doppel.journal.verify({ method: 'PATCH', path: '/api/v2/organizations/:org/registry-modules/*' }, 1)
+   */
+  verify(match: JournalMatch, times?: number): void {
+    const seen = this.count(match)
+    if (times === undefined ? seen > 0 : seen === times) return
+    const wanted = times === undefined ? 'at least 1 request' : `exactly ${times} request${times === 1 ? '' : 's'}`
+    const held = this.#ordered()
+    const shown = held.slice(-VERIFY_SHOWN).map((r) => `  ${r.method} ${pathOf(r.url)} → ${r.status || 'dropped'} (${r.service})`)
+    const list =
+      held.length === 0
+        ? 'The journal holds no requests.'
+        : `The journal holds ${held.length}${held.length > VERIFY_SHOWN ? `, the last ${VERIFY_SHOWN}` : ''}:\n${shown.join('\n')}`
+    throw new JournalVerifyError(`Expected ${wanted} matching ${describeJournalMatch(match)}, saw ${seen}. ${list}`)
+  }
+
+  /** The records held, oldest first (the byte budget may have taken some the ring still has slots for). */
+  #ordered(): Stored[] {
+    const held: Stored[] = []
+    for (let id = this.#first; id < this.#next; id++) {
+      const stored = this.#ring[(id - 1) % this.limit]
+      if (stored?.id === id) held.push(stored)
+    }
+    return held
+  }
+
   /** How many requests were recorded since the last clear, including those the bounds dropped. */
   get total(): number {
     return this.#next - 1
   }
 
+  /** Forgets every entry (`reset()` does it too). */
   clear(): void {
     for (const stored of this.#ring) if (stored) this.budget.release(stored.held)
     this.#ring = []
     this.#next = 1
     this.#first = 1
   }
+}
+
+/** How many of the held requests a failed `verify` lists. */
+const VERIFY_SHOWN = 10
+
+/** The path without the query, which may carry credentials. */
+function pathOf(url: string): string {
+  return new URL(url).pathname
 }
 
 function entry(r: JournalRecord & { id: number }): JournalEntry {

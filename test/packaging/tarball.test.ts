@@ -81,10 +81,11 @@ describe('the tarball', () => {
     }
     expect(paths.some((path) => path.startsWith('conformance/') && path.endsWith('.yaml'))).toBe(true)
     expect(paths.some((path) => path.startsWith('scenarios/') && path.endsWith('.yaml'))).toBe(true)
-    // The guides ship (the README links them), not the decision records or reference notes beside them.
-    const unwanted = paths.filter((path) => /(^|\/)(test|bench|src|scripts|\.ci)\/|^docs\/(?![\w-]+\.md$)|\.test\.|\.ts$(?<!\.d\.ts)|^certs\/(ca\.key|generate\.sh)$|Dockerfile|tsconfig|vitest\.config/.test(path))
+    // The guides and the API reference ship (the README links them), not the decision records or reference notes beside them.
+    const unwanted = paths.filter((path) => /(^|\/)(test|bench|src|scripts|\.ci)\/|^docs\/(?![\w-]+\.md$|api\/[\w/.-]+\.md$)|\.test\.|\.ts$(?<!\.d\.ts)|^certs\/(ca\.key|generate\.sh)$|Dockerfile|tsconfig|vitest\.config/.test(path))
     expect(unwanted).toEqual([])
     expect(paths).toContain('docs/in-process.md')
+    expect(paths).toContain('docs/api/README.md')
     expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toMatch(/^Mozilla Public License Version 2\.0/)
   })
 

@@ -5,7 +5,14 @@ import { allEndpoints } from './endpoints.ts'
 import { robustWorld, type RobustWorld } from './robust-world.ts'
 
 // Every endpoint × every bad input that applies to it: a 4xx with the service's own error body, an
-// answer within the per-request timeout, and stored state exactly as after set-up.
+// answer within the per-request timeout, stored state exactly as after set-up, and an explanation in the
+// journal that says why in words (never only an internal DOPPEL_* code), except where UNEXPLAINED says.
+/**
+ * `endpoint / input` pairs whose 4xx may come without an explanation, each with why. Keep it short: a
+ * newcomer reads the journal to learn why a request was refused.
+ */
+const UNEXPLAINED: RegExp[] = []
+
 let world: RobustWorld
 let before: string
 const endpoints = allEndpoints(() => world)
@@ -37,6 +44,11 @@ describe('bad input to every endpoint: a 4xx with the service’s error body, no
       else {
         const problem = errorBodyProblem(endpoint.family, answer)
         if (problem) problems.push(`${where}: ${answer.status} ${problem}: ${answer.text.slice(0, 200)}`)
+        const explanation = world.doppel.journal.entry(world.doppel.journal.total)?.explanation
+        if (explanation === undefined && !UNEXPLAINED.some((allowed) => allowed.test(`${endpoint.label} / ${input.label}`))) {
+          problems.push(`${where}: ${answer.status} without an explanation in the journal`)
+        }
+        if (explanation && /^DOPPEL_[A-Z0-9_]+$/.test(explanation.rule)) problems.push(`${where}: the explanation's rule is only the code ${explanation.rule}`)
       }
       const after = snapshot()
       if (after !== before) {

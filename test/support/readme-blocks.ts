@@ -39,7 +39,8 @@ export function documentedFiles(): string[] {
     readdirSync(new URL(dir, ROOT), { withFileTypes: true }).flatMap((entry) =>
       entry.isDirectory() ? under(`${dir}${entry.name}/`) : entry.name.endsWith('.md') ? [`${dir}${entry.name}`] : [],
     )
-  return ['README.md', 'CONTRIBUTING.md', ...under('docs/').sort()]
+  // docs/api/ is generated from the declarations; its examples are fragments of the guides' blocks.
+  return ['README.md', 'CONTRIBUTING.md', ...under('docs/').filter((file) => !file.startsWith('docs/api/')).sort()]
 }
 
 /** The bodies of a Markdown file's fenced blocks in the given language, in order. */

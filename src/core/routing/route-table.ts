@@ -1,4 +1,5 @@
 import { decodeSegment } from '../decode-segment.ts'
+import { editDistance } from '../did-you-mean.ts'
 import { compilePathPattern, type PathPattern, type PathPatternOptions } from '../path-pattern.ts'
 import type { RouteMatch, RouteRow } from './route-row.ts'
 
@@ -48,4 +49,36 @@ export class RouteTable<Row extends RouteRow> {
     }
     return pathKnown ? 405 : 404
   }
+
+  /**
+   * The routes whose paths come nearest `path`, as `METHOD path` (or the path alone for a row of any
+   * method), nearest first: WireMock's near misses for an explanation. A `:name` segment fits any, a
+   * literal costs its edit distance over its length, a missing or extra segment costs one.
+   */
+  nearest(path: string, count = 3, prefix = ''): string[] {
+    const segments = path.split('/')
+    const scored = this.rows.map((row) => ({ row, cost: pathCost(segments, row.path.split('/')) }))
+    scored.sort((a, b) => a.cost - b.cost)
+    const out: string[] = []
+    for (const { row } of scored) {
+      const text = `${row.method === undefined ? '' : `${row.method} `}${prefix}${row.path}`
+      if (!out.includes(text)) out.push(text)
+      if (out.length === count) break
+    }
+    return out
+  }
+}
+
+function pathCost(segments: readonly string[], pattern: readonly string[]): number {
+  const rest = pattern.at(-1) === '*'
+  const fixed = rest ? pattern.length - 1 : pattern.length
+  let cost = 0
+  for (let i = 0; i < Math.min(segments.length, fixed); i++) {
+    const want = pattern[i]!
+    const seen = segments[i]!
+    if (want.startsWith(':') ? seen === '' : want !== seen) cost += want.startsWith(':') ? 1 : Math.min(1, editDistance(seen, want) / Math.max(want.length, 1))
+  }
+  if (segments.length < fixed) cost += fixed - segments.length
+  else if (!rest) cost += segments.length - fixed
+  return cost
 }

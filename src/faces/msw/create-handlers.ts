@@ -4,6 +4,7 @@ import { DroppedConnection, type Doppel } from '../../features/doppel/doppel.ts'
 import { classifyRequest } from '../../features/doppel/route-request.ts'
 import { FAKE_CLOUD_URL, isFakeCloudHost } from '../../services/fake-cloud/index.ts'
 
+/** `createHandlers`' options: where doppel answers, and what it does with a request it does not own. */
 export interface HandlerOptions {
   /**
    * Where the auth service, the registry and the control API answer (one origin for all three, as on

@@ -1,6 +1,8 @@
 /**
  * YAML scenarios and fixtures: one engine that replays flows against the in-process emulator or a real
  * server, with the same files and the same verdicts.
+ *
+ * @module doppel/scenario
  */
 export { loadScenarioFile, parseScenario } from './load/parse-scenario.ts'
 export { findScenarioFiles } from './load/find-scenario-files.ts'

@@ -6,6 +6,8 @@
  * // test/scenarios.test.ts
  * import { describeScenarios } from 'doppel/vitest'
  * await describeScenarios('scenarios/')
+ *
+ * @module doppel/vitest
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, describe, test } from 'vitest'

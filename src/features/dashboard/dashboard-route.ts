@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { jsonResponse } from '../../core/http.ts'
 import { controlPath } from '../../services/control/urls.ts'
+import { explainResponse, listText } from '../../core/explanation.ts'
 
 const PREFIX = controlPath('ui/')
 
@@ -48,7 +49,9 @@ export async function dashboard(request: Request): Promise<Response> {
   if (path === PREFIX.slice(0, -1)) return new Response(null, { status: 308, headers: { Location: 'ui/' } })
   const name = path === PREFIX ? 'index.html' : path.slice(PREFIX.length)
   const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined
-  if (type === undefined) return jsonResponse(404, { errors: [`no such dashboard file: ${path}`] })
+  if (type === undefined) {
+    return explainResponse(jsonResponse(404, { errors: [`no such dashboard file: ${path}`] }), { rule: 'dashboard file', seen: name, expected: listText(Object.keys(ASSETS)) })
+  }
   const body = request.method === 'HEAD' ? null : await asset(name)
   return new Response(body, { status: 200, headers: { 'Content-Type': type, ...HEADERS } })
 }

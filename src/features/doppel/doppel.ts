@@ -6,7 +6,8 @@ import type { Service } from '../../core/glossary.ts'
 import type { ControlTable } from '../../services/control/index.ts'
 import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from '../../services/fake-cloud/index.ts'
 import { registryFaultResponse } from '../../services/registry/api/json-api.ts'
-import type { CheckedFixtures, FixtureSource } from '../fixtures/index.ts'
+import type { CheckedFixtures, DoppelFixture, FixtureSource, FixtureSummary } from '../fixtures/index.ts'
+import { authSeeds, registrySeeds, type AuthSeeds, type RegistrySeeds } from './seed-api.ts'
 import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from '../snapshot/snapshot-document.ts'
 import type { TenantDirectory, TenantsContext } from '../tenants/glossary.ts'
 import { LightResponse, realResponse } from '../../core/light-response.ts'
@@ -15,6 +16,9 @@ import { explainResponse, responseExplanation, type Explanation } from '../../co
 import { journalRequest, journalResponse, requestBodySource, type BodySource } from './journal-exchange.ts'
 import { redactExplanation, redactUrl } from '../../services/control/redact.ts'
 import { CONTROL_TABLE } from './control-table.ts'
+import { API_PREFIX as AUTH_PREFIX } from '../../services/cloud-auth/urls.ts'
+import { API_PREFIX as REGISTRY_PREFIX, DISCOVERY_PATH } from '../../services/registry/urls.ts'
+import { CONTROL_PREFIX } from '../../services/control/urls.ts'
 import { classifyRequest, faultsApply, type ServiceName, type Surface } from './route-request.ts'
 
 export type { Surface } from './route-request.ts'
@@ -97,6 +101,28 @@ export class Doppel extends Emulator {
   /** The fake cloud's direct face: instances, principals, signed identity documents. */
   get cloud(): FakeCloudApi {
     return getFakeCloud(this)
+  }
+
+  /** Seeds the auth method (roles, config, certificates) through its own endpoints; not put back by `reset()`. */
+  get auth(): AuthSeeds {
+    return authSeeds({ seed: (fixture) => this.seed(fixture), ready: () => this.ready(), emulator: this })
+  }
+
+  /** Seeds the registry (organisations, tokens, modules, deprecations); not put back by `reset()`. */
+  get registry(): RegistrySeeds {
+    return registrySeeds({ seed: (fixture) => this.seed(fixture), ready: () => this.ready(), emulator: this })
+  }
+
+  /**
+   * Puts a fixture in now, checked against the schema and tried on a scratch copy first, so a refusal
+   * (FixtureError) changes nothing; unlike `useFixtures`, not again after a reset. Resolves with what it
+   * put in (generated ids, tokens, principals' credentials).
+   */
+  async seed(fixture: DoppelFixture): Promise<FixtureSummary> {
+    await this.ready()
+    this.#fixtureModule ??= import('../fixtures/index.ts')
+    const { loadFixtures } = await this.#fixtureModule
+    return loadFixtures(this, fixture, 'seed')
   }
 
   /** The fixture load under way (at creation, after `useFixtures` or a reset), if any: requests wait for it. */
@@ -224,7 +250,11 @@ export class Doppel extends Emulator {
     const body = requestBodySource(request, this.journal.bodyLimit)
     let response: Response
     if (route.answer === undefined) {
-      response = new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+      response = explainResponse(new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }), {
+        rule: 'route',
+        seen: url.pathname,
+        hint: `no doppel service owns this path: the auth service answers under ${AUTH_PREFIX}, the registry under ${REGISTRY_PREFIX} and ${DISCOVERY_PATH}, the control API under ${CONTROL_PREFIX}`,
+      })
     } else {
       const service = SERVICES[route.answer]
       const fault = faultsApply(url.pathname) ? this.faults.take(request.method, url) : undefined
@@ -302,6 +332,7 @@ export class Doppel extends Emulator {
   }
 }
 
+/** `createDoppel`'s options: the instance's (seed, clock, profile, tokens, limits), each service's own, and its fixtures. */
 export interface DoppelOptions extends Omit<EmulatorOptions, 'services'> {
   /** The auth method's own options. */
   cloudAuth?: CloudAuthOptions

@@ -9,6 +9,7 @@ export const FEATURE_ERROR_CODES = {
   DOPPEL_INVALID_FIXTURE: 'a fixture that does not validate or that a service refused; nothing was loaded',
   DOPPEL_FIXTURE_PART_REFUSED: 'one part of a fixture a service refused',
   DOPPEL_INVALID_SCENARIO: 'a scenario or targets file that does not validate (the first 30 issues listed, then a count of the rest)',
+  DOPPEL_SEED_REFUSED: "a seed helper's change (`doppel.registry.deprecate`) the service refused",
 } as const
 
 declare module '../../core/doppel-error.ts' {

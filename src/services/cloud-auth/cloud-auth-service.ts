@@ -7,7 +7,7 @@ import type { RequestContext } from '../../core/glossary.ts'
 import { requestUrl } from '../../core/http.ts'
 import { answerError } from './answer-error.ts'
 import { authProfile } from './auth-profile.ts'
-import { explainResponse } from '../../core/explanation.ts'
+import { explainResponse, listText } from '../../core/explanation.ts'
 import { tokenExplanation } from './tokens/token-refusal.ts'
 import { authError, multiError } from './envelope.ts'
 import { MESSAGES } from './auth-messages.ts'
@@ -19,7 +19,7 @@ import { authState } from './state.ts'
 import { runPeriodicTidy } from './tidy/remove-expired.ts'
 import { tokenStore } from './tokens/index.ts'
 import type { RouteMatch } from '../../core/routing/index.ts'
-import { matchApiRoute, type MountPoint } from './routing/api-routes.ts'
+import { elsewhere, matchApiRoute, type MountPoint } from './routing/api-routes.ts'
 import type { ApiRoute, OperationCall, RouteToken } from './routing/api-route.ts'
 import { API_PREFIX } from './urls.ts'
 
@@ -44,7 +44,11 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
     try {
       path = decodeURIComponent(path)
     } catch {
-      return authError(400, MESSAGES.invalidUrlEscape)
+      return explainResponse(authError(400, MESSAGES.invalidUrlEscape), {
+        rule: 'path encoding',
+        seen: url.pathname,
+        expected: 'a path whose %-escapes decode to UTF-8 (%2F for a slash, %25 for a percent sign)',
+      })
     }
   }
   if (path.startsWith(API_PREFIX)) path = path.slice(API_PREFIX.length)
@@ -71,16 +75,19 @@ interface Route {
 const noRow = (answer: () => Response): Route => ({ token: 'root', run: answer })
 
 function routeOf(match: RouteMatch<ApiRoute | MountPoint> | undefined, input: Omit<OperationCall, 'params' | 'rest'>): Route {
-  if (!match) return noRow(() => authError(404, MESSAGES.noHandler(input.path)))
+  if (!match) return noRow(() => explainResponse(authError(404, MESSAGES.noHandler(input.path)), elsewhere(input.context, input.path)))
   const { row } = match
   const call: OperationCall = { ...input, params: match.params, rest: match.rest }
   if (row.reads !== 'mount') return { token: row.token, run: () => row.run(call) }
   // A mount point: the mount is whatever the emulator's mount table holds at the start of the rest.
   const { context } = call
   const mount = mountTable(context.emulator).resolve(call.path.slice(row.path.length - 1))
-  if (!mount) return noRow(() => authError(404, MESSAGES.noHandler(call.path)))
+  if (!mount) return noRow(() => explainResponse(authError(404, MESSAGES.noHandler(call.path)), elsewhere(context, call.path)))
   const found = row.match(mount.relative)
-  if (!found) return noRow(() => authError(404, multiError(MESSAGES.unsupportedPath)))
+  if (!found) {
+    const why = { rule: 'route', seen: mount.relative, expected: `the nearest paths on the mount: ${listText(row.nearest(mount.relative))}` }
+    return noRow(() => explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), why))
+  }
   const endpoint = found.row
   if (!('operations' in endpoint)) {
     return { token: endpoint.token, run: () => endpoint.run({ ...call, path: mount.relative, params: found.params, rest: found.rest, mount: mount.mount }) }
@@ -90,7 +97,7 @@ function routeOf(match: RouteMatch<ApiRoute | MountPoint> | undefined, input: Om
     run() {
       const state = authState(context.emulator, mount.mount)
       runPeriodicTidy(state, context.emulator.clock.nowMs())
-      return runEndpoint(context, state, endpoint, found.params, call.operation, call.data)
+      return runEndpoint(context, state, endpoint, mount.relative, found.params, call.operation, call.data)
     },
   }
 }

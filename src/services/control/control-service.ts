@@ -45,7 +45,12 @@ export async function control(request: Request, context: RequestContext, table: 
   const path = url.pathname.replace(/\/+$/, '')
   const match = table.match(request.method, path)
   if (match === 404) {
-    return answer(refused(404, `unsupported path: ${request.method} ${path}`), { rule: 'control route', seen: path, hint: 'the README lists the control API' })
+    return answer(refused(404, `unsupported path: ${request.method} ${path}`), {
+      rule: 'control route',
+      seen: path,
+      expected: `the nearest control routes: ${listText(table.nearest(path))}`,
+      hint: 'docs/api and the README list the control API',
+    })
   }
   if (match === 405) {
     const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((method) => typeof table.match(method, path) !== 'number')

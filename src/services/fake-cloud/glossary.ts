@@ -161,11 +161,15 @@ export interface AssumedRoleCredentials extends AwsCredentials {
 /** Test set-up: the inventory, signed material and the provider's settings (`doppel.cloud` in a test). */
 export interface CloudSetup {
   createInstance(input?: InstanceInput): Instance
+  /** The instance as it is now; undefined for an id the cloud does not have. */
   getInstance(instanceId: string): Instance | undefined
+  /** Moves an instance to `state` (`stopped`, `terminated`…); an ec2 login checks it is `running`. */
   setInstanceState(instanceId: string, state: InstanceState): Instance
   /** Changes the given metadata options (`http_tokens`, `instance_metadata_tags`), as EC2's ModifyInstanceMetadataOptions. */
   modifyInstanceMetadataOptions(instanceId: string, options: MetadataOptions): Instance
+  /** Creates an IAM user or role (with its access key, for a user); returns it with its credentials. */
   createPrincipal(input: PrincipalInput): Principal
+  /** Deletes a user or role by ARN or name; false when there was none. */
   deletePrincipal(arnOrName: string): boolean
   /** The identity that the auth service acts as when neither config/client nor CLOUD_* keys are set. */
   defaultServiceCredentials(): AwsCredentials
@@ -175,7 +179,12 @@ export interface CloudSetup {
   /** As the IMDS serves it: document JSON text, or base64 wrapped at 76 columns for the signatures. */
   identityDocument(instanceId: string, format: IdentityFormat): string
   /** PEM certificates the auth service trusts by default, by registered-certificate type. */
-  builtInCertificates(): { pkcs7: string[]; identity: string[] }
+  builtInCertificates(): {
+    /** Certificates that verify the `pkcs7` document (and `rsa2048`). */
+    pkcs7: string[]
+    /** Certificates that verify the `document` + `signature` pair. */
+    identity: string[]
+  }
 
   /** Provider eventual consistency (opt-in, emulator-defined): how long a key from CreateAccessKey stays unusable. */
   consistency(): { key_propagation_seconds: number }

@@ -2,6 +2,7 @@ import type { RequestContext } from '../../core/glossary.ts'
 import { StateTooLargeError } from '../../core/store.ts'
 import { BodyTooLargeError, requestUrl } from '../../core/http.ts'
 import { explainResponse } from '../../core/explanation.ts'
+import { REGISTRY_ERROR_CODES } from './error-codes.ts'
 import { ARCHIVE_LIMIT, archivist } from './api/archivist.ts'
 import { discovery } from './api/discovery.ts'
 import { registryErrorResponse } from './api/json-api.ts'
@@ -25,7 +26,7 @@ export async function registry(request: Request, context: RequestContext): Promi
   } catch (error) {
     if (error instanceof RegistryError) {
       const explanation = error.explanation ?? (error.status === 404 ? { rule: 'route', seen: `${request.method} ${path}`, hint: 'no registry route answers it' } : undefined)
-      return explainResponse(registryErrorResponse(error), explanation ?? { rule: error.code, seen: error.detail ?? error.title })
+      return explainResponse(registryErrorResponse(error), explanation ?? { rule: (REGISTRY_ERROR_CODES as Record<string, string>)[error.code] ?? error.code, seen: error.detail ?? error.title })
     }
     if (error instanceof StateTooLargeError) {
       return explainResponse(registryErrorResponse(registryErrors.stateTooLarge(error.message)), { rule: 'maxStateBytes', seen: error.message })

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto'
 import type { RequestContext } from '../../../core/glossary.ts'
 import { authError, authResponse, multiError, noContent } from '../envelope.ts'
+import { explainResponse } from '../../../core/explanation.ts'
 import { toStringField } from '../fields/index.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import type { OperationCall, OperationRoute } from '../routing/api-route.ts'
@@ -46,10 +47,12 @@ function listMounts(context: RequestContext): Response {
 function enable(context: RequestContext, path: string, data: Record<string, unknown>): Response {
   const type = toStringField(data.type, 'type')
   const description = toStringField(data.description, 'description')
-  if (type !== 'aws') return authError(400, MESSAGES.pluginNotFound(type))
+  if (type !== 'aws') return explainResponse(authError(400, MESSAGES.pluginNotFound(type)), { rule: 'mount type', seen: type, expected: 'aws (the one auth method doppel emulates)' })
   const table = mountTable(context.emulator)
   const conflict = table.conflict(path)
-  if (conflict !== undefined) return authError(400, MESSAGES.pathInUse(`${conflict}/`))
+  if (conflict !== undefined) {
+    return explainResponse(authError(400, MESSAGES.pathInUse(`${conflict}/`)), { rule: 'mount path', seen: path, hint: `${conflict}/ is mounted already; pick a path that neither holds nor sits under it` })
+  }
   table.enable(path, description)
   return noContent()
 }

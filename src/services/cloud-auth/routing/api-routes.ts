@@ -5,12 +5,15 @@
  * runs it; the OpenAPI document and the robustness corpus read the same rows.
  */
 import type { Profile } from '../../../core/profile.ts'
+import type { RequestContext } from '../../../core/glossary.ts'
+import { explainResponse, listText, type Explanation } from '../../../core/explanation.ts'
 import { mount, RouteTable, type RouteMatch, type RouteRow } from '../../../core/routing/index.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import { authError, multiError } from '../envelope.ts'
 import { handleLogin } from '../login/index.ts'
 import { LOGIN_SCHEMA } from '../login/login-input.ts'
-import { TOKEN_MOUNT } from '../mounts/mount-table.ts'
+import { mountTable, TOKEN_MOUNT } from '../mounts/mount-table.ts'
+import { apiPath, mountPath } from '../urls.ts'
 import { SYS_AUTH_ROUTES } from '../mounts/sys-auth.ts'
 import { authState } from '../state.ts'
 import { runPeriodicTidy } from '../tidy/remove-expired.ts'
@@ -65,6 +68,8 @@ export interface MountPoint extends RouteRow {
   readonly rows: readonly MountRoute[]
   /** The row for a mount-relative path (deprecated names included), or undefined. */
   match(relative: string): RouteMatch<MountRoute> | undefined
+  /** The mount's paths nearest a mount-relative path no row has, for an explanation. */
+  nearest(relative: string): string[]
 }
 
 const MOUNTS: MountPoint = {
@@ -75,6 +80,7 @@ const MOUNTS: MountPoint = {
     const match = MOUNT_TABLE.match('', currentPath(relative))
     return typeof match === 'number' ? undefined : match
   },
+  nearest: (relative) => MOUNT_TABLE.nearest(relative),
 }
 
 /** What the token mount's other paths answer, after the token check. */
@@ -82,7 +88,19 @@ const TOKEN_MOUNT_REST: OperationRoute = {
   path: '*',
   reads: 'operation',
   token: 'root',
-  run: () => authError(404, multiError(MESSAGES.unsupportedPath)),
+  run: ({ context, path }) => explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), elsewhere(context, path)),
+}
+
+/** Why a path under `/v1/` reaches no route: where the auth method and Vault's system paths answer. */
+export function elsewhere(context: RequestContext, path: string): Explanation {
+  const mounts = mountTable(context.emulator)
+    .entries()
+    .map((entry) => entry.path)
+  return {
+    rule: 'route',
+    seen: apiPath(path),
+    hint: `the auth method answers under ${mountPath('<mount>')}/ (mounts here: ${listText(mounts)}), Vault's system paths under ${apiPath('sys/auth')} and ${apiPath(`auth/${TOKEN_MOUNT}/`)}`,
+  }
 }
 
 /**

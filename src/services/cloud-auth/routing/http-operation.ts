@@ -3,6 +3,7 @@
  * service's HTTP layer does before any token check or routing.
  */
 import { authError, multiError } from '../envelope.ts'
+import { explainResponse } from '../../../core/explanation.ts'
 import { parseGoBool } from '../../../core/go/go-strconv.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import { queryData, readRequestData } from '../request-body.ts'
@@ -29,7 +30,7 @@ export async function httpOperation(request: Request, url: URL): Promise<HttpOpe
         try {
           listing = parseGoBool(list)
         } catch {
-          return authError(400)
+          return explainResponse(authError(400), { rule: 'query list', seen: list, expected: "a Go bool: 1, t, T, TRUE, true, True, 0, f, F, FALSE, false, False (send ?list=true)" })
         }
         if (listing) return { operation: 'list', data: {} }
       }

@@ -1,4 +1,4 @@
-import { explanationOf } from '../../../core/explanation.ts'
+import { explainResponse, explanationOf } from '../../../core/explanation.ts'
 /**
  * One request on a mount's path: existence check, field conversion, handler, response shape
  * (docs/reference/cloud-auth.md §1.5, docs/reference/cloud-auth.md §1.6). Handlers work on copies and store last, so a refused write changes nothing.
@@ -17,6 +17,7 @@ export async function runEndpoint(
   context: RequestContext,
   state: AuthState,
   endpoint: Endpoint,
+  path: string,
   params: Record<string, string>,
   requested: Operation,
   data: Record<string, unknown>,
@@ -36,7 +37,7 @@ export async function runEndpoint(
   if (!handler) return unsupportedOperation(false)
 
   const result = await handler({ context, state, operation, fields, params })
-  return shape(context, operation, result, {
+  return shape(context, path, operation, result, {
     ignored: unknownFields(endpoint.fields, data),
     replaced: replaced.sort(),
   })
@@ -56,11 +57,16 @@ function convertFields(schema: FieldSchema, raw: Record<string, unknown>, checks
 
 function shape(
   context: RequestContext,
+  path: string,
   operation: Operation,
   result: OperationResult | undefined,
   parameters: { ignored: string[]; replaced: string[] },
 ): Response {
-  if (!result) return operation === 'read' || operation === 'list' ? authError(404) : noContent()
+  if (!result) {
+    if (operation !== 'read' && operation !== 'list') return noContent()
+    // The real service's answer to a read of nothing is a bare 404 with no error text.
+    return explainResponse(authError(404), { rule: 'stored entry', seen: `nothing stored at ${path} on the mount`, hint: `write it first, or ${operation === 'list' ? 'list' : 'read'} another path` })
+  }
   const warnings = [...(result.warnings ?? [])]
   // The tidy endpoints answer with a pre-rendered body in the real service, which these warnings miss.
   if (result.status !== 202) {

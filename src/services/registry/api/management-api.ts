@@ -1,5 +1,5 @@
 import { mediaType, readBodyBytes } from '../../../core/http.ts'
-import { authenticate, canAccess, noAccess } from './access.ts'
+import { authenticate, canAccess, noAccess, routeMiss, tokenRefusal } from './access.ts'
 import { applyVersionPatch } from './apply-version-patch.ts'
 import { parseCreateModule } from './create-module-body.ts'
 import { parseCreateVersion } from './create-version-body.ts'
@@ -70,12 +70,12 @@ const WRITES = new Set(['POST', 'PATCH', 'DELETE'])
 /** The management API under `/api/v2`. Throws RegistryError values; the service shapes them. */
 export async function managementApi(request: Request, state: RegistryState, url: URL): Promise<Response> {
   const match = ROUTES.match(request.method, url.pathname)
-  if (typeof match === 'number') throw registryErrors.notFound()
+  if (typeof match === 'number') throw registryErrors.notFound().explain(routeMiss(request.method, url.pathname, ROUTES))
   if (match.row.operation === 'ping') return ping()
   const write = WRITES.has(request.method)
   const body = write ? await readBodyBytes(request, JSON_BODY_LIMIT) : new Uint8Array(0)
   const caller = authenticate(state, request)
-  if (!caller) throw registryErrors.unauthorized()
+  if (!caller) throw registryErrors.unauthorized().explain(tokenRefusal(request))
   // @note Required on every write, even without a body (docs/reference/registry.md §1.2).
   if (write && mediaType(request) !== JSON_API) throw registryErrors.invalidContentType()
   return HANDLERS[match.row.operation]({ state, caller, params: match.params, url, body })

@@ -1,5 +1,5 @@
 import { jsonResponse } from '../../../core/http.ts'
-import { authenticate, canAccess, noAccess } from './access.ts'
+import { authenticate, canAccess, noAccess, routeMiss, tokenRefusal } from './access.ts'
 import type { ModuleVersion, RegistryModule } from '../glossary.ts'
 import { registryV1ErrorResponse } from './json-api.ts'
 import { linkOrigin, linkPath } from './links.ts'
@@ -37,9 +37,9 @@ function latest(state: RegistryState, module: RegistryModule): ModuleVersion | u
 /** `/api/registry/v1/modules/…`: bearer-authenticated reads with the protocol's `{"errors":[…]}` bodies. */
 export function readApi(request: Request, state: RegistryState, url: URL): Response {
   const match = ROUTES.match(request.method, url.pathname)
-  if (typeof match === 'number') return registryV1ErrorResponse(404, { rule: 'route', seen: `${request.method} ${url.pathname}`, hint: 'no registry route answers it' })
+  if (typeof match === 'number') return registryV1ErrorResponse(404, routeMiss(request.method, url.pathname, ROUTES))
   const caller = authenticate(state, request)
-  if (!caller) return registryV1ErrorResponse(401, { rule: 'registry token', seen: request.headers.has('authorization') ? 'a token doppel never issued' : 'no Authorization: Bearer token' })
+  if (!caller) return registryV1ErrorResponse(401, tokenRefusal(request))
   const { namespace, name, provider } = match.params as Record<'namespace' | 'name' | 'provider', string>
   if (!canAccess(caller, namespace)) return registryV1ErrorResponse(404, noAccess(caller, namespace))
   const module = findModule(state, namespace, name, provider)

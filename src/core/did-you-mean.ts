@@ -13,7 +13,7 @@ export function didYouMean(input: string, candidates: readonly string[]): string
 }
 
 /** Edits (insert, delete, substitute, swap two neighbours) from `a` to `b`; long inputs are not compared. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   if (a.length > 64 || b.length > 64) return Infinity
   const rows = [Array.from({ length: b.length + 1 }, (_, j) => j)]
   for (let i = 1; i <= a.length; i++) {
