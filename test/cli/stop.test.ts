@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { closedPort } from '../support/closed-port.ts'
 import { tempDir } from '../support/temp-dir.ts'
 import { isRunning } from '../support/process-state.ts'
+import { startUntilReady } from '../support/ready-line.ts'
 
 const BIN = new URL('../../bin/doppel.js', import.meta.url).pathname
 const cleanup: (() => void)[] = []
@@ -35,22 +36,12 @@ async function silentUpstream(): Promise<{ url: string; connections: () => numbe
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: () => seen }
 }
 
-/** Starts a command and resolves with the URL of its ready line. */
-async function start(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env })
-  cleanup.push(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'))
-  let stderr = ''
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  let stdout = ''
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString()
-      const match = /on (http:\/\/\S+)\n/.exec(stdout)
-      if (match) resolve(match[1]!)
-    })
-    child.once('exit', (code) => reject(new Error(`exited ${code} before its ready line: ${stderr}`)))
+/** Starts a command and resolves with the URL of its ready line; killed after the test if still running. */
+function start(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+  return startUntilReady(command, args, {
+    env,
+    onSpawn: (child) => cleanup.push(() => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')),
   })
-  return { child, url, stderr: () => stderr }
 }
 
 /** Sends `signal` and resolves with the exit code and the time it took (given up on after 3 s). */

@@ -10,6 +10,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createDoppel } from '../../src/features/doppel/doppel.ts'
 import { createDoppelServer, listen } from '../../src/faces/server/doppel-server.ts'
+import { startUntilReady } from '../support/ready-line.ts'
 
 const BIN = new URL('../../bin/doppel.js', import.meta.url).pathname
 const children: ChildProcess[] = []
@@ -18,21 +19,8 @@ afterEach(() => {
 })
 
 /** `doppel serve --port 0` in its own process, with extra Node options; resolves with its URL. */
-async function serve(nodeOptions: string[] = []): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
-  const child = spawn(process.execPath, [...nodeOptions, BIN, 'serve', '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] })
-  children.push(child)
-  let stderr = ''
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  let stdout = ''
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString()
-      const match = /on (http:\/\/\S+)\n/.exec(stdout)
-      if (match) resolve(match[1]!)
-    })
-    child.once('exit', (code) => reject(new Error(`exited ${code} before its ready line: ${stderr}`)))
-  })
-  return { url, child, stderr: () => stderr }
+function serve(nodeOptions: string[] = []): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+  return startUntilReady(process.execPath, [...nodeOptions, BIN, 'serve', '--port', '0', '--quiet'], { onSpawn: (child) => children.push(child) })
 }
 
 /** A POST through node:http (no fetch: a 25 MiB body is written as it is, in one call). */

@@ -101,9 +101,8 @@ function iamAliasName(config: IdentityConfig, role: RoleEntry, entity: IamEntity
 /**
  * Inference as an EC2 instance (docs/reference/cloud-auth.md §5 H): the assumed-role session name is the instance id; the
  * instance must run in the role's region, in the caller's account, and meet the role's instance bounds.
- * Returns the inferred instance id, or `''` when the role does not infer.
+ * Returns the inferred instance (its id and private DNS name), or undefined when the role does not infer.
  */
-/** The inferred instance (its id and private DNS name), checked against the role; none without inferencing. */
 async function inferInstance(
   context: RequestContext,
   state: AuthState,
