@@ -107,10 +107,20 @@ async function writeStreamed(res: ServerResponse, response: Response, body: Read
     for (;;) {
       const { done, value } = await reader.read()
       if (done || res.destroyed) break
-      if (!res.write(value)) await Promise.race([once(res, 'drain'), once(res, 'close')])
+      if (!res.write(value)) await drainedOrClosed(res)
     }
   } finally {
     void reader.cancel().catch(() => undefined)
   }
   res.end()
+}
+
+/** Resolves once `res` drains or closes; the listener of the other event goes, so a long answer adds none up. */
+async function drainedOrClosed(res: ServerResponse): Promise<void> {
+  const done = new AbortController()
+  try {
+    await Promise.race([once(res, 'drain', { signal: done.signal }), once(res, 'close', { signal: done.signal })])
+  } finally {
+    done.abort()
+  }
 }
