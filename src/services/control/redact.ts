@@ -230,16 +230,21 @@ export function redactBodyText(text: string, path: string): string {
 function redactJsonText(text: string): string | undefined {
   const first = /\S/.exec(text)?.[0]
   if (first !== '{' && first !== '[') return undefined
-  let parsed: unknown
+  const parsed = parsedJson(text)
+  if (parsed === undefined) return undefined
+  if (redactValue(parsed.value, [], redactPatterns) === parsed.value) return text
+  // Written back: parsed again keeping each number as it was sent (most bodies need no writing, and skip this slower parse).
+  return JSON.stringify(redactValue(JSON.parse(text, keepNumberText as (key: string, value: unknown) => unknown), [], redactPatterns))
+}
+
+/** A JSON text parsed within the services' nesting bound; undefined when it is not JSON or nests deeper. */
+function parsedJson(text: string): { value: unknown } | undefined {
   try {
     checkJsonDepth(text, SERVICE_NESTING_LIMIT)
-    parsed = JSON.parse(text)
+    return { value: JSON.parse(text) }
   } catch {
     return undefined
   }
-  if (redactValue(parsed, [], redactPatterns) === parsed) return text
-  // Written back: parsed again keeping each number as it was sent (most bodies need no writing, and skip this slower parse).
-  return JSON.stringify(redactValue(JSON.parse(text, keepNumberText as (key: string, value: unknown) => unknown), [], redactPatterns))
 }
 
 type Reviver = (this: unknown, key: string, value: unknown, context: { source?: string }) => unknown
@@ -302,13 +307,7 @@ function redactSignedHeaders(headers: unknown): unknown {
   if (typeof headers !== 'string' || headers === '') return headers
   const raw = /^\s*[{[]/.test(headers)
   const text = raw ? headers : Buffer.from(headers, 'base64').toString('utf8')
-  let parsed: unknown
-  try {
-    checkJsonDepth(text, SERVICE_NESTING_LIMIT)
-    parsed = JSON.parse(text)
-  } catch {
-    return REDACTED
-  }
+  const parsed = parsedJson(text)?.value
   if (parsed === null || typeof parsed !== 'object') return REDACTED
   const json = JSON.stringify(redactSignedHeaders(parsed))
   return raw ? json : Buffer.from(json).toString('base64')
