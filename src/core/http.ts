@@ -25,6 +25,27 @@ interface BufferedRequest {
 }
 
 /**
+ * What `readBodyBytes` read of a streamed body, kept on the request: the journal takes the start of the
+ * body from it instead of teeing the stream up front (a tee costs every request that has a body).
+ */
+const READ_BODY = Symbol('doppel.readBody')
+
+/** The body as read so far: its pieces (the whole body once read to the end) and their total size. */
+export interface ReadBody {
+  chunks: readonly Uint8Array[]
+  size: number
+}
+
+interface TappedRequest {
+  [READ_BODY]?: ReadBody
+}
+
+/** What `readBodyBytes` read of this request's streamed body, if it read any. */
+export function bodyAsRead(request: Request): ReadBody | undefined {
+  return (request as TappedRequest)[READ_BODY]
+}
+
+/**
  * Reads the body as bytes, refusing more than `limit` bytes without buffering them all. `inspect` sees
  * each piece as it arrives and may refuse the body by throwing, before the rest is read.
  */
@@ -41,13 +62,17 @@ export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES, in
   if (!request.body) return new Uint8Array(0)
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
+  const read: ReadBody = { chunks, size: 0 }
+  ;(request as TappedRequest)[READ_BODY] = read
   let size = 0
   for (;;) {
     const { done, value } = await reader.read()
     if (done) break
     size += value.byteLength
+    read.size = size
     if (size > limit) {
       await reader.cancel().catch(() => undefined)
+      chunks.push(value)
       throw new BodyTooLargeError(`body exceeds ${limit} bytes`)
     }
     // A body the inspector refuses is not read further (nor copied whole, which alone takes tens of milliseconds at 32 MiB).
@@ -55,6 +80,7 @@ export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES, in
       inspect?.(value)
     } catch (error) {
       await reader.cancel().catch(() => undefined)
+      chunks.push(value)
       throw error
     }
     chunks.push(value)

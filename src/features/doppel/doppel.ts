@@ -13,7 +13,8 @@ import type { TenantDirectory, TenantsContext } from '../tenants/glossary.ts'
 import { LightResponse, realResponse } from '../../core/light-response.ts'
 import { errorKind } from '../../core/doppel-error.ts'
 import { explainResponse, responseExplanation, type Explanation } from '../../core/explanation.ts'
-import { journalRequest, journalResponse, requestBodySource, type BodySource } from './journal-exchange.ts'
+import { journalRequest, journalResponse, type KeptPart } from './journal-exchange.ts'
+import type { JournalRequest, JournalResponse } from '../../core/journal.ts'
 import { redactExplanation, redactUrl } from '../../services/control/redact.ts'
 import { CONTROL_TABLE } from './control-table.ts'
 import { API_PREFIX as AUTH_PREFIX } from '../../services/cloud-auth/urls.ts'
@@ -247,7 +248,6 @@ export class Doppel extends Emulator {
     const started = performance.now()
     const url = new URL(request.url)
     const route = classifyRequest({ listener: options.surface ?? 'main', url, authorization: () => request.headers.get('authorization') ?? undefined })
-    const body = requestBodySource(request, this.journal.bodyLimit)
     let response: Response
     if (route.answer === undefined) {
       response = explainResponse(new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }), {
@@ -259,7 +259,7 @@ export class Doppel extends Emulator {
       const service = SERVICES[route.answer]
       const fault = faultsApply(url.pathname) ? this.faults.take(request.method, url) : undefined
       if (fault?.drop) {
-        await this.#record(route.journal ?? 'none', request, url, body, undefined, started)
+        await this.#record(route.journal ?? 'none', request, url, true, undefined, started)
         throw new DroppedConnection(`Connection dropped by fault ${fault.id}`)
       }
       if (fault?.latency_ms) await this.#delays.wait(fault.latency_ms)
@@ -278,7 +278,9 @@ export class Doppel extends Emulator {
         response = await service.serve(request, context)
       }
     }
-    await this.#record(route.journal ?? 'none', request, url, body, response, started)
+    // Synchronous unless a real body or answer must be read first: no turn of the event loop for the usual request.
+    const recorded = this.#record(route.journal ?? 'none', request, url, true, response, started)
+    if (recorded) await recorded
     return response
   }
 
@@ -303,16 +305,27 @@ export class Doppel extends Emulator {
   async journalRefusal(request: Request, response: Response, surface: Surface = 'main'): Promise<void> {
     const url = new URL(request.url)
     const route = classifyRequest({ listener: surface, url, authorization: () => request.headers.get('authorization') ?? undefined })
-    await this.#record(route.journal ?? 'none', request, url, undefined, response, performance.now())
+    await this.#record(route.journal ?? 'none', request, url, false, response, performance.now())
   }
 
-  /** The exchange, bounded and redacted, and the refusal's explanation, as one journal entry. */
-  async #record(service: string, request: Request, url: URL, body: BodySource, response: Response | undefined, started: number): Promise<void> {
+  /**
+   * The exchange, bounded, and the refusal's explanation, as one journal entry (redacted when read); a
+   * promise only when a real body or answer must be read first. `withBody` false for a request no service saw.
+   */
+  #record(service: string, request: Request, url: URL, withBody: boolean, response: Response | undefined, started: number): void | Promise<void> {
     const path = url.pathname + url.search
     const limit = this.journal.bodyLimit
+    const kept = journalRequest(request, path, limit, withBody)
+    const answer = response && journalResponse(response, path, limit)
+    const done = performance.now()
+    if (kept instanceof Promise || answer instanceof Promise) {
+      return Promise.all([kept, answer]).then(([kept, answer]) => this.#keep(service, request, response, kept, answer, started, done))
+    }
+    this.#keep(service, request, response, kept, answer, started, done)
+  }
+
+  #keep(service: string, request: Request, response: Response | undefined, kept: KeptPart<JournalRequest>, answer: KeptPart<JournalResponse> | undefined, started: number, done: number): void {
     const explanation = response && responseExplanation(response)
-    const kept = await journalRequest(request, path, body, limit)
-    const answer = response && (await journalResponse(response, path, limit))
     const explained = explanation && redactExplanation(explanation)
     const bytes = ENTRY_OVERHEAD + request.url.length + kept.bytes + (answer?.bytes ?? 0) + (explained ? JSON.stringify(explained).length : 0)
     this.journal.record(
@@ -322,7 +335,7 @@ export class Doppel extends Emulator {
         method: request.method,
         url: redactUrl(request.url),
         status: response?.status ?? 0,
-        duration: performance.now() - started,
+        duration: done - started,
         request: kept,
         ...(answer && { response: answer }),
         ...(explained && { explanation: explained }),

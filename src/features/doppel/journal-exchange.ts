@@ -5,6 +5,7 @@
  * them; what a reader sees never holds a secret.
  */
 import type { JournalRequest, JournalResponse } from '../../core/journal.ts'
+import { bodyAsRead } from '../../core/http.ts'
 import { LightHeaders, LightRequest } from '../../core/light-request.ts'
 import { LightResponse } from '../../core/light-response.ts'
 import { redactBodyText, redactHeaderValue, redactPath } from '../../services/control/redact.ts'
@@ -15,49 +16,69 @@ interface BodyStart {
   size: number
 }
 
-/** Where the journal reads a request's body from: the bytes as received, or the start of a real body being read. */
-export type BodySource = Uint8Array | Promise<BodyStart> | undefined
-
 /**
- * Taken before the service runs: the light request's bytes as received; for a real request, its clone's
- * start, read at once and that branch cancelled. Read later, it would hold the service up: a teed body's
- * cancel waits for both branches.
+ * A part of an exchange as the journal keeps it until read, and about how many bytes that takes (for the
+ * journals' byte budget).
  */
-export function requestBodySource(request: Request, limit: number): BodySource {
-  if (request instanceof LightRequest) return request.receivedBody()
-  if (request.body === null || request.bodyUsed) return undefined
-  return readStart(request.clone(), limit).catch(() => ({ bytes: new Uint8Array(0), size: 0 }))
-}
-
-/** A part of an exchange as the journal keeps it until read, and about how many bytes that takes (for the journals' byte budget). */
 export type KeptPart<T> = (() => T) & { bytes: number }
 
-export async function journalRequest(request: Request, path: string, source: BodySource, limit: number): Promise<KeptPart<JournalRequest>> {
-  // The server's light headers are kept as their raw list, without building a Headers.
-  const raw = (request.headers instanceof LightHeaders ? request.headers.rawList() : undefined) ?? [...request.headers].flat()
-  const kept = await keptBytes(source, limit)
-  // Only these are kept: the closure must not hold the request (or its whole body) alive.
-  const { method } = request
-  const read = () => {
-    const headers = keptHeaders(pairs(raw))
-    const { body, truncated } = boundedBody(kept, headers['content-type'], limit)
-    return { method, path: redactPath(path), headers, body: redactBodyText(body, path), truncated }
+/**
+ * Where the request's body comes from, after the service answered: the light request's bytes as received;
+ * what the service read of a real body (`readBodyBytes` keeps it on the request); else, when nobody read
+ * it, its start read now. Nothing is teed up front: a tee costs every request with a body, read or not.
+ */
+function requestBodyStart(request: Request, limit: number): BodyStart | Promise<BodyStart> | undefined {
+  if (request instanceof LightRequest) {
+    const bytes = request.receivedBody()
+    return bytes && { bytes, size: bytes.byteLength }
   }
-  return Object.assign(read, { bytes: keptSize(raw, kept) + path.length })
+  const read = bodyAsRead(request)
+  if (read !== undefined) return { bytes: headOf(read.chunks, limit + 1), size: read.size }
+  if (request.body === null || request.bodyUsed) return undefined
+  return readStart(request, limit).catch(() => ({ bytes: new Uint8Array(0), size: 0 }))
 }
 
-export async function journalResponse(response: Response, path: string, limit: number): Promise<KeptPart<JournalResponse>> {
+/**
+ * The request as the journal keeps it until read; a promise only when the start of a body nobody read
+ * must be read first. `withBody` false keeps no body (a refusal before any service saw the request).
+ */
+export function journalRequest(request: Request, path: string, limit: number, withBody = true): KeptPart<JournalRequest> | Promise<KeptPart<JournalRequest>> {
+  // The server's light headers are kept as their raw list, without building a Headers.
+  const raw = (request.headers instanceof LightHeaders ? request.headers.rawList() : undefined) ?? [...request.headers].flat()
+  const { method } = request
+  const start = withBody ? requestBodyStart(request, limit) : undefined
+  // Only these are kept: the closure must not hold the request (or its whole body) alive.
+  const kept = (body: BodyStart | undefined) => {
+    const bytes = body && keptBytes(body, limit)
+    const read = () => {
+      const headers = keptHeaders(pairs(raw))
+      const { body, truncated } = boundedBody(bytes, headers['content-type'], limit)
+      return { method, path: redactPath(path), headers, body: redactBodyText(body, path), truncated }
+    }
+    return Object.assign(read, { bytes: keptSize(raw, bytes) + path.length })
+  }
+  return start instanceof Promise ? start.then(kept) : kept(start)
+}
+
+/** The answer as the journal keeps it until read; a promise only for a real Response whose body must be read. */
+export function journalResponse(response: Response, path: string, limit: number): KeptPart<JournalResponse> | Promise<KeptPart<JournalResponse>> {
   const parts = response instanceof LightResponse ? response.parts() : undefined
   const raw = parts ? Object.entries(parts.headers).flat() : [...response.headers].flat()
-  const source = parts ? (typeof parts.body === 'string' ? parts.body : (parts.body ?? undefined)) : response.bodyUsed ? undefined : readStart(response.clone(), limit)
-  const kept = typeof source === 'string' ? keptText(source, limit) : await keptBytes(source, limit)
   const { status } = response
-  const read = () => {
-    const headers = keptHeaders(pairs(raw))
-    const { body, truncated } = boundedBody(kept, headers['content-type'], limit)
-    return { status, headers, body: redactBodyText(body, path), truncated }
+  const kept = (body: Kept) => {
+    const read = () => {
+      const headers = keptHeaders(pairs(raw))
+      const { body: text, truncated } = boundedBody(body, headers['content-type'], limit)
+      return { status, headers, body: redactBodyText(text, path), truncated }
+    }
+    return Object.assign(read, { bytes: keptSize(raw, body) })
   }
-  return Object.assign(read, { bytes: keptSize(raw, kept) })
+  if (parts) {
+    const { body } = parts
+    return kept(typeof body === 'string' ? keptText(body, limit) : body ? keptBytes({ bytes: body, size: body.byteLength }, limit) : undefined)
+  }
+  if (response.bodyUsed) return kept(undefined)
+  return readStart(response.clone(), limit).then((start) => kept(keptBytes(start, limit)))
 }
 
 /** About the bytes a kept part holds: its raw headers and its kept body (a string counted as one byte a character). */
@@ -65,7 +86,7 @@ function keptSize(raw: readonly string[], kept: Kept): number {
   let bytes = 0
   for (const item of raw) bytes += item.length
   if (typeof kept === 'string') bytes += kept.length
-  else if (kept !== undefined) bytes += 'text' in kept ? kept.text.length : kept.bytes.byteLength
+  else if (kept !== undefined) bytes += 'text' in kept ? kept.text.length : kept.bytes.buffer.byteLength
   return bytes
 }
 
@@ -73,13 +94,31 @@ function keptSize(raw: readonly string[], kept: Kept): number {
 type Kept = string | { text: string; truncated: true } | { bytes: Uint8Array; size: number } | undefined
 
 /**
- * A copy of at most `limit + 1` bytes in a buffer of its own: a view would keep alive what it views (the
- * rest of a large body, or the whole pooled slab a small Buffer is cut from).
+ * At most `limit + 1` bytes of a body. A view is kept as it is when it views about all of its buffer (a
+ * small body as the server received it: no copy); else the start is copied into a buffer of its own, so
+ * that the entry does not keep alive the rest of a large body, or the pooled slab a small Buffer is cut from.
  */
-async function keptBytes(source: BodySource, limit: number): Promise<Kept> {
-  if (source === undefined) return undefined
-  const { bytes, size } = source instanceof Uint8Array ? { bytes: source, size: source.byteLength } : await source
+function keptBytes({ bytes, size }: BodyStart, limit: number): Kept {
+  if (bytes.byteLength <= limit + 1 && bytes.buffer.byteLength - bytes.byteLength <= VIEW_SLACK) return { bytes, size }
   return { bytes: new Uint8Array(bytes.subarray(0, limit + 1)), size }
+}
+
+/** How many bytes beyond a kept view its buffer may hold (the request's head, read with a small body). */
+const VIEW_SLACK = 4096
+
+/** The first `count` bytes of a list of pieces (a view of the first piece when it holds them). */
+function headOf(chunks: readonly Uint8Array[], count: number): Uint8Array {
+  const first = chunks[0]
+  if (first === undefined) return new Uint8Array(0)
+  if (chunks.length === 1 || first.byteLength >= count) return first.subarray(0, count)
+  const pieces: Uint8Array[] = []
+  let size = 0
+  for (const chunk of chunks) {
+    if (size >= count) break
+    pieces.push(chunk)
+    size += chunk.byteLength
+  }
+  return Buffer.concat(pieces).subarray(0, count)
 }
 
 /** Text kept whole up to the limit, else its first `limit` bytes as a new string. */
@@ -131,7 +170,7 @@ function utf8(bytes: Uint8Array): string | undefined {
   }
 }
 
-/** Up to `limit + 1` bytes of a body, the stream cancelled there; `size` what was read. */
+/** Up to `limit + 1` bytes of a body nobody else reads, the stream cancelled there; `size` what was read. */
 async function readStart(body: Request | Response, limit: number): Promise<BodyStart> {
   const reader = body.body?.getReader()
   if (reader === undefined) return { bytes: new Uint8Array(0), size: 0 }
