@@ -63,7 +63,8 @@ export function journalRequest(request: Request, path: string, limit: number, wi
 /** The answer as the journal keeps it until read; a promise only for a real Response whose body must be read. */
 export function journalResponse(response: Response, path: string, limit: number): KeptPart<JournalResponse> | Promise<KeptPart<JournalResponse>> {
   const parts = response instanceof LightResponse ? response.parts() : undefined
-  const raw = parts ? Object.entries(parts.headers).flat() : [...response.headers].flat()
+  // A light answer's header record is kept as it is (usually a service's constant), not copied.
+  const raw = parts ? parts.headers : [...response.headers].flat()
   const { status } = response
   const kept = (body: Kept) => {
     const read = () => {
@@ -81,10 +82,16 @@ export function journalResponse(response: Response, path: string, limit: number)
   return readStart(response.clone(), limit).then((start) => kept(keptBytes(start, limit)))
 }
 
+/** Headers as kept: a flat name/value list, or a light answer's record. */
+type RawHeaders = readonly string[] | Readonly<Record<string, string>>
+
+const isList = (raw: RawHeaders): raw is readonly string[] => Array.isArray(raw)
+
 /** About the bytes a kept part holds: its raw headers and its kept body (a string counted as one byte a character). */
-function keptSize(raw: readonly string[], kept: Kept): number {
+function keptSize(raw: RawHeaders, kept: Kept): number {
   let bytes = 0
-  for (const item of raw) bytes += item.length
+  if (isList(raw)) for (const item of raw) bytes += item.length
+  else for (const name in raw) bytes += name.length + raw[name]!.length
   if (typeof kept === 'string') bytes += kept.length
   else if (kept !== undefined) bytes += 'text' in kept ? kept.text.length : kept.bytes.buffer.byteLength
   return bytes
@@ -127,7 +134,8 @@ function keptText(text: string, limit: number): Kept {
   return { text: cutText(Buffer.from(text), limit), truncated: true }
 }
 
-function* pairs(raw: readonly string[]): Generator<[string, string]> {
+function* pairs(raw: RawHeaders): Generator<[string, string]> {
+  if (!isList(raw)) return yield* Object.entries(raw)
   for (let i = 0; i < raw.length; i += 2) yield [raw[i]!, raw[i + 1]!]
 }
 
