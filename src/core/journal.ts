@@ -105,6 +105,8 @@ export class JournalBudget {
   /** Entries in the order they were recorded, oldest first from `#head`; ones already gone are skipped. */
   #queue: Held[] = []
   #head = 0
+  /** How many entries of the queue are live. */
+  #live = 0
 
   constructor(limit = JOURNAL_BYTES_LIMIT) {
     if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`a journal budget must be a whole number of bytes ≥ 0, not ${limit}`)
@@ -119,13 +121,18 @@ export class JournalBudget {
   /** Counts a new entry, then drops the oldest entries of any journal until all fit. */
   add(held: Held): void {
     this.#queue.push(held)
+    this.#live++
     this.#bytes += held.bytes
     while (this.#bytes > this.limit && this.#head < this.#queue.length) {
       const oldest = this.#queue[this.#head++]!
       if (oldest.live) oldest.journal.forget(oldest.id)
     }
-    // Keep the queue as long as what it holds, not as every entry ever recorded.
-    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+    // Keep the queue about as long as what it holds, not as every entry ever recorded: a journal's
+    // overwritten entries leave it only here (under the byte limit nothing else takes them off).
+    if (this.#queue.length - this.#head > 2 * this.#live + 1024) {
+      this.#queue = this.#queue.slice(this.#head).filter((entry) => entry.live)
+      this.#head = 0
+    } else if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
       this.#queue = this.#queue.slice(this.#head)
       this.#head = 0
     }
@@ -135,6 +142,7 @@ export class JournalBudget {
   release(held: Held): void {
     if (!held.live) return
     held.live = false
+    this.#live--
     this.#bytes -= held.bytes
   }
 }
