@@ -34,3 +34,28 @@ describe('KeyedCollection indexes', () => {
     expect(rows.findOneBy('group', 'g')).toBeUndefined()
   })
 })
+
+describe('KeyedCollection.deleteWhere', () => {
+  // The same picks leave the same records, indexes and size, whether few go (one by one) or most (moved).
+  it.each([
+    ['a few', (row: Row) => row.id === 'r1'],
+    ['most', (row: Row) => row.id !== 'r1'],
+  ])('deleting %s leaves what deleting each would', (_, drop) => {
+    const fill = () => {
+      const store = new Store()
+      const rows = store.collection<Row>('rows', { key: (row) => row.id, indexes: { group: (row) => row.group } })
+      for (let i = 0; i < 5; i++) rows.set({ id: `r${i}`, group: i % 2 ? 'odd' : 'even' })
+      return { store, rows }
+    }
+    const bulk = fill()
+    const single = fill()
+    const gone = [...single.rows.values()].filter(drop)
+    for (const row of gone) single.rows.delete(row.id)
+    expect(bulk.rows.deleteWhere(drop)).toBe(gone.length)
+    expect([...bulk.rows.keys()]).toEqual([...single.rows.keys()])
+    expect(bulk.rows.findBy('group', 'odd')).toEqual(single.rows.findBy('group', 'odd'))
+    expect(bulk.rows.findBy('group', 'even')).toEqual(single.rows.findBy('group', 'even'))
+    expect(bulk.store.bytes).toBe(single.store.bytes)
+    expect(bulk.store.writes).toBeGreaterThan(5)
+  })
+})

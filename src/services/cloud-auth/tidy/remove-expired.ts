@@ -9,17 +9,9 @@ interface Expiring {
   expiration_time: number
 }
 
-function tidy<T extends Expiring>(
-  collection: { entries(): IterableIterator<[string, T]>; delete(key: string): unknown },
-  nowMs: number,
-  safetyBufferSeconds: number,
-): number {
-  const expired: string[] = []
-  for (const [key, entry] of collection.entries()) {
-    if (nowMs > entry.expiration_time + safetyBufferSeconds * 1000) expired.push(key)
-  }
-  for (const key of expired) collection.delete(key)
-  return expired.length
+function tidy<T extends Expiring>(collection: { deleteWhere(drop: (entry: T) => boolean): number }, nowMs: number, safetyBufferSeconds: number): number {
+  const before = nowMs - safetyBufferSeconds * 1000
+  return collection.deleteWhere((entry) => before > entry.expiration_time)
 }
 
 /** Removes identity access list entries past expiration + buffer; returns how many. */
