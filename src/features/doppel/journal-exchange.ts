@@ -44,7 +44,7 @@ function requestBodyStart(request: Request, limit: number): BodyStart | Promise<
  */
 export function journalRequest(request: Request, path: string, limit: number, withBody = true): KeptPart<JournalRequest> | Promise<KeptPart<JournalRequest>> {
   // The server's light headers are kept as their raw list, without building a Headers.
-  const raw = (request.headers instanceof LightHeaders ? request.headers.rawList() : undefined) ?? [...request.headers].flat()
+  const raw = (request.headers instanceof LightHeaders ? request.headers.rawList() : undefined) ?? flatHeaders(request.headers)
   const { method } = request
   const start = withBody ? requestBodyStart(request, limit) : undefined
   // Only these are kept: the closure must not hold the request (or its whole body) alive.
@@ -64,7 +64,7 @@ export function journalRequest(request: Request, path: string, limit: number, wi
 export function journalResponse(response: Response, path: string, limit: number): KeptPart<JournalResponse> | Promise<KeptPart<JournalResponse>> {
   const parts = response instanceof LightResponse ? response.parts() : undefined
   // A light answer's header record is kept as it is (usually a service's constant), not copied.
-  const raw = parts ? parts.headers : [...response.headers].flat()
+  const raw = parts ? parts.headers : flatHeaders(response.headers)
   const { status } = response
   const kept = (body: Kept) => {
     const read = () => {
@@ -86,6 +86,13 @@ export function journalResponse(response: Response, path: string, limit: number)
 type RawHeaders = readonly string[] | Readonly<Record<string, string>>
 
 const isList = (raw: RawHeaders): raw is readonly string[] => Array.isArray(raw)
+
+/** A Headers' names and values as one flat list (without a pair array for each). */
+function flatHeaders(headers: Headers): string[] {
+  const raw: string[] = []
+  headers.forEach((value, name) => raw.push(name, value))
+  return raw
+}
 
 /** About the bytes a kept part holds: its raw headers and its kept body (a string counted as one byte a character). */
 function keptSize(raw: RawHeaders, kept: Kept): number {
