@@ -13,7 +13,7 @@ const sections: [name: string, title: string, run: () => Promise<Figure[]>][] = 
   ['soak', "memory after many logins' tokens expired", async () => (await import('./soak.ts')).benchSoak()],
   ['startup', 'import doppel and create an emulator, against importing msw', async () => (await import('./startup.ts')).benchStartup()],
   ['identity', 'pkcs7 identity documents, against node:crypto', async () => (await import('./identity-document.ts')).benchIdentityDocument()],
-  ['tenants', 'tenants: memory and reads over many', async () => (await import('./tenants.ts')).benchTenants()],
+  ['tenants', 'memory per tenant, and reads spread over many', async () => (await import('./tenants.ts')).benchTenants()],
 ]
 const names = sections.map(([name]) => name)
 
