@@ -56,11 +56,12 @@ process.stdout.write(`\n${'figure'.padEnd(width)}  ${'value'.padStart(9)}  unit 
 for (const f of results) {
   process.stdout.write(`${f.name.padEnd(width)}  ${f.value.toFixed(3).padStart(9)}  ${f.unit.padEnd(5)}  ${f.target.padEnd(8)}  ${f.met ? 'yes' : 'NO '}  ${f.detail ?? ''}\n`)
 }
-const unit = (u: string) => (u === 'x' ? '×' : ` ${u}`)
-const target = (t: string) => t.replace('<=', '≤').replace('>=', '≥')
+const unit = (u: string) => (u === 'x' ? '×' : u === 'count' ? '' : ` ${u}`)
+const value = (f: Figure) => `${f.unit === 'x' ? f.value : Number(f.value.toFixed(1))}${unit(f.unit)}`
+const target = (f: Figure) => `${f.target.replace('<=', '≤').replace('>=', '≥')}${unit(f.unit)}`
 process.stdout.write(`\nMarkdown (${new Date().toISOString().slice(0, 10)}, ${machine}):\n\n| figure | value | target | met | detail |\n| --- | --- | --- | --- | --- |\n`)
 for (const f of results) {
-  process.stdout.write(`| ${f.name} | ${f.value}${unit(f.unit)} | ${target(f.target)}${unit(f.unit)} | ${f.met ? 'yes' : '**no**'} | ${f.detail ?? ''} |\n`)
+  process.stdout.write(`| ${f.name} | ${value(f)} | ${target(f)} | ${f.met ? 'yes' : '**no**'} | ${f.detail ?? ''} |\n`)
 }
 
 // The figures of the sections not run are kept as the last run left them (a file without sections is
