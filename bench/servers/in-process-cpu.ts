@@ -1,9 +1,10 @@
 // doppel in process, measured by this process's CPU time per request (process.cpuUsage, all threads, as
 // the server's figure counts them): what the CPU-matched floor spends before answering. In process is the
 // server's own path without node:http: `doppel.handle` of the light request the server's adapter builds
-// (raw headers, the body's bytes), the answer's bytes read. (`doppel.fetch` would add a Fetch Request and
-// Response that the server does not make.) Same method as the server's: a warm-up per work, then rounds of an uncounted lead-in
-// and a counted run per work, medians. Prints one JSON line: per work, CPU µs per request and the answer.
+// (raw headers, the body's bytes), the answer's bytes read; `doppel.fetch` would add a Fetch Request and
+// Response that the server does not make. Same method as the server's: a warm-up per work, then rounds
+// of an uncounted lead-in and a counted run per work, medians. Prints one JSON line: per work, CPU µs
+// per request and the answer.
 import { LightRequest } from '../../src/core/light-request.ts'
 import { loads, prepare, WORKS, type Work } from '../fixtures.ts'
 import { median } from '../lib.ts'
