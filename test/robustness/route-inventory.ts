@@ -47,9 +47,12 @@ interface Operation {
 /** The document paths of the auth method's rows that read the request themselves. */
 const REQUEST_ROWS = new Set(API_ROUTES.filter((row) => row.reads === 'request').map((row) => `${API_PREFIX}${routeTemplate(row).template}`))
 
+/** doppel's OpenAPI document, generated once for the inventory. */
+const DOCUMENT = await openApiDocument()
+
 function documentRoutes(): RouteRow[] {
   const rows: RouteRow[] = []
-  const paths = openApiDocument().paths as Record<string, Record<string, Operation>>
+  const paths = DOCUMENT.paths as Record<string, Record<string, Operation>>
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(item)) {
       if (typeof operation !== 'object' || !Array.isArray(operation.tags)) continue

@@ -3,28 +3,19 @@
  * answer exactly as it did: the clock, the random source's position, the faults and every domain's state
  * (each domain writes and reads its own part; the list is `DOMAIN_CODECS`).
  */
-import { authSnapshotCodec } from '../../services/cloud-auth/state-snapshot.ts'
-import { tokenSnapshotCodec } from '../../services/cloud-auth/tokens/token-snapshot.ts'
 import type { Emulator } from '../../core/emulator.ts'
 import { clockCodec, faultsCodec, randomCodec } from '../../core/snapshot/core-codecs.ts'
 import { checkFaultRoom, FaultError } from '../../core/faults.ts'
 import type { DomainCodec } from '../../core/snapshot/domain-codec.ts'
 import { SnapshotError } from '../../core/snapshot/shape.ts'
-import { cloudSnapshotCodec } from '../../services/fake-cloud/cloud-snapshot.ts'
 import { getFakeCloud } from '../../services/fake-cloud/index.ts'
-import { registrySnapshotCodec } from '../../services/registry/model/registry-snapshot.ts'
+import { SERVICES } from '../doppel/services.ts'
 import { fakerSnapshotCodec } from '../fixtures/faker-snapshot.ts'
 
 export const SNAPSHOT_VERSION = 1
 
-/** Every domain that keeps state, by its name in the document. */
-export const DOMAIN_CODECS: readonly DomainCodec[] = [
-  authSnapshotCodec,
-  tokenSnapshotCodec,
-  cloudSnapshotCodec,
-  registrySnapshotCodec,
-  fakerSnapshotCodec,
-]
+/** Every domain that keeps state, by its name in the document: each service's, then the fixtures' faker. */
+export const DOMAIN_CODECS: readonly DomainCodec[] = [...SERVICES.flatMap((service) => service.codecs), fakerSnapshotCodec]
 
 /** The emulator's own parts, at the top level of the document. */
 const CORE_CODECS: readonly DomainCodec[] = [clockCodec, randomCodec, faultsCodec]

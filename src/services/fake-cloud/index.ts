@@ -43,3 +43,4 @@ export type {
   ProviderCalls,
   SeededCloud,
 } from './glossary.ts'
+export { FAKE_CLOUD_SERVICE } from './descriptor.ts'

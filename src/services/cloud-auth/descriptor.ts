@@ -1,0 +1,18 @@
+import { serviceOptions, type ServiceDescriptor } from '../../core/service-descriptor.ts'
+import { authFaultResponse } from './envelope.ts'
+import type { CloudAuthOptions } from './options.ts'
+import { authSnapshotCodec } from './state-snapshot.ts'
+import { tokenSnapshotCodec } from './tokens/token-snapshot.ts'
+import { CLOUD_AUTH_URLS } from './urls.ts'
+
+/** The auth method, as the emulator's router, snapshot and OpenAPI document see it. */
+export const CLOUD_AUTH_SERVICE: ServiceDescriptor<'cloud-auth', CloudAuthOptions> = {
+  name: 'cloud-auth',
+  urls: CLOUD_AUTH_URLS,
+  load: async () => (await import('./cloud-auth-service.ts')).cloudAuth,
+  fault: authFaultResponse,
+  controlRoutes: [],
+  codecs: [authSnapshotCodec, tokenSnapshotCodec],
+  openApi: async () => (await import('./openapi/auth-description.ts')).AUTH_OPENAPI,
+  options: (emulator) => serviceOptions(emulator, 'cloud-auth'),
+}
