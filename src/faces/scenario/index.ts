@@ -17,7 +17,7 @@ export { loadTargetsFile, type TargetsFile } from './targets/targets-file.ts'
 export { signedCallerIdentity, type CallerIdentityOptions, type IamLoginPayload } from './targets/caller-identity.ts'
 export { TargetError, TargetUnreachableError, type Target, type TargetInfo, type TargetSession, type TargetControl } from './targets/target.ts'
 export { loadFixtures, loadFixtureFile, type Fixture, type FixtureSummary, type FixtureSource, type LoadFixturesOptions } from '../../features/fixtures/index.ts'
-export { ScenarioError, FixtureError, formatIssue, type ScenarioIssue } from '../../features/documents/document-error.ts'
+export { ScenarioError, FixtureError, formatIssue, type ScenarioIssue } from '../../features/documents/index.ts'
 export { createReporter, prettyReporter, junitReporter, jsonReporter, tapReporter, toJunitXml, toJsonReport, toTap, summaryLine, REPORTERS, type ReporterName } from './reporters/index.ts'
 export { runSuite, EXIT, type SuiteOptions } from './run-suite.ts'
 export { MATCHERS } from './expect/matchers.ts'
@@ -32,3 +32,5 @@ export type {
   Mismatch,
   Observed,
 } from './glossary.ts'
+export { formatJsonPath, type JsonPath } from './expressions/json-path.ts'
+export { explanationLines } from './reporters/format-failure.ts'

@@ -6,7 +6,7 @@
 import type { ServiceUrls } from '../../core/routing/index.ts'
 import { CONTROL_URLS, isControlTarget } from '../../services/control/urls.ts'
 import { AWS_FACES, awsFaceOf, cloudFaceOf, FAKE_CLOUD_URLS, isFakeCloudHost, scopeService, type AwsFace } from '../../services/fake-cloud/urls.ts'
-import { splitTenantPath } from '../tenants/tenant-name.ts'
+import { splitTenantPath } from '../tenants/index.ts'
 import { SERVICES, type ServiceName } from './services.ts'
 
 /** Which listener a request arrived on: the main one, or the fake cloud's own (`--cloud-port`). */

@@ -4,7 +4,7 @@
  */
 import { OPENAPI_VERSION, tokenSchemes, type Schema } from '../../core/openapi-schema.ts'
 import { getProfile } from '../../core/profile.ts'
-import { SERVICES } from '../doppel/services.ts'
+import { SERVICES } from '../doppel/index.ts'
 
 export interface OpenApiOptions {
   profile?: 'service' | 'vault'

@@ -1,6 +1,6 @@
-import { serviceOptions, type ServiceDescriptor } from '../../core/service-descriptor.ts'
+import type { ServiceDescriptor } from '../../core/service-descriptor.ts'
 import { authFaultResponse } from './envelope.ts'
-import type { CloudAuthOptions } from './options.ts'
+import { cloudAuthOptions, type CloudAuthOptions } from './options.ts'
 import { authSnapshotCodec } from './state-snapshot.ts'
 import { tokenSnapshotCodec } from './tokens/token-snapshot.ts'
 import { CLOUD_AUTH_URLS } from './urls.ts'
@@ -14,5 +14,5 @@ export const CLOUD_AUTH_SERVICE: ServiceDescriptor<'cloud-auth', CloudAuthOption
   controlRoutes: [],
   codecs: [authSnapshotCodec, tokenSnapshotCodec],
   openApi: async () => (await import('./openapi/auth-description.ts')).AUTH_OPENAPI,
-  options: (emulator) => serviceOptions(emulator, 'cloud-auth'),
+  options: cloudAuthOptions,
 }

@@ -3,3 +3,4 @@ export { callControl, type ControlHost, type ControlResult } from './call-contro
 export { JSON_TYPES } from './control-body.ts'
 export { hasManagementToken } from './management-token.ts'
 export { CONTROL_SERVICE } from './descriptor.ts'
+export { redactPath, redactExplanation, redactUrl, redactBodyText, redactHeaderValue } from './redact.ts'

@@ -44,3 +44,4 @@ export type {
   SeededCloud,
 } from './glossary.ts'
 export { FAKE_CLOUD_SERVICE } from './descriptor.ts'
+export { stsXml } from './sts/sts-xml.ts'
