@@ -128,6 +128,34 @@ export function layeringBreaks(floors: Floors, files: { path: string; text: stri
   })
 }
 
+/** The package's entry points (package.json `exports`), as the src-relative modules they are built from. */
+const ENTRY_POINTS = new Set(
+  Object.values(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).exports as Record<string, string | { default: string }>)
+    .map((target) => (typeof target === 'string' ? target : target.default))
+    .filter((target) => target.startsWith('./dist/'))
+    .map((target) => target.slice('./dist/'.length).replace(/\.js$/, '.ts')),
+)
+
+/**
+ * Every import of a test (`test/`, `bench/`) into `src/` past the test surface: a unit is reached through
+ * its `index.ts`, a package entry point, or a door the doors table names for that one unit (the scenario
+ * engine's `shared.ts`), so moving a file inside a unit touches no test. Core's modules outside `routing/`
+ * and `snapshot/` and the commands of `cli/` are each their own door.
+ */
+export function testSurfaceBreaks(floors: Floors, files: { path: string; text: string }[]): string[] {
+  return files.flatMap(({ path, text }) => {
+    const breaks: string[] = []
+    for (const match of text.matchAll(IMPORT)) {
+      const to = srcPath(resolve(dirname(path), match[1]!))
+      if (to.startsWith('../') || ENTRY_POINTS.has(to)) continue
+      const door = doorsOf(floors, to)
+      const own = floors.doors.some(({ pattern, files }) => pattern === door?.unit && files.has(to.slice(pattern.length)))
+      if (door && to !== `${door.unit}index.ts` && !own) breaks.push(`${relative(ROOT, path).split(sep).join('/')} imports src/${to}: tests reach a unit through its index.ts`)
+    }
+    return breaks
+  })
+}
+
 const floors = readFloors(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8'))
 
 
@@ -144,7 +172,7 @@ describe('layering', () => {
   })
 
   it('docs/architecture.md names the units reached only through their doors', () => {
-    expect(floors.doors.map(({ pattern }) => pattern)).toEqual(['services/*/', 'features/*/', 'features/fixtures/', 'faces/*/', 'core/routing/', 'core/snapshot/'])
+    expect(floors.doors.map(({ pattern }) => pattern)).toEqual(['services/*/', 'features/*/', 'features/fixtures/', 'faces/*/', 'faces/scenario/', 'core/routing/', 'core/snapshot/'])
   })
 
   it('catches an import up a floor, between services, off every floor, and a command-line read outside cli/', () => {
@@ -172,6 +200,48 @@ describe('layering', () => {
     ])
   })
 
+  it('tests and benchmarks reach src/ only through the package entry points and the units\' index.ts', () => {
+    // This file's planted cases are strings, not imports.
+    const files = ['test', 'bench']
+      .flatMap((dir) => sourceFiles(join(ROOT, dir)))
+      .filter((path) => path !== import.meta.filename)
+      .map((path) => ({ path, text: readFileSync(path, 'utf8') }))
+    expect(files.length).toBeGreaterThan(150)
+    expect(testSurfaceBreaks(floors, files)).toEqual([])
+  })
+
+  it('catches a test importing a module inside a unit, and lets an entry point, an index, a core module and a command through', () => {
+    const file = (name: string, text: string) => ({ path: join(ROOT, name), text })
+    expect(
+      testSurfaceBreaks(floors, [
+        file('test/a/one.test.ts', "import { API_ROUTES } from '../../src/services/cloud-auth/routing/api-routes.ts'"),
+        file('test/a/two.test.ts', "const { readTar } = await import('../../src/services/registry/archives/tar-reader.ts')"),
+        file('test/a/three.test.ts', "import { mount } from '../../src/core/routing/route-row.ts'"),
+        file('bench/four.ts', "import { classifyRequest } from '../src/features/doppel/route-request.ts'"),
+        file('test/a/five.test.ts', "import { urls } from '../../src/services/registry/urls.ts'"),
+        file(
+          'test/a/fine.test.ts',
+          [
+            "import { createDoppel } from '../../src/index.ts'",
+            "import { doppelSuite } from '../../src/faces/scenario/vitest.ts'",
+            "import { render } from '../../src/faces/scenario/shared.ts'",
+            "import { API_ROUTES } from '../../src/services/cloud-auth/index.ts'",
+            "import { mount } from '../../src/core/routing/index.ts'",
+            "import { Clock } from '../../src/core/clock.ts'",
+            "import { main } from '../../src/cli/main.ts'",
+            "import { helper } from './helpers.ts'",
+          ].join('\n'),
+        ),
+      ]),
+    ).toEqual([
+      'test/a/one.test.ts imports src/services/cloud-auth/routing/api-routes.ts: tests reach a unit through its index.ts',
+      'test/a/two.test.ts imports src/services/registry/archives/tar-reader.ts: tests reach a unit through its index.ts',
+      'test/a/three.test.ts imports src/core/routing/route-row.ts: tests reach a unit through its index.ts',
+      'bench/four.ts imports src/features/doppel/route-request.ts: tests reach a unit through its index.ts',
+      'test/a/five.test.ts imports src/services/registry/urls.ts: tests reach a unit through its index.ts',
+    ])
+  })
+
   it('catches an import into another unit past its doors, a dynamic import it cannot read, and every spelling of a command-line read', () => {
     const file = (name: string, text: string) => ({ path: join(SRC, name), text })
     expect(
@@ -196,7 +266,7 @@ describe('layering', () => {
     ).toEqual([
       'features/openapi/a.ts imports services/cloud-auth/routing/api-routes.ts: another unit is reached through its doors (services/cloud-auth/index.ts, services/cloud-auth/descriptor.ts, services/cloud-auth/urls.ts, services/cloud-auth/error-codes.ts)',
       'faces/msw/b.ts imports features/doppel/route-request.ts: another unit is reached through its doors (features/doppel/index.ts, features/doppel/control-routes.ts, features/doppel/error-codes.ts)',
-      'faces/record/c.ts imports faces/scenario/expressions/json-path.ts: another unit is reached through its doors (faces/scenario/index.ts, faces/scenario/error-codes.ts)',
+      'faces/record/c.ts imports faces/scenario/expressions/json-path.ts: another unit is reached through its doors (faces/scenario/index.ts, faces/scenario/error-codes.ts, faces/scenario/shared.ts)',
       'services/control/d.ts imports core/routing/route-row.ts: another unit is reached through its doors (core/routing/index.ts)',
       'cli/e.ts imports faces/server/start-doppel-server.ts: another unit is reached through its doors (faces/server/index.ts, faces/server/error-codes.ts)',
       'features/fixtures/h.ts imports a module by a specifier that is no string literal',

@@ -4,7 +4,7 @@
  * earlier step.
  */
 import { literalJson, literalText } from '../../features/documents/index.ts'
-import { formatJsonPath, type JsonPath } from '../scenario/index.ts'
+import { formatJsonPath, type JsonPath } from '../scenario/shared.ts'
 import { header, isText, jsonBody, type Exchange } from './exchange.ts'
 import type { Refs } from './refs.ts'
 import { hasSecretPair } from './secrets.ts'

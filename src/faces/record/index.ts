@@ -8,3 +8,6 @@ export { RecordingFiles, RecordingOutError, SPLIT_RULES, type SplitRule, type Re
 export type { Exchange } from './exchange.ts'
 export { readStartingState, StartingStateError } from './starting-state.ts'
 export { startComparison, type Comparison, type ComparisonOptions } from './compare/index.ts'
+export { iamSigning } from './iam-signing.ts'
+export { formatReport } from './compare/report.ts'
+export { SECRET_HEADERS } from './secrets.ts'

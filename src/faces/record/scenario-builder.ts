@@ -7,7 +7,7 @@
 import { decodeOrKeep } from '../../core/decode-segment.ts'
 import { literalJson, literalText } from '../../features/documents/index.ts'
 import { parse as parseYaml } from 'yaml'
-import { formatJsonPath } from '../scenario/index.ts'
+import { formatJsonPath } from '../scenario/shared.ts'
 import { expectationOf } from './expectation.ts'
 import { header, isText, jsonBody, type Exchange } from './exchange.ts'
 import { IAM_FIELDS, iamSigning } from './iam-signing.ts'

@@ -32,5 +32,3 @@ export type {
   Mismatch,
   Observed,
 } from './glossary.ts'
-export { formatJsonPath, type JsonPath } from './expressions/json-path.ts'
-export { explanationLines } from './reporters/format-failure.ts'
