@@ -158,6 +158,9 @@ export function testSurfaceBreaks(floors: Floors, files: { path: string; text: s
 
 const floors = readFloors(readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8'))
 
+/** A planted module of `src/` (or, with `at: ROOT`, a test file) for the cases below. */
+const file = (name: string, text: string, at = SRC) => ({ path: join(at, name), text })
+
 
 describe('layering', () => {
   it('docs/architecture.md names five floors, top to bottom, and the one seam', () => {
@@ -176,7 +179,6 @@ describe('layering', () => {
   })
 
   it('catches an import up a floor, between services, off every floor, and a command-line read outside cli/', () => {
-    const file = (name: string, text: string) => ({ path: join(SRC, name), text })
     expect(
       layeringBreaks(floors, [
         file('core/a.ts', "import type { X } from '../features/doppel/doppel.ts'"),
@@ -211,14 +213,13 @@ describe('layering', () => {
   })
 
   it('catches a test importing a module inside a unit, and lets an entry point, an index, a core module and a command through', () => {
-    const file = (name: string, text: string) => ({ path: join(ROOT, name), text })
     expect(
       testSurfaceBreaks(floors, [
-        file('test/a/one.test.ts', "import { API_ROUTES } from '../../src/services/cloud-auth/routing/api-routes.ts'"),
-        file('test/a/two.test.ts', "const { readTar } = await import('../../src/services/registry/archives/tar-reader.ts')"),
-        file('test/a/three.test.ts', "import { mount } from '../../src/core/routing/route-row.ts'"),
-        file('bench/four.ts', "import { classifyRequest } from '../src/features/doppel/route-request.ts'"),
-        file('test/a/five.test.ts', "import { urls } from '../../src/services/registry/urls.ts'"),
+        file('test/a/one.test.ts', "import { API_ROUTES } from '../../src/services/cloud-auth/routing/api-routes.ts'", ROOT),
+        file('test/a/two.test.ts', "const { readTar } = await import('../../src/services/registry/archives/tar-reader.ts')", ROOT),
+        file('test/a/three.test.ts', "import { mount } from '../../src/core/routing/route-row.ts'", ROOT),
+        file('bench/four.ts', "import { classifyRequest } from '../src/features/doppel/route-request.ts'", ROOT),
+        file('test/a/five.test.ts', "import { urls } from '../../src/services/registry/urls.ts'", ROOT),
         file(
           'test/a/fine.test.ts',
           [
@@ -231,6 +232,7 @@ describe('layering', () => {
             "import { main } from '../../src/cli/main.ts'",
             "import { helper } from './helpers.ts'",
           ].join('\n'),
+          ROOT,
         ),
       ]),
     ).toEqual([
@@ -243,7 +245,6 @@ describe('layering', () => {
   })
 
   it('catches an import into another unit past its doors, a dynamic import it cannot read, and every spelling of a command-line read', () => {
-    const file = (name: string, text: string) => ({ path: join(SRC, name), text })
     expect(
       layeringBreaks(floors, [
         file('features/openapi/a.ts', "import { API_ROUTES } from '../../services/cloud-auth/routing/api-routes.ts'"),
