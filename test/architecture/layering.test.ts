@@ -175,7 +175,7 @@ describe('layering', () => {
   })
 
   it('docs/architecture.md names the units reached only through their doors', () => {
-    expect(floors.doors.map(({ pattern }) => pattern)).toEqual(['services/*/', 'features/*/', 'features/fixtures/', 'faces/*/', 'faces/scenario/', 'core/routing/', 'core/snapshot/'])
+    expect(floors.doors.map(({ pattern }) => pattern)).toEqual(['services/*/', 'services/cloud-auth/', 'features/*/', 'features/fixtures/', 'faces/*/', 'faces/scenario/', 'core/routing/', 'core/snapshot/'])
   })
 
   it('catches an import up a floor, between services, off every floor, and a command-line read outside cli/', () => {
@@ -265,7 +265,7 @@ describe('layering', () => {
         file('faces/server/p.ts', 'const args = process?.argv'),
       ]),
     ).toEqual([
-      'features/openapi/a.ts imports services/cloud-auth/routing/api-routes.ts: another unit is reached through its doors (services/cloud-auth/index.ts, services/cloud-auth/descriptor.ts, services/cloud-auth/urls.ts, services/cloud-auth/error-codes.ts)',
+      'features/openapi/a.ts imports services/cloud-auth/routing/api-routes.ts: another unit is reached through its doors (services/cloud-auth/index.ts, services/cloud-auth/descriptor.ts, services/cloud-auth/urls.ts, services/cloud-auth/error-codes.ts, services/cloud-auth/auth-profile.ts)',
       'faces/msw/b.ts imports features/doppel/route-request.ts: another unit is reached through its doors (features/doppel/index.ts, features/doppel/control-routes.ts, features/doppel/error-codes.ts)',
       'faces/record/c.ts imports faces/scenario/expressions/json-path.ts: another unit is reached through its doors (faces/scenario/index.ts, faces/scenario/error-codes.ts, faces/scenario/shared.ts)',
       'services/control/d.ts imports core/routing/route-row.ts: another unit is reached through its doors (core/routing/index.ts)',

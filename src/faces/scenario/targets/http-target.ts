@@ -1,7 +1,7 @@
 import { journalExplanation } from './journal-explanation.ts'
 import { parseDuration } from '../../../core/duration.ts'
 import { getProfile } from '../../../core/profile.ts'
-import { authProfile, badInputStatusCode } from '../../../services/cloud-auth/index.ts'
+import { authProfile, badInputStatusCode } from '../../../services/cloud-auth/auth-profile.ts'
 import { CAPABILITIES, type Capability } from '../glossary.ts'
 import { FixtureError } from '../../../features/documents/index.ts'
 import { canonicalHeader } from './emulator-target.ts'
