@@ -1,3 +1,2 @@
 export { domainCodecs, parseSnapshot, restoreSnapshot, SNAPSHOT_VERSION, takeSnapshot, type DoppelSnapshot } from './snapshot-document.ts'
-export { DataDirError, openDataDir, type DataDir } from './data-dir.ts'
-export type { DataDirFs } from './data-dir.ts'
+export { DataDirError, openDataDir, type DataDir, type DataDirFs } from './data-dir.ts'
