@@ -13,6 +13,8 @@ export interface ServiceDescriptor<Name extends string = string, Options = unkno
   readonly name: Name
   /** Its paths and host names (`urls.ts`). */
   readonly urls: ServiceUrls<Name>
+  /** Where it answers, in a sentence's words, for the hint of a path no service owns; none for a service reached otherwise. */
+  readonly where?: string
   /** The service itself, imported on first use. */
   load(): Promise<Service>
   /** The body an injected fault answers with on it. */

@@ -30,6 +30,10 @@ describe('the one list of services', () => {
     expect(new Set(paths.map(({ service }) => service)).size).toBeGreaterThanOrEqual(3)
     for (const { path } of paths) await doppel.fetch(`http://doppel.test${path}`)
     expect(doppel.journal.entries().map((entry) => entry.service)).toEqual(paths.map(({ service }) => service))
+    // A path none owns: the hint says where each service answers.
+    const hint = doppel.explain(await doppel.fetch('http://doppel.test/nowhere'))?.hint
+    for (const service of SERVICES.filter((entry) => entry.where)) expect(hint).toContain(service.where)
+    expect(SERVICES.filter((entry) => entry.where).length).toBe(3)
   })
 
   it('answers an injected fault with the body of the service that owns the path', async () => {

@@ -13,9 +13,6 @@ import { errorKind } from '../../core/doppel-error.ts'
 import { explainResponse, responseExplanation, type Explanation } from '../../core/explanation.ts'
 import { journalRequest, journalResponse, requestBodySource, type BodySource } from './journal-exchange.ts'
 import { CONTROL_TABLE } from './control-table.ts'
-import { API_PREFIX as AUTH_PREFIX } from '../../services/cloud-auth/urls.ts'
-import { API_PREFIX as REGISTRY_PREFIX, DISCOVERY_PATH } from '../../services/registry/urls.ts'
-import { CONTROL_PREFIX } from '../../services/control/urls.ts'
 import { classifyRequest, faultsApply, type Surface } from './route-request.ts'
 import { SERVICES, type ServiceName } from './services.ts'
 
@@ -238,7 +235,7 @@ export class Doppel extends Emulator {
       response = explainResponse(new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }), {
         rule: 'route',
         seen: url.pathname,
-        hint: `no doppel service owns this path: the auth service answers under ${AUTH_PREFIX}, the registry under ${REGISTRY_PREFIX} and ${DISCOVERY_PATH}, the control API under ${CONTROL_PREFIX}`,
+        hint: `no doppel service owns this path: ${SERVICES.flatMap((service) => service.where ?? []).join(', ')}`,
       })
     } else {
       const service = ENTRIES[route.answer]

@@ -2,7 +2,7 @@ import { errorsEnvelope } from '../../core/routing/index.ts'
 import type { ServiceDescriptor } from '../../core/service-descriptor.ts'
 import type { ControlHost } from './call-control.ts'
 import { CONTROL_ROUTES } from './control-routes.ts'
-import { CONTROL_URLS } from './urls.ts'
+import { CONTROL_PREFIX, CONTROL_URLS } from './urls.ts'
 
 /**
  * The control API, as the emulator's router and control table see it. It answers over the table the
@@ -11,6 +11,7 @@ import { CONTROL_URLS } from './urls.ts'
 export const CONTROL_SERVICE: ServiceDescriptor<'control', Record<string, never>> = {
   name: 'control',
   urls: CONTROL_URLS,
+  where: `the control API answers under ${CONTROL_PREFIX}`,
   load: async () => {
     const { control } = await import('./control-service.ts')
     return (request, context) => control(request, context, (context.emulator as ControlHost).controlTable)
