@@ -1,8 +1,7 @@
 import { createDoppel, type Doppel } from '../src/index.ts'
 import { seedRegistry } from '../src/services/registry/index.ts'
-import { authProfile } from '../src/services/cloud-auth/auth-profile.ts'
+import { authProfile } from '../src/services/cloud-auth/index.ts'
 import { signedCallerIdentity } from '../src/faces/scenario/index.ts'
-
 export const AUTH = 'http://bench.doppel.test/v1/auth/cloud'
 export const ROOT = { 'X-Service-Token': 'root' }
 export const JSON_API = { Authorization: 'Bearer root', 'Content-Type': 'application/vnd.api+json' }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { authState } from '../src/services/cloud-auth/state.ts'
+import { authState } from '../src/services/cloud-auth/index.ts'
 import type { Doppel } from '../src/index.ts'
 import { prepare, AUTH, ROOT } from './fixtures.ts'
 import { figure, ratioAgainstFloor, timeAsync, type Figure } from './lib.ts'

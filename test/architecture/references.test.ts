@@ -32,7 +32,7 @@ const lineAt = (text: string, index: number) => text.slice(0, index).split('\n')
  * Text a published document carries as released (the OpenAPI document stays byte-identical): not a
  * citation for a maintainer, who finds the real one in the comment above it.
  */
-const PUBLISHED = new Map([['src/features/openapi/component-schemas.ts', "'The auth service response envelope (reference §1.5)'"]])
+const PUBLISHED = new Map([['src/services/cloud-auth/openapi/auth-schemas.ts', "'The auth service response envelope (reference §1.5)'"]])
 
 /** Every citation that does not resolve, and every citation in another form, as `path:line: problem`. */
 export function citationBreaks(files: { path: string; text: string }[], pages: Map<string, Set<string>>): string[] {

@@ -1,5 +1,5 @@
 /** A small HTTP client for the auth service's management endpoints, in process. */
-import { createDoppel, type Doppel, type DoppelOptions } from '../../src/features/doppel/doppel.ts'
+import { createDoppel, type Doppel, type DoppelOptions } from '../../src/features/doppel/index.ts'
 
 export interface Answer {
   status: number

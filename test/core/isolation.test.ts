@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 
 describe('emulator instances', () => {
   it('the same seed gives the same random values, a different seed different ones', () => {

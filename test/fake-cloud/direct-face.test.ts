@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { accountOfKeyId, getFakeCloud, seedCloud, type AwsCredentials, type Principal } from '../../src/services/fake-cloud/index.ts'
 
 // The direct face the auth service calls in process: same operations and errors as the HTTP API.

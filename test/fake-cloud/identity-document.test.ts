@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import jsrsasign from 'jsrsasign'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { getFakeCloud } from '../../src/services/fake-cloud/index.ts'
 
 // Signed identity documents checked from the outside: the openssl CLI, and a jsrsasign parse of the DER.

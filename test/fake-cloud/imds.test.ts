@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { getFakeCloud, type Instance } from '../../src/services/fake-cloud/index.ts'
 
 // The instance metadata service: IMDSv1/v2 sessions with the statuses of docs/reference/fake-cloud.md §2.1, the paths of docs/reference/fake-cloud.md §2.2,

@@ -11,7 +11,7 @@ import { main } from '../../src/cli/main.ts'
 import { startRecord } from '../../src/cli/record-command.ts'
 import { serve } from '../../src/cli/serve-command.ts'
 import type { DoppelServer } from '../../src/index.ts'
-import { SECRET_HEADERS } from '../../src/faces/record/secrets.ts'
+import { SECRET_HEADERS } from '../../src/faces/record/index.ts'
 import { fakeIo } from '../cli/helpers.ts'
 
 const temps: string[] = []

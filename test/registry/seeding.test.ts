@@ -144,7 +144,7 @@ describe('seedRegistry', () => {
     expect(download.status).toBe(204)
     const archive = await doppel.fetch(download.headers.get('x-terraform-get')!)
     expect(archive.status).toBe(200)
-    const { readModuleArchive } = await import('../../src/services/registry/archives/read-module-archive.ts')
+    const { readModuleArchive } = await import('../../src/services/registry/index.ts')
     const contents = readModuleArchive(new Uint8Array(await archive.arrayBuffer()))
     expect(contents.root.inputs.map((i) => [i.name, i.default, i.required])).toEqual([
       ['cidr_block', '"10.0.0.0/16"', false],

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { FixtureError, loadFixtureFile, loadFixtures } from '../../src/faces/scenario/index.ts'
 import { tempDir } from '../support/temp-dir.ts'
 

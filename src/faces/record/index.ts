@@ -6,3 +6,8 @@ export { BODY_LIMIT, forwardingProxy, STOP_PATH, type ForwardingProxyOptions } f
 export { buildScenario, type BuildOptions, type ScenarioDocument } from './scenario-builder.ts'
 export { RecordingFiles, RecordingOutError, SPLIT_RULES, type SplitRule, type RecordingOptions } from './recording-files.ts'
 export type { Exchange } from './exchange.ts'
+export { readStartingState, StartingStateError } from './starting-state.ts'
+export { startComparison, type Comparison, type ComparisonOptions } from './compare/index.ts'
+export { iamSigning } from './iam-signing.ts'
+export { formatReport } from './compare/report.ts'
+export { SECRET_HEADERS } from './secrets.ts'

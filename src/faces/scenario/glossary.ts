@@ -7,9 +7,9 @@ export type Capability = 'auth' | 'registry' | 'clock' | 'reset' | 'inspect' | '
 /** Every capability: what the in-process emulator and a `doppel serve` have. */
 export const CAPABILITIES: readonly Capability[] = ['auth', 'registry', 'clock', 'reset', 'inspect', 'fixtures', 'fake-cloud', 'faults', 'mounts']
 
-import type { Locate, ValuePath } from '../../features/documents/glossary.ts'
+import type { Locate, ValuePath } from '../../features/documents/index.ts'
 
-export type { Locate, ValuePath } from '../../features/documents/glossary.ts'
+export type { Locate, ValuePath } from '../../features/documents/index.ts'
 
 export type CloudActionName =
   | 'cloud.identityDocument'

@@ -7,9 +7,9 @@
  */
 import { join } from 'node:path'
 import { DurationError, parseDuration } from '../../core/duration.ts'
-import { SnapshotError } from '../../core/snapshot/shape.ts'
+import { SnapshotError } from '../../core/snapshot/index.ts'
 import { jsonChunks } from '../../core/json-chunks.ts'
-import type { Doppel } from '../doppel/doppel.ts'
+import type { Doppel } from '../doppel/index.ts'
 import type { TenantRegistry } from '../tenants/index.ts'
 import {
   DataDirError,

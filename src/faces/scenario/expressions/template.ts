@@ -1,4 +1,4 @@
-import { hasTemplate, TEMPLATE_OPEN as OPEN } from '../../../features/documents/template-marker.ts'
+import { hasTemplate, TEMPLATE_OPEN as OPEN } from '../../../features/documents/index.ts'
 
 export { hasTemplate }
 

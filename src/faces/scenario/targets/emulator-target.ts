@@ -1,7 +1,7 @@
 import type { ClockOptions } from '../../../core/clock.ts'
 import { getProfile } from '../../../core/profile.ts'
 import { authProfile, badInputStatusCode } from '../../../services/cloud-auth/auth-profile.ts'
-import { createDoppel, type Doppel } from '../../../features/doppel/doppel.ts'
+import { createDoppel, type Doppel } from '../../../features/doppel/index.ts'
 import { callControl } from '../../../services/control/index.ts'
 import { CAPABILITIES, type Capability } from '../glossary.ts'
 import type { FixtureSource } from '../../../features/fixtures/index.ts'

@@ -4,8 +4,7 @@
  */
 import type { Emulator } from '../../../core/emulator.ts'
 import type { RequestContext } from '../../../core/glossary.ts'
-import { getFakeCloud } from '../../fake-cloud/index.ts'
-import { CloudError, type AwsCredentials } from '../../fake-cloud/glossary.ts'
+import { getFakeCloud, CloudError, type AwsCredentials } from '../../fake-cloud/index.ts'
 import { goQuote } from '../../../core/go/go-format.ts'
 import { providerCalls } from './index.ts'
 import { UpstreamCloudError } from './remote-provider.ts'

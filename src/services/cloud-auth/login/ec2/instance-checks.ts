@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../../../core/glossary.ts'
-import type { DescribedInstance } from '../../../fake-cloud/glossary.ts'
+import type { DescribedInstance } from '../../../fake-cloud/index.ts'
 import type { RoleEntry } from '../../glossary.ts'
 import { cloudErrorText, credentialsForAccount } from '../../provider/provider-client.ts'
 import { IncompleteDescription, providerCalls } from '../../provider/index.ts'

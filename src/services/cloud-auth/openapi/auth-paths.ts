@@ -3,14 +3,15 @@
  * endpoints by their field schemas and operations, the other rows by what they say of themselves. A row
  * added there appears here without an edit.
  */
-import { routeTemplate } from '../../core/routing/index.ts'
-import type { FieldSchema } from '../../services/cloud-auth/fields/index.ts'
-import type { Profile } from '../../core/profile.ts'
-import { ALIASES } from '../../services/cloud-auth/routing/aliases.ts'
-import type { ApiRoute } from '../../services/cloud-auth/routing/api-route.ts'
-import { API_ROUTES, type MountRoute } from '../../services/cloud-auth/routing/api-routes.ts'
-import type { Endpoint, Operation } from '../../services/cloud-auth/routing/endpoint.ts'
-import { authError, FIELD_TYPE_SCHEMAS, jsonContent, ref, type Schema } from './component-schemas.ts'
+import { jsonContent, ref, type Schema } from '../../../core/openapi-schema.ts'
+import type { Profile } from '../../../core/profile.ts'
+import { routeTemplate } from '../../../core/routing/index.ts'
+import type { FieldSchema } from '../fields/index.ts'
+import { ALIASES } from '../routing/aliases.ts'
+import type { ApiRoute } from '../routing/api-route.ts'
+import { API_ROUTES, type MountRoute } from '../routing/api-routes.ts'
+import type { Endpoint, Operation } from '../routing/endpoint.ts'
+import { authError, FIELD_TYPE_SCHEMAS } from './auth-schemas.ts'
 
 export interface AuthPathOptions {
   /** Path prefix: `/v1` in doppel's document, empty in Vault's (its routes are relative to `/v1/`). */
