@@ -33,7 +33,7 @@ function tableAfter(text: string, heading: string): string[][] {
 
 const codeSpans = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]!)
 
-export function readFloors(text: string): Floors {
+function readFloors(text: string): Floors {
   const rows = tableAfter(text, '## The floors')
   const seams = tableAfter(text, '**No service imports another**').map(([from, to]) => `${codeSpans(from!)[0]} → ${codeSpans(to!)[0]}`)
   return {
@@ -67,7 +67,7 @@ function sourceFiles(dir: string): string[] {
 const srcPath = (path: string) => relative(SRC, path).split(sep).join('/')
 
 /** Every import that breaks a floor rule, and every file that no floor holds. */
-export function layeringBreaks(floors: Floors, files: { path: string; text: string }[]): string[] {
+function layeringBreaks(floors: Floors, files: { path: string; text: string }[]): string[] {
   const rank = (floor: string) => floors.order.indexOf(floor)
   return files.flatMap(({ path, text }) => {
     const from = srcPath(path)

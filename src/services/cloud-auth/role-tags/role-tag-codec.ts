@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { RoleEntry } from '../glossary.ts'
 import { goQuote } from '../../../core/go/go-format.ts'
-import { GoDurationError, parseGoDurationNs } from '../../../core/go/go-duration.ts'
-import { parseGoBool, StrconvError } from '../../../core/go/go-strconv.ts'
+import { type GoDurationError, parseGoDurationNs } from '../../../core/go/go-duration.ts'
+import { parseGoBool, type StrconvError } from '../../../core/go/go-strconv.ts'
 import type { AuthState } from '../state.ts'
 import { errorKind } from '../../../core/doppel-error.ts'
 

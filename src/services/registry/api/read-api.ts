@@ -47,7 +47,7 @@ export function readApi(request: Request, state: RegistryState, url: URL): Respo
   if (match.row.operation === 'versions') return jsonResponse(200, versionsDocument(state, module))
   const version =
     match.params.version === undefined ? latest(state, module) : findVersion(state, namespace, name, provider, match.params.version)
-  if (!version || version.status !== 'ok') {
+  if (version?.status !== 'ok') {
     const seen = version ? `version ${version.version}, ${version.status}` : `${match.params.version ?? 'a latest version'}, not in the registry`
     return registryV1ErrorResponse(404, { rule: 'module version', seen, ...(version && { expected: 'an uploaded archive (status ok)' }) })
   }
