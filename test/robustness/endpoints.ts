@@ -597,7 +597,7 @@ export interface FieldProbe {
 }
 
 /** A value no field type converts (an object): every declared field of every auth write refuses it. */
-export const WRONG_TYPED = '{"deep":{"x":[1]}}'
+const WRONG_TYPED = '{"deep":{"x":[1]}}'
 
 /** Per auth write with declared fields, a request with `WRONG_TYPED` in each field in turn. */
 export function fieldProbes(world: () => RobustWorld): { label: string; probes: () => FieldProbe[] }[] {

@@ -15,7 +15,7 @@ import { JSON_BODY_LIMIT } from '../../src/services/registry/api/management-api.
  * only this adapter changes.
  */
 
-export type Service = 'cloud-auth' | 'registry' | 'fake-cloud' | 'control'
+type Service = 'cloud-auth' | 'registry' | 'fake-cloud' | 'control'
 
 export interface RouteRow {
   service: Service

@@ -37,9 +37,6 @@ export const epochMs: Shape<number> = (value, path) => {
 /** A duration in seconds no longer than the clock's whole range. */
 export const seconds: Shape<number> = integerIn(0, Math.floor(LATEST_MS / 1000))
 
-export const number: Shape<number> = (value, path) =>
-  typeof value === 'number' && Number.isFinite(value) ? value : fail(path, 'a finite number')
-
 export function literal<T extends string>(...values: readonly T[]): Shape<T> {
   return (value, path) => (values.includes(value as T) ? (value as T) : fail(path, `one of ${values.join(', ')}`))
 }

@@ -14,7 +14,7 @@ export interface Table<S, T> {
 }
 
 /** The saved form of the tables: each name holds its records. */
-export type SavedTables<R> = { [K in keyof R]: R[K][] }
+type SavedTables<R> = { [K in keyof R]: R[K][] }
 
 /** The saved form of a `tables(…)` result, for the domain's snapshot type to extend. */
 export type SavedOf<T> = T extends Tables<never, infer R> ? SavedTables<R> : never

@@ -14,7 +14,7 @@ import { splitTenantPath } from '../tenants/tenant-name.ts'
 export type Surface = 'main' | 'cloud'
 
 /** The services' URLs, asked in this order: the control API's `/_doppel/` last, after the services' own paths under it. */
-export const SERVICE_URLS = [FAKE_CLOUD_URLS, CLOUD_AUTH_URLS, REGISTRY_URLS, CONTROL_URLS] as const
+const SERVICE_URLS = [FAKE_CLOUD_URLS, CLOUD_AUTH_URLS, REGISTRY_URLS, CONTROL_URLS] as const
 
 /** A service's name, as the journal keeps it. */
 export type ServiceName = (typeof SERVICE_URLS)[number]['name']
@@ -30,7 +30,7 @@ export function ownerOfPath(path: string): ServiceUrls<ServiceName> | undefined 
  * loopback anyone, beyond it a management token unless the control table opens the route; the metadata
  * service is here on every listener and host, since it checks no caller (`fake-cloud/urls.ts`).
  */
-export type Access = 'callers' | 'control'
+type Access = 'callers' | 'control'
 
 export interface Classification {
   /** The service it is journaled under; undefined when none owns it (a 404). */

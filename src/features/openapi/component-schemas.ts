@@ -27,7 +27,7 @@ export const FIELD_TYPE_SCHEMAS: Record<FieldType, Schema> = {
 }
 
 /** Text of the published OpenAPI document, which stays byte for byte as released. */
-export const PUBLISHED_ENVELOPE_DESCRIPTION = 'The auth service response envelope (reference §1.5)'
+const PUBLISHED_ENVELOPE_DESCRIPTION = 'The auth service response envelope (reference §1.5)'
 
 export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
 

@@ -7,7 +7,7 @@ import { errorKind } from '../../core/doppel-error.ts'
 
 export class IamArnError extends errorKind('IamArnError', 'DOPPEL_INVALID_ARN') {}
 
-export type IamEntityType = 'user' | 'role' | 'assumed-role' | 'instance-profile'
+type IamEntityType = 'user' | 'role' | 'assumed-role' | 'instance-profile'
 
 export interface IamEntity {
   partition: string

@@ -25,7 +25,7 @@ export interface RegistryModule {
   updatedAt: string
 }
 
-export type VersionStatus = 'pending' | 'ok'
+type VersionStatus = 'pending' | 'ok'
 
 export interface Deprecation {
   id: string

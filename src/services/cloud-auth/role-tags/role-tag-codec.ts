@@ -41,7 +41,7 @@ export function roleTagPlaintext(tag: RoleTagContent): string {
 }
 
 /** Standard base64 of HMAC-SHA256 keyed with the role's `hmac_key` text. */
-export function roleTagHmac(hmacKey: string, plaintext: string): string {
+function roleTagHmac(hmacKey: string, plaintext: string): string {
   return createHmac('sha256', hmacKey).update(plaintext).digest('base64')
 }
 

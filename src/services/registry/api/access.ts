@@ -5,7 +5,7 @@ import type { RegistryState } from '../model/registry-state.ts'
 import { SETUP_PREFIX } from '../urls.ts'
 
 /** The bearer token of a request, if it carries one. */
-export function bearerToken(request: Request): string | undefined {
+function bearerToken(request: Request): string | undefined {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.get('authorization') ?? '')
   return match?.[1]
 }

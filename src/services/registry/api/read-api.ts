@@ -25,7 +25,7 @@ export const ROUTES = new RouteTable(
 )
 
 /** The archivist URL a version downloads from; `archive=tar.gz` tells go-getter how to unpack it. */
-export function downloadUrl(origin: string, version: ModuleVersion): string {
+function downloadUrl(origin: string, version: ModuleVersion): string {
   return `${origin}/_archivist/v1/object/${version.downloadObject}?archive=tar.gz`
 }
 

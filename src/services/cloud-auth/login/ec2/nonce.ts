@@ -6,7 +6,7 @@ import { parseRfc3339, TimeParseError } from './rfc3339.ts'
 import { mountPath } from '../../urls.ts'
 
 /** The nonce a client sends as `nonce: ""`: reauthentication is then disabled for the instance. */
-export const REAUTHENTICATION_DISABLED_NONCE = 'reauthentication-disabled-nonce'
+const REAUTHENTICATION_DISABLED_NONCE = 'reauthentication-disabled-nonce'
 
 const NONCE_LIMIT = 128
 
