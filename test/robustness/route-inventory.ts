@@ -2,7 +2,7 @@ import { openApiDocument } from '../../src/features/openapi/index.ts'
 import { MAX_BODY_BYTES } from '../../src/core/http.ts'
 import { CONTROL_BODY_LIMITS, routeTemplate } from '../../src/core/routing/index.ts'
 import { API_ROUTES } from '../../src/services/cloud-auth/routing/api-routes.ts'
-import { API_PREFIX } from '../../src/services/cloud-auth/urls.ts'
+import { AUTH_API_PREFIX } from '../../src/services/cloud-auth/urls.ts'
 import { CONTROL_TABLE } from '../../src/features/doppel/control-table.ts'
 import { QUERY_ACTIONS, QUERY_BODY_LIMIT } from '../../src/services/fake-cloud/query-api.ts'
 import { ARCHIVE_LIMIT } from '../../src/services/registry/api/archivist.ts'
@@ -45,7 +45,7 @@ interface Operation {
 }
 
 /** The document paths of the auth method's rows that read the request themselves. */
-const REQUEST_ROWS = new Set(API_ROUTES.filter((row) => row.reads === 'request').map((row) => `${API_PREFIX}${routeTemplate(row).template}`))
+const REQUEST_ROWS = new Set(API_ROUTES.filter((row) => row.reads === 'request').map((row) => `${AUTH_API_PREFIX}${routeTemplate(row).template}`))
 
 function documentRoutes(): RouteRow[] {
   const rows: RouteRow[] = []

@@ -78,13 +78,13 @@ export function dictionary<T>(shape: Shape<T>): Shape<Record<string, T>> {
   }
 }
 
-export type Fields<T> = { [K in keyof T]-?: Shape<T[K]> }
+export type ShapeFields<T> = { [K in keyof T]-?: Shape<T[K]> }
 
 /**
  * An object with exactly these fields: a missing required field or an unknown one is refused. Keys keep
  * the input's order, so records read back serialise as they did.
  */
-export function object<T>(fields: Fields<T>): Shape<T> {
+export function object<T>(fields: ShapeFields<T>): Shape<T> {
   const names = Object.keys(fields) as (keyof T & string)[]
   return (value, path) => {
     const input = plainObject(value, path)

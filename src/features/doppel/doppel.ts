@@ -16,8 +16,8 @@ import { explainResponse, responseExplanation, type Explanation } from '../../co
 import { journalRequest, journalResponse, requestBodySource, type BodySource } from './journal-exchange.ts'
 import { redactExplanation, redactUrl } from '../../services/control/redact.ts'
 import { CONTROL_TABLE } from './control-table.ts'
-import { API_PREFIX as AUTH_PREFIX } from '../../services/cloud-auth/urls.ts'
-import { API_PREFIX as REGISTRY_PREFIX, DISCOVERY_PATH } from '../../services/registry/urls.ts'
+import { AUTH_API_PREFIX as AUTH_PREFIX } from '../../services/cloud-auth/urls.ts'
+import { REGISTRY_API_PREFIX as REGISTRY_PREFIX, DISCOVERY_PATH } from '../../services/registry/urls.ts'
 import { CONTROL_PREFIX } from '../../services/control/urls.ts'
 import { classifyRequest, faultsApply, type ServiceName, type Surface } from './route-request.ts'
 

@@ -118,4 +118,4 @@ export function jsonContent(schema: Schema, mediaType = 'application/json'): Sch
   return { content: { [mediaType]: { schema } } }
 }
 
-export const authError = (description: string): Schema => ({ description, ...jsonContent(ref('AuthErrors')) })
+export const authErrorSchema = (description: string): Schema => ({ description, ...jsonContent(ref('AuthErrors')) })

@@ -4,7 +4,7 @@
  */
 import { getProfile } from '../../core/profile.ts'
 import { authProfile } from '../../services/cloud-auth/auth-profile.ts'
-import { API_PREFIX } from '../../services/cloud-auth/urls.ts'
+import { AUTH_API_PREFIX } from '../../services/cloud-auth/urls.ts'
 import { authPaths } from './auth-paths.ts'
 import { registryPaths } from './registry-paths.ts'
 import { COMPONENT_SCHEMAS, type Schema } from './component-schemas.ts'
@@ -40,7 +40,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Schema {
     },
     tags: [{ name: 'cloud-auth' }, { name: 'registry' }],
     paths: {
-      ...tag(authPaths({ prefix: API_PREFIX.slice(0, -1), mounts: authProfile(profile).mounts, tokenSchemes: Object.keys(schemes), profile, internalErrors: authProfile(profile).badInputStatus === 'real' }), 'cloud-auth'),
+      ...tag(authPaths({ prefix: AUTH_API_PREFIX.slice(0, -1), mounts: authProfile(profile).mounts, tokenSchemes: Object.keys(schemes), profile, internalErrors: authProfile(profile).badInputStatus === 'real' }), 'cloud-auth'),
       ...tag(registryPaths(), 'registry'),
     },
     components: {
@@ -69,7 +69,7 @@ export function vaultOpenApiDocument(options: { genericMountPaths: boolean }): S
     openapi: '3.1.0',
     info: {
       title: 'HashiCorp Vault API',
-      description: `HTTP API that gives you full access to Vault. All API routes are prefixed with \`${API_PREFIX}\`.`,
+      description: `HTTP API that gives you full access to Vault. All API routes are prefixed with \`${AUTH_API_PREFIX}\`.`,
       version: VERSION,
       license: { name: 'Mozilla Public License 2.0', url: 'https://www.mozilla.org/en-US/MPL/2.0' },
     },

@@ -117,7 +117,7 @@ export interface AccessListWrite {
  * replaces it); a disallowed reauthentication clears the stored nonce. A nonce over 128 characters is
  * refused unless reauthentication is disallowed.
  */
-export function accessListEntry(existing: AccessListEntry | undefined, outcome: NonceOutcome, write: AccessListWrite): AccessListEntry {
+export function nextAccessListEntry(existing: AccessListEntry | undefined, outcome: NonceOutcome, write: AccessListWrite): AccessListEntry {
   const entry: AccessListEntry = existing
     ? { ...existing }
     : {
