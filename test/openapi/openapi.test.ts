@@ -5,9 +5,9 @@ import { API_ROUTES } from '../../src/services/cloud-auth/routing/api-routes.ts'
 import { main } from '../../src/cli/main.ts'
 import { createDoppel } from '../../src/features/doppel/doppel.ts'
 import { routeTemplate } from '../../src/core/routing/index.ts'
-import { ARCHIVIST_ROUTES as ARCHIVIST_ROUTES } from '../../src/services/registry/api/archivist.ts'
-import { MANAGEMENT_ROUTES as MANAGEMENT_ROUTES } from '../../src/services/registry/api/management-api.ts'
-import { READ_ROUTES as READ_ROUTES } from '../../src/services/registry/api/read-api.ts'
+import { ARCHIVIST_ROUTES } from '../../src/services/registry/api/archivist.ts'
+import { MANAGEMENT_ROUTES } from '../../src/services/registry/api/management-api.ts'
+import { READ_ROUTES } from '../../src/services/registry/api/read-api.ts'
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> }
 
