@@ -203,7 +203,10 @@ async function startJsonServer(doppel: Target, answers: Partial<Record<Work, str
     'POST role': { method: 'PUT', path: '/roles/load-bench', headers: json, body: doppel.loads['POST role']!.body! },
     'registry GET': { method: 'GET', path: '/versions/1' },
   }
-  return { name: 'json-server', pid: child.pid!, port, loads, stop: () => (child.kill(), rmSync(dir, { recursive: true, force: true })) }
+  return { name: 'json-server', pid: child.pid!, port, loads, stop: () => {
+    child.kill()
+    rmSync(dir, { recursive: true, force: true })
+  } }
 }
 
 /** WireMock's standalone jar from its npm package, stubbed with doppel's own answers; needs java. */

@@ -61,7 +61,7 @@ export const TARGET_OPTIONS = {
   targets: {
     type: 'string',
     value: '<file>',
-    help: 'A targets.yaml naming several targets (\${VAR} expands from the environment;\ndoppel conformance reads conformance/targets.yaml when there is one)',
+    help: 'A targets.yaml naming several targets (${VAR} expands from the environment;\ndoppel conformance reads conformance/targets.yaml when there is one)',
   },
   profile: { ...PROFILE_OPTION.profile, value: '<p>', help: 'service (default) or vault, for the emulator and URL targets' },
   token: { type: 'string', value: '<t>', help: 'Management token for a URL target (default "root" on doppel serve)' },

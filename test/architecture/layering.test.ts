@@ -48,7 +48,7 @@ function tableAfter(text: string, heading: string): string[][] {
 
 const codeSpans = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1]!)
 
-export function readFloors(text: string): Floors {
+function readFloors(text: string): Floors {
   const rows = tableAfter(text, '## The floors')
   const seams = tableAfter(text, '**No service imports another**').map(([from, to]) => `${codeSpans(from!)[0]} → ${codeSpans(to!)[0]}`)
   const doors = tableAfter(text, '**Into another unit only through its doors**').flatMap(([units, files]) =>
@@ -100,7 +100,7 @@ function sourceFiles(dir: string): string[] {
 const srcPath = (path: string) => relative(SRC, path).split(sep).join('/')
 
 /** Every import that breaks a floor rule, and every file that no floor holds. */
-export function layeringBreaks(floors: Floors, files: { path: string; text: string }[]): string[] {
+function layeringBreaks(floors: Floors, files: { path: string; text: string }[]): string[] {
   const rank = (floor: string) => floors.order.indexOf(floor)
   return files.flatMap(({ path, text }) => {
     const from = srcPath(path)
@@ -142,7 +142,7 @@ const ENTRY_POINTS = new Set(
  * engine's `shared.ts`), so moving a file inside a unit touches no test. Core's modules outside `routing/`
  * and `snapshot/` and the commands of `cli/` are each their own door.
  */
-export function testSurfaceBreaks(floors: Floors, files: { path: string; text: string }[]): string[] {
+function testSurfaceBreaks(floors: Floors, files: { path: string; text: string }[]): string[] {
   return files.flatMap(({ path, text }) => {
     const breaks: string[] = []
     for (const match of text.matchAll(IMPORT)) {

@@ -17,7 +17,7 @@ export interface CallOptions {
   mount?: string
 }
 
-export async function answer(response: Response): Promise<Answer> {
+async function answer(response: Response): Promise<Answer> {
   const text = await response.text()
   return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) }
 }

@@ -190,7 +190,7 @@ describe('identity documents and routing', () => {
 
   it('the same seed gives the same inventory', async () => {
     const first = (await call('POST', 'instances', { iam_role_name: 'web' })).json
-    doppel.reset()
+    await doppel.reset()
     expect((await call('POST', 'instances', { iam_role_name: 'web' })).json).toEqual(first)
   })
 })

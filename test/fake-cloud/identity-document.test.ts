@@ -18,8 +18,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }))
 const doppel = createDoppel({ seed: 3, clock: { start: '2024-03-05T09:41:27Z', frozen: true } })
 const cloud = getFakeCloud(doppel)
 let instanceId: string
-beforeEach(() => {
-  doppel.reset()
+beforeEach(async () => {
+  await doppel.reset()
   instanceId = cloud.createInstance({ region: 'us-west-2', tags: { Name: 'web' } }).instance_id
 })
 

@@ -18,8 +18,8 @@ beforeAll(async () => {
   server = await startServer(doppel)
 })
 afterAll(() => server.close())
-beforeEach(() => {
-  doppel.reset()
+beforeEach(async () => {
+  await doppel.reset()
   alice = cloud.createPrincipal({ type: 'user', name: 'alice' })
 })
 

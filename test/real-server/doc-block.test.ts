@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { type RunResult } from '../../src/faces/scenario/index.ts'
+import type { RunResult } from '../../src/faces/scenario/index.ts'
 import { realServerStates } from '../../src/faces/scenario/shared.ts'
 import { blockFolder, runBlock } from '../readme/run-doc-block.ts'
 import { docBlocks } from '../support/readme-blocks.ts'

@@ -230,7 +230,7 @@ describe('reset', () => {
   it('empties the registry and it works again afterwards', async () => {
     const doppel = newDoppel()
     seedRegistry(doppel, { modules: [{ organization: 'acme', name: 'vpc', provider: 'aws', versions: ['1.0.0'] }] })
-    doppel.reset()
+    await doppel.reset()
     expect((await v1(doppel, 'acme/vpc/aws/versions')).status).toBe(404)
     await publish(doppel, 'acme', 'vpc', 'aws', '1.0.0')
     expect((await v2(doppel, 'PATCH', versionPath('acme', 'vpc', 'aws', '1.0.0'), { body: deprecateBody() })).status).toBe(200)

@@ -15,7 +15,7 @@ beforeAll(async () => {
   // large fixture, not the first import of the modules it uses.
   const warmUp = await fetch(`${running.url}/_doppel/fixtures`, { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: rolesFixture(100 * 1024).text })
   expect(warmUp.status).toBe(201)
-  doppel.reset()
+  await doppel.reset()
 })
 afterAll(() => running.close())
 

@@ -1,7 +1,7 @@
 import { openApiDocument } from '../../src/features/openapi/index.ts'
 import { MAX_BODY_BYTES } from '../../src/core/http.ts'
 import { CONTROL_BODY_LIMITS, routeTemplate } from '../../src/core/routing/index.ts'
-import { API_ROUTES, API_PREFIX } from '../../src/services/cloud-auth/index.ts'
+import { API_ROUTES, AUTH_API_PREFIX } from '../../src/services/cloud-auth/index.ts'
 import { CONTROL_TABLE } from '../../src/features/doppel/index.ts'
 import { QUERY_ACTIONS, QUERY_BODY_LIMIT } from '../../src/services/fake-cloud/index.ts'
 import { ARCHIVE_LIMIT, JSON_BODY_LIMIT } from '../../src/services/registry/index.ts'
@@ -13,7 +13,7 @@ import { ARCHIVE_LIMIT, JSON_BODY_LIMIT } from '../../src/services/registry/inde
  * only this adapter changes.
  */
 
-export type Service = 'cloud-auth' | 'registry' | 'fake-cloud' | 'control'
+type Service = 'cloud-auth' | 'registry' | 'fake-cloud' | 'control'
 
 export interface RouteRow {
   service: Service
@@ -43,7 +43,7 @@ interface Operation {
 }
 
 /** The document paths of the auth method's rows that read the request themselves. */
-const REQUEST_ROWS = new Set(API_ROUTES.filter((row) => row.reads === 'request').map((row) => `${API_PREFIX}${routeTemplate(row).template}`))
+const REQUEST_ROWS = new Set(API_ROUTES.filter((row) => row.reads === 'request').map((row) => `${AUTH_API_PREFIX}${routeTemplate(row).template}`))
 
 /** doppel's OpenAPI document, generated once for the inventory. */
 const DOCUMENT = await openApiDocument()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type TargetInfo } from '../../src/faces/scenario/index.ts'
+import type { TargetInfo } from '../../src/faces/scenario/index.ts'
 import { buildRequest, observeResponse } from '../../src/faces/scenario/shared.ts'
 const info: TargetInfo = {
   name: 't',

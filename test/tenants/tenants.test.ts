@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => server.close())
 beforeEach(async () => {
   for (const { id } of tenants.list()) tenants.drop(id)
-  root.reset()
+  await root.reset()
 })
 
 async function call(method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) {

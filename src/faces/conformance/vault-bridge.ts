@@ -75,7 +75,7 @@ export interface VaultBridge {
   close(): Promise<void>
 }
 
-export class VaultBridgeError extends errorKind('VaultBridgeError', 'DOPPEL_VAULT_BRIDGE') {}
+class VaultBridgeError extends errorKind('VaultBridgeError', 'DOPPEL_VAULT_BRIDGE') {}
 
 /**
  * Serves the fake cloud over HTTP for a real server, configures a fresh mount of the method to use it,

@@ -59,7 +59,7 @@ const PARSER_ERROR_STATUS: Record<string, number> = {
 }
 
 /** The address a server binds when no host is given: loopback, never every interface by surprise. */
-export const DEFAULT_HOST = '127.0.0.1'
+const DEFAULT_HOST = '127.0.0.1'
 
 /**
  * Serves an emulator over real HTTP: a small adapter from `node:http` to the emulator's fetch function,

@@ -1,6 +1,6 @@
 import { RouteTable } from '../../core/routing/index.ts'
 import type { ControlTable } from '../../services/control/index.ts'
-import { DASHBOARD_ROUTES } from '../dashboard/control-routes.ts'
+import { DASHBOARD_ROUTES } from '../dashboard/index.ts'
 import { FIXTURE_ROUTES } from '../fixtures/control-routes.ts'
 import { OPENAPI_ROUTES } from '../openapi/control-routes.ts'
 import { SNAPSHOT_ROUTES } from '../snapshot/control-routes.ts'

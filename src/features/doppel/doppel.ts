@@ -225,7 +225,7 @@ export class Doppel extends Emulator {
    * answer may be a light Response (see `core/light-response.ts`); `fetch` and MSW hand out real ones.
    */
   async handle(request: Request, options: HandleOptions = {}): Promise<Response> {
-    if (this.#fixtures) await this.ready()
+    if (this.#fixtures !== undefined) await this.ready()
     const started = performance.now()
     const url = new URL(request.url)
     const route = classifyRequest({ listener: options.surface ?? 'main', url, authorization: () => request.headers.get('authorization') ?? undefined })

@@ -23,7 +23,7 @@ export function ownerOfPath(path: string): ServiceUrls<ServiceName> | undefined 
  * loopback anyone, beyond it a management token unless the control table opens the route; the metadata
  * service is here on every listener and host, since it checks no caller (`fake-cloud/urls.ts`).
  */
-export type Access = 'callers' | 'control'
+type Access = 'callers' | 'control'
 
 export interface Classification {
   /** The service it is journaled under; undefined when none owns it (a 404). */

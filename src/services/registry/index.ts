@@ -4,9 +4,9 @@ export { seedRegistry, loadRegistryFixture, RegistryFixtureError } from './model
 export type { RegistryFixture, SeedResult } from './glossary.ts'
 export { REGISTRY_SERVICE } from './descriptor.ts'
 // The three route tables, named for the API each serves (each module calls its own `ROUTES`).
-export { ROUTES as ARCHIVIST_ROUTES, ARCHIVE_LIMIT } from './api/archivist.ts'
-export { ROUTES as MANAGEMENT_ROUTES, JSON_BODY_LIMIT } from './api/management-api.ts'
-export { ROUTES as READ_ROUTES } from './api/read-api.ts'
+export { ARCHIVIST_ROUTES, ARCHIVE_LIMIT } from './api/archivist.ts'
+export { MANAGEMENT_ROUTES, JSON_BODY_LIMIT } from './api/management-api.ts'
+export { READ_ROUTES } from './api/read-api.ts'
 export { readModuleArchive } from './archives/read-module-archive.ts'
 export { writeTar } from './archives/tar-writer.ts'
 export { readTar } from './archives/tar-reader.ts'

@@ -5,7 +5,7 @@
 import { formatJsonPath, type JsonPath } from '../../scenario/shared.ts'
 import { isClockNumber, volatility } from '../volatile.ts'
 
-export type DifferenceKind = 'status' | 'errors' | 'missing-field' | 'extra-field' | 'value' | 'body'
+type DifferenceKind = 'status' | 'errors' | 'missing-field' | 'extra-field' | 'value' | 'body'
 
 export interface Difference {
   kind: DifferenceKind

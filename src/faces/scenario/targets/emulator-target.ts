@@ -72,7 +72,7 @@ export function createEmulatorTarget(options: EmulatorTargetOptions = {}): Targe
  * the checks and messages are those a `doppel serve` gives. Fixtures load directly, to report lines in
  * the scenario file.
  */
-export function directControl(doppel: Doppel): TargetControl {
+function directControl(doppel: Doppel): TargetControl {
   const call: ControlCaller = async (method, path, body) => {
     const result = await callControl(doppel, method, path, body)
     if (result.status >= 400) refuse(result.status, JSON.stringify(result.body))

@@ -25,7 +25,7 @@ export const FIELD_TYPE_SCHEMAS: Record<FieldType, Schema> = {
 }
 
 /** Text of the published OpenAPI document, which stays byte for byte as released. */
-export const PUBLISHED_ENVELOPE_DESCRIPTION = 'The auth service response envelope (reference §1.5)'
+const PUBLISHED_ENVELOPE_DESCRIPTION = 'The auth service response envelope (reference §1.5)'
 
 export const AUTH_SCHEMAS: Record<string, Schema> = {
   AuthEnvelope: {
@@ -74,4 +74,4 @@ export const AUTH_SCHEMAS: Record<string, Schema> = {
   },
 }
 
-export const authError = (description: string): Schema => ({ description, ...jsonContent(ref('AuthErrors')) })
+export const authErrorSchema = (description: string): Schema => ({ description, ...jsonContent(ref('AuthErrors')) })

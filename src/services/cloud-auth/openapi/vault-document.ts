@@ -1,7 +1,7 @@
 import { OPENAPI_VERSION, tokenSchemes, type Schema } from '../../../core/openapi-schema.ts'
 import { getProfile } from '../../../core/profile.ts'
 import { authProfile } from '../auth-profile.ts'
-import { API_PREFIX } from '../urls.ts'
+import { AUTH_API_PREFIX } from '../urls.ts'
 import { authPaths } from './auth-paths.ts'
 import { AUTH_SCHEMAS } from './auth-schemas.ts'
 
@@ -24,7 +24,7 @@ export function vaultOpenApiDocument(options: { genericMountPaths: boolean }): S
     openapi: '3.1.0',
     info: {
       title: 'HashiCorp Vault API',
-      description: `HTTP API that gives you full access to Vault. All API routes are prefixed with \`${API_PREFIX}\`.`,
+      description: `HTTP API that gives you full access to Vault. All API routes are prefixed with \`${AUTH_API_PREFIX}\`.`,
       version: OPENAPI_VERSION,
       license: { name: 'Mozilla Public License 2.0', url: 'https://www.mozilla.org/en-US/MPL/2.0' },
     },

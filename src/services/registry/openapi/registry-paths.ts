@@ -4,9 +4,9 @@
  */
 import { jsonContent, ref, type Schema } from '../../../core/openapi-schema.ts'
 import { routeTemplate, type RouteRow, type RouteTable } from '../../../core/routing/index.ts'
-import { ROUTES as ARCHIVIST_ROUTES } from '../api/archivist.ts'
-import { ROUTES as MANAGEMENT_ROUTES } from '../api/management-api.ts'
-import { ROUTES as READ_ROUTES } from '../api/read-api.ts'
+import { ARCHIVIST_ROUTES } from '../api/archivist.ts'
+import { MANAGEMENT_ROUTES } from '../api/management-api.ts'
+import { READ_ROUTES } from '../api/read-api.ts'
 import { DISCOVERY_PATH } from '../urls.ts'
 
 type Operation<T> = T extends RouteTable<infer Row extends RegistryRow> ? Row['operation'] : never

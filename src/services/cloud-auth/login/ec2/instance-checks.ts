@@ -122,7 +122,7 @@ export async function instanceBoundFailure(
 }
 
 /** Exact match, or a trailing `*` as a prefix wildcard; a `*` anywhere else is a literal character. */
-export function arnBoundMatches(bound: string, arn: string): boolean {
+function arnBoundMatches(bound: string, arn: string): boolean {
   if (bound.endsWith('*') && arn.startsWith(bound.slice(0, -1))) return true
   return arn === bound
 }
