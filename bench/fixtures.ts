@@ -1,8 +1,7 @@
 import { createDoppel, type Doppel } from '../src/index.ts'
 import { seedRegistry } from '../src/services/registry/index.ts'
-import { authProfile } from '../src/services/cloud-auth/auth-profile.ts'
+import { authProfile } from '../src/services/cloud-auth/index.ts'
 import { signedCallerIdentity } from '../src/faces/scenario/index.ts'
-
 export const AUTH = 'http://bench.doppel.test/v1/auth/cloud'
 export const ROOT = { 'X-Service-Token': 'root' }
 export const JSON_API = { Authorization: 'Bearer root', 'Content-Type': 'application/vnd.api+json' }
@@ -47,5 +46,29 @@ export async function prepare(origin = 'http://bench.doppel.test'): Promise<Prep
     }),
     patchPath: '/api/v2/organizations/acme/registry-modules/private/acme/vpc/aws/1.0.0',
     versionRead: '/api/registry/v1/modules/acme/vpc/aws/1.0.0',
+  }
+}
+
+/** The five kinds of request the server benchmark sends. */
+export type Work = 'GET role' | 'POST role' | 'registry GET' | 'ec2 login' | 'iam login'
+export const WORKS: Work[] = ['GET role', 'POST role', 'registry GET', 'ec2 login', 'iam login']
+
+export interface Load {
+  method: string
+  path: string
+  headers?: Record<string, string>
+  body?: string
+}
+
+/** Each work as one request, the same over HTTP and in process. */
+export function loads(p: Omit<Prepared, 'doppel'>): Record<Work, Load> {
+  const root = { 'x-service-token': 'root' }
+  const json = { 'content-type': 'application/json' }
+  return {
+    'GET role': { method: 'GET', path: '/v1/auth/cloud/role/ec2-bench', headers: root },
+    'POST role': { method: 'POST', path: '/v1/auth/cloud/role/load-bench', headers: { ...root, ...json }, body: JSON.stringify({ auth_type: 'ec2', bound_ami_id: 'ami-0bbbb000000000001' }) },
+    'registry GET': { method: 'GET', path: p.versionRead, headers: { authorization: 'Bearer root' } },
+    'ec2 login': { method: 'POST', path: '/v1/auth/cloud/login', headers: json, body: p.ec2Login },
+    'iam login': { method: 'POST', path: '/v1/auth/cloud/login', headers: json, body: p.iamLogin },
   }
 }

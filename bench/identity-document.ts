@@ -1,9 +1,7 @@
 import { sign, verify, createPrivateKey, X509Certificate } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { getSigner } from '../src/services/fake-cloud/identity/signing-material.ts'
-import { buildSignedData } from '../src/services/fake-cloud/identity/signed-data.ts'
-import { parsePkcs7, verifyPkcs7 } from '../src/services/cloud-auth/login/ec2/pkcs7-verify.ts'
-import { parseTrustedCertificate } from '../src/services/cloud-auth/login/ec2/trusted-certificate.ts'
+import { getSigner, buildSignedData } from '../src/services/fake-cloud/index.ts'
+import { parsePkcs7, verifyPkcs7, parseTrustedCertificate } from '../src/services/cloud-auth/index.ts'
 import { figure, ratioAgainstFloor, timeSync, type Figure } from './lib.ts'
 
 const DOCUMENT = Buffer.from(

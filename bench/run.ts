@@ -1,38 +1,76 @@
-// npm run bench: every figure is a ratio against a floor measured in the same run (or an absolute bound),
-// printed as a table and written to bench/results.json.
-import { writeFileSync } from 'node:fs'
-import { benchIdentityDocument } from './identity-document.ts'
-import { benchInProcess } from './in-process.ts'
+// npm run bench [-- <section>…]: every figure is a ratio against a floor measured in the same run (or an
+// absolute bound), printed as a table (and as Markdown, to paste into docs/performance.md) and merged into
+// bench/results.json: a run of some sections replaces only their figures.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg } from 'node:os'
 import type { Figure } from './lib.ts'
-import { benchScale } from './scale.ts'
-import { benchServerLoad } from './server-load.ts'
-import { benchSoak } from './soak.ts'
-import { benchStartup } from './startup.ts'
-import { benchTenants } from './tenants.ts'
 
-const sections: [string, () => Promise<Figure[]> | Figure[]][] = [
-  ['in-process (MSW)', benchInProcess],
-  ['standalone server under load', () => benchServerLoad()],
-  ['scale', benchScale],
-  ['soak', benchSoak],
-  ['start-up', () => benchStartup()],
-  ['identity document', benchIdentityDocument],
-  ['tenants', () => benchTenants()],
+// Each section's module is imported when it runs, so a refused argument costs no import of doppel.
+const sections: [name: string, title: string, run: () => Promise<Figure[]>][] = [
+  ['in-process', 'MSW handlers against a no-op MSW handler', async () => (await import('./in-process.ts')).benchInProcess()],
+  ['server', 'the standalone server under load, against two floors and the peers', async () => (await import('./server-load.ts')).benchServerLoad()],
+  ['scale', '100k stored entries, tidy, memory', async () => (await import('./scale.ts')).benchScale()],
+  ['soak', "memory after many logins' tokens expired", async () => (await import('./soak.ts')).benchSoak()],
+  ['startup', 'import doppel and create an emulator, against importing msw', async () => (await import('./startup.ts')).benchStartup()],
+  ['identity', 'pkcs7 identity documents, against node:crypto', async () => (await import('./identity-document.ts')).benchIdentityDocument()],
+  ['tenants', 'memory per tenant, and reads spread over many', async () => (await import('./tenants.ts')).benchTenants()],
 ]
+const names = sections.map(([name]) => name)
 
-// `npm run bench -- tenants soak` runs only the sections whose titles contain one of the words.
-const only = process.argv.slice(2)
-const chosen = only.length === 0 ? sections : sections.filter(([title]) => only.some((word) => title.includes(word)))
-const figures: Figure[] = []
-const started = performance.now()
-for (const [title, run] of chosen) {
-  process.stdout.write(`… ${title}\n`)
-  figures.push(...(await run()))
+const asked = process.argv.slice(2)
+const unknown = asked.filter((name) => !names.includes(name))
+if (unknown.length > 0) {
+  process.stderr.write(`unknown section${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}\nusage: npm run bench [-- <section>…]\nsections: ${names.join(' ')}\n`)
+  process.exit(2)
 }
-const width = Math.max(...figures.map((f) => f.name.length))
+const chosen = asked.length === 0 ? sections : sections.filter(([name]) => asked.includes(name))
+
+interface Result extends Figure {
+  section: string
+}
+const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}`
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ')
+/**
+ * CPU seconds of this process and of the children it has waited for (/proc/self/stat: utime, stime,
+ * cutime, cstime; in USER_HZ, 100 a second on Linux), printed beside a section's wall time: on a busy machine the wall time says more about
+ * the others than about the bench.
+ */
+const cpuSeconds = () => {
+  if (!existsSync('/proc/self/stat')) return NaN
+  const stat = readFileSync('/proc/self/stat', 'latin1')
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100
+}
+process.stdout.write(`${new Date().toISOString()} on ${machine}; load average ${load()}\n`)
+const results: Result[] = []
+const started = performance.now()
+for (const [name, title, run] of chosen) {
+  process.stdout.write(`… ${name}: ${title}\n`)
+  const [wallStarted, cpuStarted] = [performance.now(), cpuSeconds()]
+  for (const f of await run()) results.push({ ...f, section: name })
+  const wall = (performance.now() - wallStarted) / 1000
+  process.stdout.write(`  ${name} took ${wall.toFixed(0)} s, ${(cpuSeconds() - cpuStarted).toFixed(0)} s of CPU in the bench and the processes it ran (load average ${load()})\n`)
+}
+
+const width = Math.max(...results.map((f) => f.name.length))
 process.stdout.write(`\n${'figure'.padEnd(width)}  ${'value'.padStart(9)}  unit   target    met  detail\n`)
-for (const f of figures) {
+for (const f of results) {
   process.stdout.write(`${f.name.padEnd(width)}  ${f.value.toFixed(3).padStart(9)}  ${f.unit.padEnd(5)}  ${f.target.padEnd(8)}  ${f.met ? 'yes' : 'NO '}  ${f.detail ?? ''}\n`)
 }
-writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify(figures.map(({ name, value, unit, target, met }) => ({ name, value, unit, target, met })), null, 2) + '\n')
-process.stdout.write(`\n${figures.filter((f) => f.met).length} of ${figures.length} targets met in ${((performance.now() - started) / 1000).toFixed(0)} s; bench/results.json written\n`)
+const unit = (u: string) => (u === 'x' ? '×' : u === 'count' ? '' : ` ${u}`)
+const value = (f: Figure) => `${f.unit === 'x' ? f.value : Number(f.value.toFixed(1))}${unit(f.unit)}`
+const target = (f: Figure) => `${f.target.replace('<=', '≤').replace('>=', '≥')}${unit(f.unit)}`
+process.stdout.write(`\nMarkdown (${new Date().toISOString().slice(0, 10)}, ${machine}):\n\n| figure | value | target | met | detail |\n| --- | --- | --- | --- | --- |\n`)
+for (const f of results) {
+  process.stdout.write(`| ${f.name} | ${value(f)} | ${target(f)} | ${f.met ? 'yes' : '**no**'} | ${f.detail ?? ''} |\n`)
+}
+
+// The figures of the sections not run are kept as the last run left them (a file without sections is
+// from before they had names, and is replaced).
+const file = new URL('./results.json', import.meta.url)
+const ran = new Set(chosen.map(([name]) => name))
+const kept = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Result[]).filter((f) => f.section && !ran.has(f.section)) : []
+const merged = [...kept, ...results.map(({ section, name, value, unit, target, met }) => ({ section, name, value, unit, target, met }))]
+merged.sort((a, b) => names.indexOf(a.section) - names.indexOf(b.section))
+writeFileSync(file, JSON.stringify(merged, null, 2) + '\n')
+const met = results.filter((f) => f.met).length
+process.stdout.write(`\n${met} of ${results.length} targets met in ${((performance.now() - started) / 1000).toFixed(0)} s; ${[...ran].join(', ')} written to bench/results.json\n`)

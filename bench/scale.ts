@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { authState } from '../src/services/cloud-auth/state.ts'
+import { authState } from '../src/services/cloud-auth/index.ts'
 import type { Doppel } from '../src/index.ts'
 import { prepare, AUTH, ROOT } from './fixtures.ts'
 import { figure, ratioAgainstFloor, timeAsync, type Figure } from './lib.ts'
@@ -32,17 +32,20 @@ function fill(doppel: Doppel, count: number): void {
   }
 }
 
-async function p50s(doppel: Doppel, login: string): Promise<{ login: number; read: number }> {
-  const opts = { warmup: 100, iterations: 1000, batch: 1 }
-  const loginOnce = async () => {
+const P50 = { warmup: 100, iterations: 1000, batch: 1 }
+
+async function loginP50(doppel: Doppel, login: string): Promise<number> {
+  return timeAsync(async () => {
     const res = await doppel.fetch(`${AUTH}/login`, { method: 'POST', body: login })
     if (res.status !== 200) throw new Error(`login failed: ${await res.text()}`)
-  }
-  const readOnce = async () => {
+  }, P50)
+}
+
+async function readP50(doppel: Doppel): Promise<number> {
+  return timeAsync(async () => {
     const res = await doppel.fetch(`${AUTH}/role/filler-role-7`, { headers: ROOT })
     if (res.status !== 200) throw new Error(`read failed: ${await res.text()}`)
-  }
-  return { login: await timeAsync(loginOnce, opts), read: await timeAsync(readOnce, opts) }
+  }, P50)
 }
 
 /**
@@ -55,8 +58,8 @@ export async function benchScale(): Promise<Figure[]> {
   const big = await prepare()
   fill(small.doppel, 10)
   fill(big.doppel, BIG)
-  const login = await ratioAgainstFloor(async () => (await p50s(big.doppel, big.ec2Login)).login, async () => (await p50s(small.doppel, small.ec2Login)).login)
-  const read = await ratioAgainstFloor(async () => (await p50s(big.doppel, big.ec2Login)).read, async () => (await p50s(small.doppel, small.ec2Login)).read)
+  const login = await ratioAgainstFloor(() => loginP50(big.doppel, big.ec2Login), () => loginP50(small.doppel, small.ec2Login))
+  const read = await ratioAgainstFloor(() => readP50(big.doppel), () => readP50(small.doppel))
 
   const tidyDoppel = (await prepare()).doppel
   fill(tidyDoppel, BIG)

@@ -1,8 +1,9 @@
 // The standalone server under load, measured by the server's own CPU time per request: utime + stime
 // from /proc/<pid>/stat around an autocannon run from a second process, server and load generator
 // pinned to different cores (taskset), rounds interleaved across servers, medians. Every server gets
-// the same requests; the floor is a bare node:http server in the same run; peers are the mock servers a
-// user would pick instead (json-server; WireMock when java is installed).
+// the same requests. Two floors in the same run: a bare node:http server answering 45 bytes, and one that
+// spends per request the CPU doppel spends in process on that work and answers doppel's answer. Peers are
+// the mock servers a user would pick instead (json-server; WireMock when java is installed).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -10,12 +11,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { loads, WORKS, type Load, type Work } from './fixtures.ts'
 import { cryptoFloors } from './login-floor.ts'
 import { figure, median, type Figure } from './lib.ts'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 const CLIENT = here('./load-client.ts')
-const DURATION_S = 2
+/** Seconds of each counted run: the server's CPU count moves in 10 ms ticks, ≤ 1% of a run's. */
+const DURATION_S = 1.5
 const ROUNDS = 3
 /**
  * Seconds of load per request kind before the rounds, the same for every server: V8's optimising tier,
@@ -26,17 +29,10 @@ const WARM_UP_S = 3
  * Seconds of the same request, uncounted, right before each counted run: between two runs of one kind a
  * server answers every other kind, which leaves its code and heap tuned to those.
  */
-const LEAD_IN_S = 1
+const LEAD_IN_S = 0.5
+/** doppel in process, for the CPU-matched floor: warm-up, lead-in and counted seconds per work. */
+const IN_PROCESS = { warmUp: 1, leadIn: 0.25, count: 0.5 }
 
-interface Load {
-  method: string
-  path: string
-  headers?: Record<string, string>
-  body?: string
-}
-
-type Work = 'GET role' | 'POST role' | 'registry GET' | 'ec2 login' | 'iam login'
-const WORKS: Work[] = ['GET role', 'POST role', 'registry GET', 'ec2 login', 'iam login']
 const CRUD = new Set<Work>(['GET role', 'POST role', 'registry GET'])
 
 interface Target {
@@ -75,9 +71,9 @@ function cpuMicros(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLK_TCK
 }
 
-/** Starts a server process on core 0 and resolves with its first stdout line parsed as JSON. */
-function startNode(script: string, args: string[] = []): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
-  const [command, argv] = pinned(0, process.execPath, [script, ...args])
+/** Starts a process (a server: on core 0) and resolves with its first stdout line parsed as JSON. */
+function startNode(script: string, args: string[] = [], core = 0): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
+  const [command, argv] = pinned(core, process.execPath, [script, ...args])
   const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
     let out = ''
@@ -152,19 +148,35 @@ async function measure(client: LoadClient, target: Target, work: Work): Promise<
   return spent / result.total
 }
 
-async function startDoppel(): Promise<{ target: Target; bodies: Record<string, string> }> {
+async function startDoppel(): Promise<Target> {
   const { child, info } = await startNode(here('./servers/doppel.ts'))
-  const bodies = info as Record<string, string>
-  const root = { 'x-service-token': 'root' }
-  const json = { 'content-type': 'application/json' }
-  const loads: Record<Work, Load> = {
-    'GET role': { method: 'GET', path: '/v1/auth/cloud/role/ec2-bench', headers: root },
-    'POST role': { method: 'POST', path: '/v1/auth/cloud/role/load-bench', headers: { ...root, ...json }, body: JSON.stringify({ auth_type: 'ec2', bound_ami_id: 'ami-0bbbb000000000001' }) },
-    'registry GET': { method: 'GET', path: bodies.versionRead!, headers: { authorization: 'Bearer root' } },
-    'ec2 login': { method: 'POST', path: '/v1/auth/cloud/login', headers: json, body: bodies.ec2Login },
-    'iam login': { method: 'POST', path: '/v1/auth/cloud/login', headers: json, body: bodies.iamLogin },
-  }
-  return { target: { name: 'doppel serve', pid: child.pid!, port: Number(info.port), loads, stop: () => child.kill() }, bodies }
+  const bodies = info as Record<string, string> & Parameters<typeof loads>[0]
+  return { name: 'doppel serve', pid: child.pid!, port: Number(info.port), loads: loads(bodies), stop: () => child.kill() }
+}
+
+interface InProcess {
+  micros: number
+  status: number
+  type: string
+  answer: string
+}
+
+/**
+ * doppel's CPU per request in process, per work, measured in a process of its own on the load
+ * generator's core while the servers start on theirs (the generator is idle until they have).
+ */
+async function inProcessCpu(): Promise<Record<Work, InProcess>> {
+  const { warmUp, leadIn, count } = IN_PROCESS
+  const { child, info } = await startNode(here('./servers/in-process-cpu.ts'), [warmUp, leadIn, count, ROUNDS].map(String), 1)
+  child.kill()
+  return info as unknown as Record<Work, InProcess>
+}
+
+/** The CPU-matched floor: each work's request, told apart by a path prefix, costs what doppel's costs in process. */
+async function startCpuFloor(doppel: Target, inProcess: Record<Work, InProcess>): Promise<Target> {
+  const specs = WORKS.map((work, i) => ({ path: `/${i}${doppel.loads[work]!.path}`, ...inProcess[work] }))
+  const floorLoads = Object.fromEntries(WORKS.map((work, i) => [work, { ...doppel.loads[work]!, path: specs[i]!.path }]))
+  return startPlain("node:http + doppel's in-process CPU", here('./servers/cpu-floor.ts'), floorLoads, [JSON.stringify(specs)])
 }
 
 async function startPlain(name: string, script: string, loads: Partial<Record<Work, Load>>, args: string[] = []): Promise<Target> {
@@ -191,7 +203,10 @@ async function startJsonServer(doppel: Target, answers: Partial<Record<Work, str
     'POST role': { method: 'PUT', path: '/roles/load-bench', headers: json, body: doppel.loads['POST role']!.body! },
     'registry GET': { method: 'GET', path: '/versions/1' },
   }
-  return { name: 'json-server', pid: child.pid!, port, loads, stop: () => (child.kill(), rmSync(dir, { recursive: true, force: true })) }
+  return { name: 'json-server', pid: child.pid!, port, loads, stop: () => {
+    child.kill()
+    rmSync(dir, { recursive: true, force: true })
+  } }
 }
 
 /** WireMock's standalone jar from its npm package, stubbed with doppel's own answers; needs java. */
@@ -224,7 +239,9 @@ async function startWireMock(doppel: Target, answers: Partial<Record<Work, strin
 export async function benchServerLoad(): Promise<Figure[]> {
   const notes: string[] = []
   if (!canPin) notes.push('taskset is not available: server and load generator are not pinned')
-  const { target: doppel } = await startDoppel()
+  const measuredInProcess = inProcessCpu()
+  measuredInProcess.catch(() => {}) // awaited below; a failure surfaces there, not as an unhandled rejection
+  const doppel = await startDoppel()
   const answers: Partial<Record<Work, string>> = {}
   for (const work of WORKS) {
     const answer = await send(doppel.port, doppel.loads[work]!)
@@ -232,8 +249,7 @@ export async function benchServerLoad(): Promise<Figure[]> {
     answers[work] = answer.text
   }
   const targets: Target[] = [doppel]
-  const client = new LoadClient()
-  const stops: (() => void)[] = [doppel.stop, () => client.stop()]
+  const stops: (() => void)[] = [doppel.stop]
   try {
     const floor = await startPlain('bare node:http', here('./servers/floor.ts'), doppel.loads)
     stops.push(floor.stop)
@@ -246,7 +262,13 @@ export async function benchServerLoad(): Promise<Figure[]> {
     if (typeof wiremock === 'string') notes.push(`WireMock skipped: ${wiremock}`)
     else stops.push(wiremock.stop)
     const peers = [jsonServer, ...(typeof wiremock === 'string' ? [] : [wiremock])]
-    targets.push(floor, ownAdapter, honoAdapter, ...peers)
+    const inProcess = await measuredInProcess
+    const cpuFloor = await startCpuFloor(doppel, inProcess)
+    stops.push(cpuFloor.stop)
+    targets.push(floor, cpuFloor, ownAdapter, honoAdapter, ...peers)
+    // Started last: it shares its core with the in-process measurement.
+    const client = new LoadClient()
+    stops.push(() => client.stop())
 
     for (const target of targets) {
       for (const work of WORKS) if (target.loads[work]) await client.run(target.port, target.loads[work], WARM_UP_S)
@@ -268,11 +290,24 @@ export async function benchServerLoad(): Promise<Figure[]> {
 
     const figures: Figure[] = []
     const floors = await cryptoFloors()
+    process.stdout.write(`  server CPU µs per request (medians of ${ROUNDS} rounds) and doppel's against each floor:
+`)
+    process.stdout.write(`  ${'work'.padEnd(12)}  ${'doppel'.padStart(7)}  ${'in proc'.padStart(7)}  ${'bare'.padStart(7)}  ${'matched'.padStart(7)}  ${'÷ bare'.padStart(7)}  ${'÷ match'.padStart(7)}\n`)
     for (const work of WORKS) {
       const subject = at(doppel, work)!
       const base = at(floor, work)!
+      const matched = at(cpuFloor, work)!
+      const cells = [median(subject), inProcess[work].micros, median(base), median(matched)].map((v) => v.toFixed(1).padStart(7))
+      process.stdout.write(`  ${work.padEnd(12)}  ${cells.join('  ')}  ${ratio(subject, base).toFixed(2).padStart(6)}×  ${ratio(subject, matched).toFixed(2).padStart(6)}×\n`)
       figures.push(
         figure(`server CPU per request: doppel ${work} / bare node:http`, ratio(subject, base), 'x', CRUD.has(work) ? '<= 2.0' : '<= 6.0', `${us(subject)} vs ${us(base)}`),
+        figure(
+          `server CPU per request: doppel ${work} / node:http spending doppel's in-process CPU`,
+          ratio(subject, matched),
+          'x',
+          '<= 1.5',
+          `${us(subject)} vs ${us(matched)} (${inProcess[work].micros.toFixed(1)} µs in process + its I/O)`,
+        ),
       )
       for (const peer of peers) {
         const theirs = at(peer, work)

@@ -4,10 +4,10 @@
  *
  * @module doppel
  */
-export { createDoppel, Doppel, DroppedConnection, type DoppelOptions, type HandleOptions, type Surface } from './features/doppel/doppel.ts'
+export { createDoppel, Doppel, DroppedConnection, type DoppelOptions, type HandleOptions, type Surface } from './features/doppel/index.ts'
 export type { DoppelFixture, FixtureSource, FixtureSummary } from './features/fixtures/index.ts'
 /** The parts of a fixture (`FixtureDocument.Role`, `FixtureDocument.Module`…), generated from its schema. */
-export type * as FixtureDocument from './features/fixtures/fixture-document.ts'
+export type { FixtureDocument } from './features/fixtures/index.ts'
 export type {
   AssumedRoleCredentials,
   AwsCredentials,
@@ -24,8 +24,8 @@ export type {
   PolicyDocument,
   Principal,
   PrincipalInput,
-} from './services/fake-cloud/glossary.ts'
-export { SeedRefusedError, type AuthSeeds, type RegistrySeeds, type VersionAddress } from './features/doppel/seed-api.ts'
+} from './services/fake-cloud/index.ts'
+export { SeedRefusedError, type AuthSeeds, type RegistrySeeds, type VersionAddress } from './features/doppel/index.ts'
 export { Emulator, type EmulatorOptions } from './core/emulator.ts'
 export { Clock, type ClockOptions } from './core/clock.ts'
 export { Random } from './core/random.ts'
@@ -36,15 +36,15 @@ export type { Explanation } from './core/explanation.ts'
 export type { Fault, FaultInput, Faults } from './core/faults.ts'
 export { SERVICE_PROFILE, VAULT_PROFILE, type Profile } from './core/profile.ts'
 export { authProfile, type AuthProfile } from './services/cloud-auth/auth-profile.ts'
-export type { CloudAuthOptions } from './services/cloud-auth/options.ts'
-export type { CloudListeners, CloudSetup, FakeCloudApi, ProviderCalls } from './services/fake-cloud/glossary.ts'
+export type { CloudAuthOptions } from './services/cloud-auth/index.ts'
+export type { CloudListeners, CloudSetup, FakeCloudApi, ProviderCalls } from './services/fake-cloud/index.ts'
 export type { RequestContext, Service } from './core/glossary.ts'
-export { createDoppelServer, listen, type RunningServer, type ServerOptions } from './faces/server/doppel-server.ts'
-export { startDoppelServer, type DoppelServer, type DoppelServerOptions } from './faces/server/start-doppel-server.ts'
-export { StartupError } from './faces/server/startup-error.ts'
-export { createCertificateAuthority, issueServerCertificate, type IssuedServerCertificate, type PemPair } from './faces/server/tls-certificates.ts'
-export { SnapshotError } from './core/snapshot/shape.ts'
+export { createDoppelServer, listen, type RunningServer, type ServerOptions } from './faces/server/index.ts'
+export { startDoppelServer, type DoppelServer, type DoppelServerOptions } from './faces/server/index.ts'
+export { StartupError } from './faces/server/index.ts'
+export { createCertificateAuthority, issueServerCertificate, type IssuedServerCertificate, type PemPair } from './faces/server/index.ts'
+export { SnapshotError } from './core/snapshot/index.ts'
 export { DoppelError, isDoppelError, type DoppelErrorCode } from './core/doppel-error.ts'
 export { ERROR_CODES } from './cli/all-error-codes.ts'
-export type { DoppelSnapshot } from './features/snapshot/snapshot-document.ts'
+export type { DoppelSnapshot } from './features/snapshot/index.ts'
 export { TenantRegistry, type TenantOptions, type TenantSummary } from './features/tenants/index.ts'

@@ -41,7 +41,7 @@ export async function startCompare(argv: string[], io: CliIo): Promise<ProxySess
   const { upstream, port } = proxyFlags('compare', values)
   const profile = profileFlag('compare', values.profile) ?? 'service'
   const seed = seedFlag('compare', values.seed)
-  const { startComparison } = await import('../faces/record/compare/index.ts')
+  const { startComparison } = await import('../faces/record/index.ts')
   const comparison = startComparison({
     profile,
     ...(seed !== undefined && { seed }),

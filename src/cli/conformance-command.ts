@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import type { CliIo } from '../core/cli-io.ts'
-import { CONFORMANCE_DIR, runConformance } from '../faces/conformance/run-conformance.ts'
+import { CONFORMANCE_DIR, runConformance } from '../faces/conformance/index.ts'
 import { baseUrlFlag } from './flags.ts'
 import { parseOptions } from './parse-options.ts'
 import { flagHelp, type FlagTable } from './flag-table.ts'

@@ -1,5 +1,5 @@
 import type { CliIo } from '../core/cli-io.ts'
-import { DEFAULT_VAULT_IMAGE, runConformanceInVaultContainer } from '../faces/conformance/vault-container.ts'
+import { DEFAULT_VAULT_IMAGE, runConformanceInVaultContainer } from '../faces/conformance/index.ts'
 import { parseOptions } from './parse-options.ts'
 import { flagHelp, HELP_FLAG, type FlagTable } from './flag-table.ts'
 import { SUITE_HELP_COLUMN, SUITE_OPTIONS, suiteFlags } from './suite-flags.ts'

@@ -6,7 +6,7 @@
  */
 import type { ParseArgsOptionDescriptor } from 'node:util'
 
-export interface FlagRow extends ParseArgsOptionDescriptor {
+interface FlagRow extends ParseArgsOptionDescriptor {
   /** The value's placeholder in the help (`<n>`, `<file>`); a string flag without one shows `<value>`. */
   value?: string
   /** The help line(s); later lines continue under the first. */

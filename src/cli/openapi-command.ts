@@ -15,10 +15,10 @@ Options:
 ${flagHelp({ ...OPENAPI_FLAGS, ...HELP_FLAG })}`
 
 /** `doppel openapi`: prints the document. */
-export function openApiCommand(argv: string[], io: CliIo): number {
+export async function openApiCommand(argv: string[], io: CliIo): Promise<number> {
   const line = parseOptions('openapi', argv, OPENAPI_FLAGS, OPENAPI_USAGE, io)
   if (!line) return 0
   const profile = profileFlag('openapi', line.values.profile) ?? 'service'
-  io.stdout(JSON.stringify(openApiDocument({ profile }), null, 2) + '\n')
+  io.stdout(JSON.stringify(await openApiDocument({ profile }), null, 2) + '\n')
   return 0
 }

@@ -3,12 +3,10 @@
  * stopped by SIGINT/SIGTERM, the end of the npm process that started it, or `POST /_doppel/record/stop`.
  */
 import type { CliIo } from '../core/cli-io.ts'
-import type { Exchange } from '../faces/record/exchange.ts'
-import { forwardingProxy } from '../faces/record/forwarding-proxy.ts'
-import { createDoppelServer, listen, type RunningServer } from '../faces/server/doppel-server.ts'
+import { type Exchange, forwardingProxy } from '../faces/record/index.ts'
+import { createDoppelServer, listen, type RunningServer, writePidFile } from '../faces/server/index.ts'
 import { resolve } from 'node:path'
 import { baseUrlFlag, PID_FILE_OPTION, portFlag, QUIET_OPTION } from './flags.ts'
-import { writePidFile } from '../faces/server/pid-file.ts'
 import type { StopWatch } from './stop-on-signal.ts'
 import { StartupError, UsageError } from './usage-error.ts'
 

@@ -1,7 +1,6 @@
 import { resolve } from 'node:path'
 import type { CliIo } from '../core/cli-io.ts'
-import { RecordingFiles, RecordingOutError, SPLIT_RULES, type SplitRule } from '../faces/record/recording-files.ts'
-import { readStartingState, StartingStateError } from '../faces/record/starting-state.ts'
+import { RecordingFiles, RecordingOutError, SPLIT_RULES, type SplitRule, readStartingState, StartingStateError } from '../faces/record/index.ts'
 import { parseOptions } from './parse-options.ts'
 import { flagHelp, HELP_FLAG, type FlagTable } from './flag-table.ts'
 import { listenOptions } from './flags.ts'

@@ -1,6 +1,5 @@
 import type { CliIo } from '../core/cli-io.ts'
-import { findScenarioFiles } from '../faces/scenario/load/find-scenario-files.ts'
-import { runSuite } from '../faces/scenario/run-suite.ts'
+import { findScenarioFiles, runSuite } from '../faces/scenario/index.ts'
 import { parseOptions } from './parse-options.ts'
 import { flagHelp, HELP_FLAG, type FlagTable } from './flag-table.ts'
 import { SUITE_HELP_COLUMN, SUITE_OPTIONS, suiteFlags, TARGET_OPTIONS, targetFlags, targetMistakesAsUsage } from './suite-flags.ts'

@@ -1,6 +1,6 @@
 import type { CliIo } from '../core/cli-io.ts'
 import { readStartFile } from '../core/read-start-file.ts'
-import { startDoppelServer, type DoppelServer, type DoppelServerOptions } from '../faces/server/start-doppel-server.ts'
+import { startDoppelServer, type DoppelServer, type DoppelServerOptions } from '../faces/server/index.ts'
 import { resolve } from 'node:path'
 import { SERVE_SEED_OPTIONS, serveSeedFlags } from './deprecated-flags.ts'
 import { flagHelp, HELP_FLAG, type FlagTable } from './flag-table.ts'

@@ -4,13 +4,8 @@
  */
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { ScenarioError } from '../features/documents/document-error.ts'
-import { LabelExpressionError, parseLabelExpression } from '../faces/scenario/runner/labels.ts'
-import { REPORTERS, type ReporterName } from '../faces/scenario/reporters/index.ts'
-import type { SuiteOptions } from '../faces/scenario/run-suite.ts'
-import type { TargetConfig } from '../faces/scenario/targets/create-target.ts'
-import { TargetError } from '../faces/scenario/targets/target.ts'
-import { loadTargetsFile } from '../faces/scenario/targets/targets-file.ts'
+import { ScenarioError } from '../features/documents/index.ts'
+import { LabelExpressionError, parseLabelExpression, REPORTERS, type ReporterName, type SuiteOptions, type TargetConfig, TargetError, loadTargetsFile } from '../faces/scenario/index.ts'
 import type { FlagTable } from './flag-table.ts'
 import { baseUrlFlag, looksLikeUrl, PROFILE_OPTION, profileFlag, SEED_OPTION, seedFlag } from './flags.ts'
 import { UsageError } from './usage-error.ts'
@@ -66,7 +61,7 @@ export const TARGET_OPTIONS = {
   targets: {
     type: 'string',
     value: '<file>',
-    help: 'A targets.yaml naming several targets (\${VAR} expands from the environment;\ndoppel conformance reads conformance/targets.yaml when there is one)',
+    help: 'A targets.yaml naming several targets (${VAR} expands from the environment;\ndoppel conformance reads conformance/targets.yaml when there is one)',
   },
   profile: { ...PROFILE_OPTION.profile, value: '<p>', help: 'service (default) or vault, for the emulator and URL targets' },
   token: { type: 'string', value: '<t>', help: 'Management token for a URL target (default "root" on doppel serve)' },

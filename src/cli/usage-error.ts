@@ -7,4 +7,4 @@ import { errorKind } from '../core/doppel-error.ts'
 export class UsageError extends errorKind('UsageError', 'DOPPEL_USAGE') {}
 
 /** A command that cannot start (a port in use, an unreadable file): one line without a stack; exit code 1. */
-export { StartupError } from '../faces/server/startup-error.ts'
+export { StartupError } from '../faces/server/index.ts'

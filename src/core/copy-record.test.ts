@@ -27,6 +27,7 @@ it('keeps an own "__proto__" key a key, never the prototype', () => {
 })
 
 it('copies an array holding objects and holes, and keeps key order', () => {
+  // biome-ignore lint/suspicious/noSparseArray: the hole is what this test copies
   const value = { z: 1, list: [{ a: [1, { b: 2 }] }, , 'x'], a: { y: [] as unknown[] } }
   const copy = copyRecord(value)
   expect(copy).toEqual(value)

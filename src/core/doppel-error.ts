@@ -23,7 +23,10 @@ export const CORE_ERROR_CODES = {
   DOPPEL_ROUTE_PATTERN_SHAPE: 'a route row whose path pattern is not made of whole segments',
 } as const
 
-/** Every code a floor lists: each floor's `error-codes.ts` merges its own table's codes into this interface. */
+/**
+ * Every code a floor lists: each floor's `error-codes.ts` merges its own table's codes into this interface.
+ * @public (augmented by `declare module`, which no import shows)
+ */
 export interface DoppelErrorCodes extends Record<keyof typeof CORE_ERROR_CODES, string> {}
 
 export type DoppelErrorCode = keyof DoppelErrorCodes & string

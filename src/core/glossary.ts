@@ -9,11 +9,6 @@ export interface RequestContext {
   remoteAddress: string
   /** `request.url` parsed, when the caller already has it (see `requestUrl`). */
   url?: URL
-  /**
-   * Vault's OpenAPI document, for the auth method's `sys/internal/specs/openapi`: generated on the
-   * features floor from every service's routes, so the emulator hands it down (absent: the path is unknown).
-   */
-  vaultOpenApi?: (options: { genericMountPaths: boolean }) => Promise<unknown>
   /** Aborted when the server stops: outgoing calls made for the request (provider calls) end with it. */
   signal?: AbortSignal
 }

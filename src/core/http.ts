@@ -31,17 +31,17 @@ interface BufferedRequest {
 const READ_BODY = Symbol('doppel.readBody')
 
 /** The body as read so far: its pieces (the whole body once read to the end) and their total size. */
-export interface ReadBody {
+export interface BodyAsRead {
   chunks: readonly Uint8Array[]
   size: number
 }
 
 interface TappedRequest {
-  [READ_BODY]?: ReadBody
+  [READ_BODY]?: BodyAsRead
 }
 
 /** What `readBodyBytes` read of this request's streamed body, if it read any. */
-export function bodyAsRead(request: Request): ReadBody | undefined {
+export function bodyAsRead(request: Request): BodyAsRead | undefined {
   return (request as TappedRequest)[READ_BODY]
 }
 
@@ -62,7 +62,7 @@ export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES, in
   if (!request.body) return new Uint8Array(0)
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
-  const read: ReadBody = { chunks, size: 0 }
+  const read: BodyAsRead = { chunks, size: 0 }
   ;(request as TappedRequest)[READ_BODY] = read
   let size = 0
   for (;;) {

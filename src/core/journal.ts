@@ -49,7 +49,7 @@ export interface JournalEntry {
  * A part of an entry formatted only when the journal is read (once, then kept): the exchange's headers and
  * bodies are redacted and decoded when someone looks, not on every request.
  */
-export type WhenRead<T> = T | (() => T)
+type WhenRead<T> = T | (() => T)
 
 /** What the journal stores per request: numbers, formatted only when the entries are read. */
 export interface JournalRecord {
@@ -79,10 +79,10 @@ export function boundedText(text: string, limit: number): { body: string; trunca
 }
 
 /** The default cap on each kept body, each way: 16 KiB. */
-export const JOURNAL_BODY_LIMIT = 16 * 1024
+const JOURNAL_BODY_LIMIT = 16 * 1024
 
 /** The default cap on what the journals of a server's instances hold together: 128 MiB. */
-export const JOURNAL_BYTES_LIMIT = 128 * 1024 * 1024
+const JOURNAL_BYTES_LIMIT = 128 * 1024 * 1024
 
 /** One entry as the byte budget counts it. */
 interface Held {

@@ -5,9 +5,9 @@
  * it. `instanceof Response` holds, so it stands wherever a `Response` is expected.
  */
 
-export type LightBody = string | Uint8Array | null
+type LightBody = string | Uint8Array | null
 
-export interface LightInit {
+interface LightInit {
   status?: number
   headers?: Record<string, string>
   /**

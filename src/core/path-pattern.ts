@@ -18,7 +18,7 @@ const SLASH = 0x2f
 export const PATTERN_LIMIT = 2048
 
 /** A pattern longer than PATTERN_LIMIT. */
-export class PatternTooLongError extends errorKind('PatternTooLongError', 'DOPPEL_PATTERN_TOO_LONG') {}
+class PatternTooLongError extends errorKind('PatternTooLongError', 'DOPPEL_PATTERN_TOO_LONG') {}
 
 function checkLength(pattern: string): void {
   if (pattern.length > PATTERN_LIMIT) throw new PatternTooLongError(`pattern longer than ${PATTERN_LIMIT} characters`)

@@ -34,7 +34,7 @@ export class SharedPool {
 }
 
 /** Too many are waiting for a WorkerBudget already; nothing was started. */
-export class BusyError extends errorKind('BusyError', 'DOPPEL_BUSY') {}
+class BusyError extends errorKind('BusyError', 'DOPPEL_BUSY') {}
 
 /**
  * Worker threads several emulators run together: at most `workers` at once, whose heaps add up to at most

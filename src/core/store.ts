@@ -18,7 +18,7 @@ export interface CollectionOptions<T> {
  * (about 512 MB), with room for the parts a snapshot keeps outside the store, while leaving room for the
  * tokens of a load test's logins (600 to 800 bytes each: over 300,000 before a login is refused).
  */
-export const DEFAULT_MAX_STATE_BYTES = 256 * 1024 * 1024
+const DEFAULT_MAX_STATE_BYTES = 256 * 1024 * 1024
 
 /** A write that would take the store past its size limit; nothing was written. */
 export class StateTooLargeError extends errorKind('StateTooLargeError', 'DOPPEL_STATE_TOO_LARGE') {}

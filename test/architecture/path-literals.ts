@@ -5,7 +5,7 @@ import ts from 'typescript'
  * to `src/`, or a folder ending in `/`). A path piece counts where a path starts: at the start of a
  * literal or after a character no path holds (`/api/registry/v1/` is the registry's, not the auth method's `/v1/`).
  */
-export const OWNED_PIECES: readonly { piece: string; pattern: RegExp; owners: readonly string[] }[] = [
+const OWNED_PIECES: readonly { piece: string; pattern: RegExp; owners: readonly string[] }[] = [
   { piece: '/v1/', pattern: /(?:^|[^\w.~%-])\/v1\//, owners: ['services/cloud-auth/urls.ts'] },
   { piece: '/_doppel/', pattern: /(?:^|[^\w.~%-])\/_doppel\//, owners: ['services/control/urls.ts', 'services/fake-cloud/urls.ts', 'services/registry/urls.ts'] },
   { piece: '/api/', pattern: /(?:^|[^\w.~%-])\/api\//, owners: ['services/registry/urls.ts'] },

@@ -22,7 +22,7 @@ const OLD_FORMS = [
 ]
 
 /** The numbered headings of a reference page: `## 4. Login…` gives `4`, `### 3.7 …` gives `3.7`. */
-export function sectionsOf(text: string): Set<string> {
+function sectionsOf(text: string): Set<string> {
   return new Set([...text.matchAll(/^#{2,4} (\d+(?:\.\d+)*)\.?\s/gm)].map((match) => match[1]!))
 }
 
@@ -32,10 +32,10 @@ const lineAt = (text: string, index: number) => text.slice(0, index).split('\n')
  * Text a published document carries as released (the OpenAPI document stays byte-identical): not a
  * citation for a maintainer, who finds the real one in the comment above it.
  */
-const PUBLISHED = new Map([['src/features/openapi/component-schemas.ts', "'The auth service response envelope (reference §1.5)'"]])
+const PUBLISHED = new Map([['src/services/cloud-auth/openapi/auth-schemas.ts', "'The auth service response envelope (reference §1.5)'"]])
 
 /** Every citation that does not resolve, and every citation in another form, as `path:line: problem`. */
-export function citationBreaks(files: { path: string; text: string }[], pages: Map<string, Set<string>>): string[] {
+function citationBreaks(files: { path: string; text: string }[], pages: Map<string, Set<string>>): string[] {
   return files.flatMap(({ path, text: original }) => {
     const published = PUBLISHED.get(path)
     const text = published ? original.replace(published, (kept) => ' '.repeat(kept.length)) : original

@@ -6,7 +6,7 @@ import { aws4LoginData, createEc2Role, loginWorld, type LoginWorld } from './log
 // region's instances, a China-partition IAM knows no `aws` key, and STS at a regional endpoint refuses a
 // call signed for another region.
 
-const REQUEST_ID = String.raw`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`
+const REQUEST_ID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 
 async function ec2Login(world: LoginWorld, client: Record<string, unknown>) {
   const instance = world.cloud.createInstance({ region: 'us-east-1' })

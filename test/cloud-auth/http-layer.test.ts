@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { errors, managementClient, multi } from './management-client.ts'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 
 const EC2_ROLE = { auth_type: 'ec2', bound_ami_id: 'ami-1' }
 

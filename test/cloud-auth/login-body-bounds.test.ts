@@ -8,8 +8,8 @@ import { once } from 'node:events'
 import { request } from 'node:http'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
-import { createDoppelServer, listen } from '../../src/faces/server/doppel-server.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
+import { createDoppelServer, listen } from '../../src/faces/server/index.ts'
 import { startUntilReady } from '../support/ready-line.ts'
 
 const BIN = new URL('../../bin/doppel.js', import.meta.url).pathname

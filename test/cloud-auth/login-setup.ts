@@ -1,5 +1,5 @@
 import aws4 from 'aws4'
-import { createDoppel, type Doppel, type DoppelOptions } from '../../src/features/doppel/doppel.ts'
+import { createDoppel, type Doppel, type DoppelOptions } from '../../src/features/doppel/index.ts'
 import { getFakeCloud, type FakeCloudApi, type Instance, type Principal } from '../../src/services/fake-cloud/index.ts'
 
 /** Shared set-up of the login behaviour tests: an emulator on a frozen clock, its fake cloud, HTTP helpers. */

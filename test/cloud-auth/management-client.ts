@@ -1,5 +1,5 @@
 /** A small HTTP client for the auth service's management endpoints, in process. */
-import { createDoppel, type Doppel, type DoppelOptions } from '../../src/features/doppel/doppel.ts'
+import { createDoppel, type Doppel, type DoppelOptions } from '../../src/features/doppel/index.ts'
 
 export interface Answer {
   status: number
@@ -17,7 +17,7 @@ export interface CallOptions {
   mount?: string
 }
 
-export async function answer(response: Response): Promise<Answer> {
+async function answer(response: Response): Promise<Answer> {
   const text = await response.text()
   return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) }
 }

@@ -1,9 +1,9 @@
 import { request as httpRequest } from 'node:http'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { createHandlers } from '../../src/faces/msw/index.ts'
-import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
+import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
 
 const TOKEN = { 'X-Service-Token': 'root', 'Content-Type': 'application/json' }
 const ROLE = JSON.stringify({ auth_type: 'ec2', bound_ami_id: 'ami-1' })

@@ -71,7 +71,7 @@ describe('mounts: sys/auth and per-mount state', () => {
     const api = managementClient()
     await api.write('/v1/sys/auth/extra', { type: 'aws' })
     await api.write('role/r', ROLE)
-    api.doppel.reset()
+    await api.doppel.reset()
     expect(Object.keys((await api.read('/v1/sys/auth')).body.data).sort()).toEqual(['cloud/', 'token/'])
     expect((await api.read('role/r')).status).toBe(404)
   })

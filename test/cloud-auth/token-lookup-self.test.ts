@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { tokenStore } from '../../src/services/cloud-auth/tokens/index.ts'
+import { tokenStore } from '../../src/services/cloud-auth/index.ts'
 import { createEc2Role, loginWorld, START } from './login-setup.ts'
 
 async function loggedIn(roleFields: Record<string, unknown> = {}, options: Parameters<typeof loginWorld>[0] = {}) {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { tokenStore } from '../../src/services/cloud-auth/tokens/index.ts'
+import { tokenStore } from '../../src/services/cloud-auth/index.ts'
 import { aws4LoginData, BASE, createEc2Role, loginWorld, type JsonReply, type LoginWorld } from './login-setup.ts'
 
 const DENIED = { status: 403, body: { errors: ['permission denied'] } }

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DEVIATIONS } from '../../src/services/cloud-auth/deviations.ts'
+import { DEVIATIONS } from '../../src/services/cloud-auth/index.ts'
 import type { Instance } from '../../src/services/fake-cloud/index.ts'
 import { BASE, createEc2Role, identitySignature, loginWorld, type JsonReply, type LoginWorld } from './login-setup.ts'
 

@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto'
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startVaultBridge, vaultSetupPlan, vaultTeardownPlan } from '../../src/faces/conformance/vault-bridge.ts'
+import { startVaultBridge, vaultSetupPlan, vaultTeardownPlan } from '../../src/faces/conformance/index.ts'
 import { createDoppel, createDoppelServer, listen, type RunningServer } from '../../src/index.ts'
 import { main } from '../../src/cli/main.ts'
 

@@ -1,10 +1,9 @@
 import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
-import { createEmulatorTarget } from '../../src/faces/scenario/targets/emulator-target.ts'
-import { createHttpTarget } from '../../src/faces/scenario/targets/http-target.ts'
-import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
+import { createEmulatorTarget, createHttpTarget } from '../../src/faces/scenario/index.ts'
+import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
 
 // One control API: one route table, one body reader and one set of messages, whichever face calls it.
 

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { CONTROL_TABLE } from '../../src/features/doppel/control-table.ts'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
-import { classifyRequest, type Surface } from '../../src/features/doppel/route-request.ts'
+import { CONTROL_TABLE, createDoppel, classifyRequest, type Surface } from '../../src/features/doppel/index.ts'
 import { AWS_FACES } from '../../src/services/fake-cloud/index.ts'
 
 const routeRequest = (url: URL, listener: Surface) => classifyRequest({ listener, url, authorization: () => undefined })

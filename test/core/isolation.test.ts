@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 
 describe('emulator instances', () => {
   it('the same seed gives the same random values, a different seed different ones', () => {
@@ -12,12 +12,12 @@ describe('emulator instances', () => {
     expect(draw(c)).not.toEqual(first)
   })
 
-  it('reset rewinds the random source and clock to the seeded start', () => {
+  it('reset rewinds the random source and clock to the seeded start', async () => {
     const d = createDoppel({ seed: 'abc', clock: { start: '2024-01-01T00:00:00Z', frozen: true } })
     const id = d.random.uuid()
     d.clock.advance('73h')
     expect(d.clock.now().toISOString()).toBe('2024-01-04T01:00:00.000Z')
-    d.reset()
+    await d.reset()
     expect(d.random.uuid()).toBe(id)
     expect(d.clock.now().toISOString()).toBe('2024-01-01T00:00:00.000Z')
   })

@@ -2,9 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { PatternShapeError } from '../../src/core/path-pattern.ts'
 import { RouteTable, routeTemplate } from '../../src/core/routing/index.ts'
-import { ENDPOINTS } from '../../src/services/cloud-auth/routing/auth-routes.ts'
-import { API_ROUTES, type MountPoint } from '../../src/services/cloud-auth/routing/api-routes.ts'
-import { isNameSegment } from '../../src/services/cloud-auth/routing/endpoint.ts'
+import { ENDPOINTS, API_ROUTES, type MountPoint, isNameSegment } from '../../src/services/cloud-auth/index.ts'
 
 /** The auth method's mounts' rows, as its table under `/v1/` matches a mount-relative path. */
 const MOUNT = API_ROUTES.find((row): row is MountPoint => row.reads === 'mount')!

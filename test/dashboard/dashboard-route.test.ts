@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 
 // The dashboard's files through the in-process face: any server or MSW handler built on doppel.fetch serves it.
 const doppel = createDoppel()

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { FAKE_CLOUD_URL, isFakeCloudHost, isInProcessEndpoint, regionalStsRegion } from '../../src/services/fake-cloud/index.ts'
-import { iamSigning } from '../../src/faces/record/iam-signing.ts'
+import { iamSigning } from '../../src/faces/record/index.ts'
 
 describe('the fake cloud host rules', () => {
   it('admit the metadata addresses and AWS names, with or without a port, and nothing else', () => {

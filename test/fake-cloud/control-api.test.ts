@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import type { Instance, Principal } from '../../src/services/fake-cloud/index.ts'
 
 // The fake cloud's control API under /_doppel/cloud/ (plain HTTP in, JSON out).
@@ -190,7 +190,7 @@ describe('identity documents and routing', () => {
 
   it('the same seed gives the same inventory', async () => {
     const first = (await call('POST', 'instances', { iam_role_name: 'web' })).json
-    doppel.reset()
+    await doppel.reset()
     expect((await call('POST', 'instances', { iam_role_name: 'web' })).json).toEqual(first)
   })
 })

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { accountOfKeyId, getFakeCloud, seedCloud, type AwsCredentials, type Principal } from '../../src/services/fake-cloud/index.ts'
 
 // The direct face the auth service calls in process: same operations and errors as the HTTP API.
@@ -11,7 +11,7 @@ const creds = (p: Principal): AwsCredentials => ({ accessKeyId: p.access_key_id,
 const error = (code: string, status: number, message?: string) => expect.objectContaining({ code, status, ...(message !== undefined && { message }) })
 
 describe('default service identity', () => {
-  it('is the IAM user doppel-service in 123456789012, with a key that depends only on the seed', () => {
+  it('is the IAM user doppel-service in 123456789012, with a key that depends only on the seed', async () => {
     const service = cloud.defaultServiceCredentials()
     expect(cloud.getCallerIdentity(service)).toMatchObject({ arn: 'arn:aws:iam::123456789012:user/doppel-service', account: '123456789012' })
     expect(cloud.defaultServiceCredentials()).toEqual(service)
@@ -21,7 +21,7 @@ describe('default service identity', () => {
     getFakeCloud(other).createPrincipal({ type: 'user', name: 'alice' })
     expect(getFakeCloud(other).defaultServiceCredentials()).toEqual(service)
     expect(getFakeCloud(createDoppel({ seed: 22 })).defaultServiceCredentials()).not.toEqual(service)
-    doppel.reset()
+    await doppel.reset()
     expect(cloud.defaultServiceCredentials()).toEqual(service)
   })
 })

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
 import { http } from 'msw'
 import { setupServer, type SetupServer } from 'msw/node'
-import type { Doppel, Surface } from '../../src/features/doppel/doppel.ts'
+import type { Doppel, Surface } from '../../src/features/doppel/index.ts'
 
 /**
  * Test-local faces on a Doppel (the official MSW and server adapters live elsewhere): MSW handlers that send

@@ -2,7 +2,7 @@ import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2'
 import { CreateAccessKeyCommand, GetRoleCommand, GetUserCommand, IAMClient } from '@aws-sdk/client-iam'
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { getFakeCloud, type Principal, type PrincipalInput } from '../../src/services/fake-cloud/index.ts'
 import { startMsw } from './helpers.ts'
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import jsrsasign from 'jsrsasign'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { getFakeCloud } from '../../src/services/fake-cloud/index.ts'
 
 // Signed identity documents checked from the outside: the openssl CLI, and a jsrsasign parse of the DER.
@@ -18,8 +18,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }))
 const doppel = createDoppel({ seed: 3, clock: { start: '2024-03-05T09:41:27Z', frozen: true } })
 const cloud = getFakeCloud(doppel)
 let instanceId: string
-beforeEach(() => {
-  doppel.reset()
+beforeEach(async () => {
+  await doppel.reset()
   instanceId = cloud.createInstance({ region: 'us-west-2', tags: { Name: 'web' } }).instance_id
 })
 

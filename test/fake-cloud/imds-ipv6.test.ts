@@ -2,7 +2,7 @@ import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts'
 import { fromInstanceMetadata } from '@aws-sdk/credential-providers'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { createHandlers } from '../../src/faces/msw/index.ts'
 
 // The SDKs' IPv6 endpoint mode (AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE=IPv6) reads http://[fd00:ec2::254]

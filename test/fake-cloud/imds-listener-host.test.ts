@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { afterAll, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 
 // A per-instance IMDS listener answers loopback names only: a page that rebinds its name to 127.0.0.1
 // cannot read the instance's credentials.

@@ -1,6 +1,6 @@
 import { MetadataService } from '@aws-sdk/ec2-metadata-service'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { getFakeCloud } from '../../src/services/fake-cloud/index.ts'
 
 // IMDS paths as real IMDS serves them (docs/reference/fake-cloud.md §2.2): leaves and directories with or without a

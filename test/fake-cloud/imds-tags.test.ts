@@ -1,7 +1,7 @@
 import { DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2'
 import { MetadataService } from '@aws-sdk/ec2-metadata-service'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
 import { loadFixtures } from '../../src/features/fixtures/index.ts'
 import { getFakeCloud } from '../../src/services/fake-cloud/index.ts'
 import { startServer } from './helpers.ts'

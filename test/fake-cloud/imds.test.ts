@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { getFakeCloud, type Instance } from '../../src/services/fake-cloud/index.ts'
 
 // The instance metadata service: IMDSv1/v2 sessions with the statuses of docs/reference/fake-cloud.md §2.1, the paths of docs/reference/fake-cloud.md §2.2,
@@ -7,8 +7,8 @@ import { getFakeCloud, type Instance } from '../../src/services/fake-cloud/index
 const doppel = createDoppel({ seed: 5, clock: { start: '2024-03-05T09:41:27Z', frozen: true } })
 const cloud = getFakeCloud(doppel)
 let web: Instance
-beforeEach(() => {
-  doppel.reset()
+beforeEach(async () => {
+  await doppel.reset()
   web = cloud.createInstance({ iam_role_name: 'web', region: 'eu-west-1', tags: { Name: 'web-1' }, instance_metadata_tags: 'enabled' })
 })
 
@@ -146,7 +146,7 @@ describe('where it answers', () => {
     expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     expect(await (await fetch(`${endpoint}/latest/meta-data/instance-id`)).text()).toBe(web.instance_id)
     expect((await cloud.startImdsListener(web.instance_id)).endpoint).toBe(endpoint)
-    doppel.reset()
+    await doppel.reset()
     await new Promise((resolve) => setImmediate(resolve))
     await expect(fetch(`${endpoint}/latest/meta-data/instance-id`)).rejects.toThrow()
 

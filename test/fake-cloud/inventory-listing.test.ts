@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 
 // GET /_doppel/cloud/instances and /principals: what exists, in creation order; no secret key in a listing.
 const doppel = createDoppel({ seed: 4, clock: { start: '2024-03-05T09:41:27Z', frozen: true } })

@@ -47,7 +47,7 @@ describe('key propagation delay', () => {
       })
     }
     expect(world.cloud.consistency()).toEqual({ key_propagation_seconds: 5 })
-    world.doppel.reset()
+    await world.doppel.reset()
     expect(world.cloud.consistency()).toEqual({ key_propagation_seconds: 0 })
   })
 })

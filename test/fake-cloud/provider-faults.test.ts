@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
-import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
+import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
+import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
 import type { JournalEntry } from '../../src/core/journal.ts'
 import { aws4LoginData, createEc2Role, loginWorld } from '../cloud-auth/login-setup.ts'
 

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { getFakeCloud } from '../../src/services/fake-cloud/index.ts'
 
 // Where the fake cloud answers: real hostnames (MSW mode), doppel's own paths, and the cloud listener.

@@ -1,6 +1,6 @@
 import { fromInstanceMetadata } from '@aws-sdk/credential-providers'
 import { afterAll, beforeAll } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { getFakeCloud } from '../../src/services/fake-cloud/index.ts'
 import { startMsw } from './helpers.ts'
 import { sdkSuite } from './sdk-suite.ts'

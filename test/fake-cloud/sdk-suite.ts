@@ -11,7 +11,7 @@ import {
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts'
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types'
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { Doppel } from '../../src/features/doppel/doppel.ts'
+import type { Doppel } from '../../src/features/doppel/index.ts'
 import { getFakeCloud, type Principal } from '../../src/services/fake-cloud/index.ts'
 
 /** Where the SDK clients of one face are pointed; `undefined` = the real AWS hostnames (MSW). */

@@ -1,6 +1,6 @@
 import { AssumeRoleCommand, GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import type { AwsCredentials, Principal } from '../../src/services/fake-cloud/index.ts'
 import { startServer, type TestServer } from './helpers.ts'
 

@@ -3,7 +3,7 @@ import { SignatureV4 } from '@smithy/signature-v4'
 import aws4 from 'aws4'
 import fc from 'fast-check'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { getFakeCloud, type Principal } from '../../src/services/fake-cloud/index.ts'
 import { NodeSha256, startServer, STS_BODY, xmlError, type TestServer } from './helpers.ts'
 
@@ -18,8 +18,8 @@ beforeAll(async () => {
   server = await startServer(doppel)
 })
 afterAll(() => server.close())
-beforeEach(() => {
-  doppel.reset()
+beforeEach(async () => {
+  await doppel.reset()
   alice = cloud.createPrincipal({ type: 'user', name: 'alice' })
 })
 

@@ -1,7 +1,7 @@
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts'
 import { SignatureV4 } from '@smithy/signature-v4'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { getFakeCloud, type Principal } from '../../src/services/fake-cloud/index.ts'
 import { NodeSha256, startMsw, startServer, STS_BODY } from './helpers.ts'
 

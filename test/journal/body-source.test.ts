@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { BASE } from '../cloud-auth/login-setup.ts'
 
 // The journal keeps a request's body without a second copy of its stream: it takes what the service read,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
-import { createDoppelServer, listen } from '../../src/faces/server/doppel-server.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
+import { createDoppelServer, listen } from '../../src/faces/server/index.ts'
 import { createReporter, createTarget, parseScenario, runScenarios } from '../../src/faces/scenario/index.ts'
-import { formatReport } from '../../src/faces/record/compare/report.ts'
+import { formatReport } from '../../src/faces/record/index.ts'
 import { scenarioText } from '../scenario/helpers.ts'
 
 // The explanation reaches whoever reads a failure: `doppel.explain` in a test, a failing scenario step

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
-import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
+import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
+import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
 import { rawExchange, statuses } from '../server/raw-http.ts'
 
 // The server's guard refuses some requests before any service sees them; each is journaled with the rule

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
-import { createDoppelServer, listen } from '../../src/faces/server/doppel-server.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
+import { createDoppelServer, listen } from '../../src/faces/server/index.ts'
 import { TenantRegistry } from '../../src/features/tenants/index.ts'
 import { BASE } from '../cloud-auth/login-setup.ts'
 import { robustWorld, type RobustWorld } from '../robustness/robust-world.ts'

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
-import { redactBodyText, redactHeaderValue } from '../../src/services/control/redact.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
+import { redactBodyText, redactHeaderValue } from '../../src/services/control/index.ts'
 
 // The journal's redaction reads any text (a body cut anywhere, binary read as text): it never throws, and a
 // secret planted under a secret name in JSON, XML, a form or a `name: value` line never survives it.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Doppel } from '../../src/features/doppel/doppel.ts'
+import type { Doppel } from '../../src/features/doppel/index.ts'
 import { BASE, createModule, createVersion, modulePath, newDoppel, upload, v1, v2, versionPath, type Reply } from '../registry/registry-client.ts'
 
 // The registry's 404 and 422 classes and the control API's refusals: the journal names the rule and the

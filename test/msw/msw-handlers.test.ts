@@ -1,6 +1,6 @@
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { createHandlers } from '../../src/faces/msw/index.ts'
 
 describe('MSW handlers', () => {

@@ -1,13 +1,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, test } from 'vitest'
-import { ENDPOINTS } from '../../src/services/cloud-auth/routing/auth-routes.ts'
-import { API_ROUTES } from '../../src/services/cloud-auth/routing/api-routes.ts'
+import { ENDPOINTS, API_ROUTES } from '../../src/services/cloud-auth/index.ts'
 import { main } from '../../src/cli/main.ts'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { routeTemplate } from '../../src/core/routing/index.ts'
-import { ROUTES as ARCHIVIST_ROUTES } from '../../src/services/registry/api/archivist.ts'
-import { ROUTES as MANAGEMENT_ROUTES } from '../../src/services/registry/api/management-api.ts'
-import { ROUTES as READ_ROUTES } from '../../src/services/registry/api/read-api.ts'
+import { ARCHIVIST_ROUTES, MANAGEMENT_ROUTES, READ_ROUTES } from '../../src/services/registry/index.ts'
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> }
 

@@ -1,4 +1,4 @@
-import { DEVIATIONS, type Deviation } from '../../src/services/cloud-auth/deviations.ts'
+import { DEVIATIONS, type Deviation } from '../../src/services/cloud-auth/index.ts'
 
 /** One Markdown table row per entry of DEVIATIONS: where, what doppel answers, what the real service does. */
 export function deviationRows(): string[] {

@@ -15,7 +15,7 @@ import type { DocBlock } from '../support/readme-blocks.ts'
 
 const ROOT = new URL('../../', import.meta.url).pathname
 const DOPPEL = join(ROOT, 'bin/doppel.js')
-export const RUNNABLE = ['sh', 'ts', 'yaml', 'json'] as const
+const RUNNABLE = ['sh', 'ts', 'yaml', 'json'] as const
 
 const ENTRY_POINTS: Record<string, string> = {
   doppel: 'src/index.ts',

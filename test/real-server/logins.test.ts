@@ -3,7 +3,7 @@
 // method checks each login with its own AWS SDK calls to the fake STS, EC2 and IAM; every call it made is
 // answered 2xx (the fake cloud's journal), and the calls are listed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startVaultBridge, type VaultBridge } from '../../src/faces/conformance/vault-bridge.ts'
+import { startVaultBridge, type VaultBridge } from '../../src/faces/conformance/index.ts'
 import { signedCallerIdentity } from '../../src/faces/scenario/index.ts'
 import { realServer } from './real-server-env.ts'
 

@@ -1,10 +1,8 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { stringify } from 'yaml'
-import { buildScenario } from '../../src/faces/record/scenario-builder.ts'
-import type { Exchange } from '../../src/faces/record/exchange.ts'
+import { buildScenario, type Exchange } from '../../src/faces/record/index.ts'
 import { parseScenario } from '../../src/faces/scenario/index.ts'
-
 const segment = fc.stringMatching(/^[A-Za-z0-9_.-]{1,12}$/)
 const json = fc.jsonValue({ maxDepth: 3 })
 const volatileish = fc.constantFrom('request_id', 'client_token', 'accessor', 'id', 'nonce', 'created-at', 'expire_time', 'ttl', 'errors', 'a b', "it's", 'x.y')

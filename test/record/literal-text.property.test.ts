@@ -1,9 +1,8 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
-import { literalJson, literalText } from '../../src/features/documents/template-marker.ts'
-import { buildScenario } from '../../src/faces/record/scenario-builder.ts'
-import { render, type Scope } from '../../src/faces/scenario/expressions/template.ts'
-
+import { literalJson, literalText } from '../../src/features/documents/index.ts'
+import { buildScenario } from '../../src/faces/record/index.ts'
+import { render, type Scope } from '../../src/faces/scenario/shared.ts'
 const scope = {} as Scope
 // Strings rich in the marker's pieces, so `${{`, `$${{`, `${{}}` and the like come up often.
 const markerish = fc.array(fc.constantFrom('$', '{', '}', '${{', '}}', 'a', ' ', "'", '"', '|'), { maxLength: 12 }).map((parts) => parts.join(''))

@@ -6,9 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, test } from 'vitest'
-import { RecordingFiles } from '../../src/faces/record/recording-files.ts'
+import { RecordingFiles } from '../../src/faces/record/index.ts'
 import { parseScenario } from '../../src/faces/scenario/index.ts'
-
 const out = mkdtempSync(join(tmpdir(), 'doppel-record-long-'))
 afterAll(() => rmSync(out, { recursive: true, force: true }))
 

@@ -3,11 +3,8 @@
 import fc from 'fast-check'
 import { expect, test } from 'vitest'
 import { stringify } from 'yaml'
-import type { Exchange } from '../../src/faces/record/exchange.ts'
-import { buildScenario } from '../../src/faces/record/scenario-builder.ts'
-import { SECRET_HEADERS } from '../../src/faces/record/secrets.ts'
+import { type Exchange, buildScenario, SECRET_HEADERS } from '../../src/faces/record/index.ts'
 import { parseScenario } from '../../src/faces/scenario/index.ts'
-
 const secret = fc.stringMatching(/^[A-Za-z0-9+/=_.~-]{4,40}$/).map((value) => `S3cr3t${value}`)
 const queryNames = fc.constantFrom('X-Amz-Signature', 'X-Amz-Security-Token', 'X-Amz-Credential', 'token', 'access_token', 'api_key', 'Signature')
 const bodyKeys = fc.constantFrom('secret_key', 'secret_access_key', 'password', 'client_token', 'session_token', 'token', 'nonce', 'role_tag', 'hmac_key', 'pkcs7', 'signature')

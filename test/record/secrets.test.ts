@@ -11,7 +11,7 @@ import { main } from '../../src/cli/main.ts'
 import { startRecord } from '../../src/cli/record-command.ts'
 import { serve } from '../../src/cli/serve-command.ts'
 import type { DoppelServer } from '../../src/index.ts'
-import { SECRET_HEADERS } from '../../src/faces/record/secrets.ts'
+import { SECRET_HEADERS } from '../../src/faces/record/index.ts'
 import { fakeIo } from '../cli/helpers.ts'
 
 const temps: string[] = []
@@ -128,7 +128,7 @@ describe('an iam login signed with a session, in each encoding of its signed hea
         (() => { const { headers, fields } = signed(); return ['application/json', JSON.stringify({ ...fields, iam_request_headers: headers })] as [string, string] })(),
         (() => { const { headers, fields } = signed(); return ['application/json', JSON.stringify({ ...fields, iam_request_headers: Object.entries(headers).map(([k, v]) => `${k}:${v}`) })] as [string, string] })(),
         (() => { const { headers, fields } = signed(); return ['application/json', JSON.stringify({ ...fields, iam_request_headers: JSON.stringify(headers) })] as [string, string] })(),
-        (() => { const { headers, fields } = signed(); return ['application/json', JSON.stringify({ ...fields, ['iam_request_headers']: headers }).replace('"iam_request_headers"', '"iam_request_h\\u0065aders"')] as [string, string] })(),
+        (() => { const { headers, fields } = signed(); return ['application/json', JSON.stringify({ ...fields, iam_request_headers: headers }).replace('"iam_request_headers"', '"iam_request_h\\u0065aders"')] as [string, string] })(),
         (() => { const { headers, fields } = signed(); return ['application/x-www-form-urlencoded', new URLSearchParams({ ...fields, iam_request_headers: Buffer.from(JSON.stringify(headers)).toString('base64') }).toString()] as [string, string] })(),
       ]
       for (const [type, body] of bodies) {

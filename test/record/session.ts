@@ -1,7 +1,6 @@
 // A client session through a recording or comparing proxy: the calls a user's tests would make against
 // a real server, with the fake cloud's control API (on a doppel serve upstream) for instances and principals.
 import { signedCallerIdentity } from '../../src/faces/scenario/index.ts'
-
 export interface SessionOptions {
   /** Which identity-document form the ec2 login sends. */
   ec2Format?: 'rsa2048' | 'pkcs7' | 'identity+signature'

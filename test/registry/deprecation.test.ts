@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { Doppel } from '../../src/features/doppel/doppel.ts'
+import type { Doppel } from '../../src/features/doppel/index.ts'
 import { seedRegistry } from '../../src/services/registry/index.ts'
 import {
   createVersion,

@@ -1,8 +1,7 @@
 import { gunzipSync } from 'node:zlib'
 import { beforeEach, describe, expect, it } from 'vitest'
-import type { Doppel } from '../../src/features/doppel/doppel.ts'
-import { seedRegistry } from '../../src/services/registry/index.ts'
-import { readTar } from '../../src/services/registry/archives/tar-reader.ts'
+import type { Doppel } from '../../src/features/doppel/index.ts'
+import { seedRegistry, readTar } from '../../src/services/registry/index.ts'
 import { BASE, newDoppel, publish, v1, v2 } from './registry-client.ts'
 
 let doppel: Doppel

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib'
-import { createDoppel, type Doppel, type DoppelOptions } from '../../src/features/doppel/doppel.ts'
-import { writeTar } from '../../src/services/registry/archives/tar-writer.ts'
+import { createDoppel, type Doppel, type DoppelOptions } from '../../src/features/doppel/index.ts'
+import { writeTar } from '../../src/services/registry/index.ts'
 
 /** HTTP-in/HTTP-out helpers for the registry tests: every call goes through `doppel.fetch`. */
 

@@ -144,7 +144,7 @@ describe('seedRegistry', () => {
     expect(download.status).toBe(204)
     const archive = await doppel.fetch(download.headers.get('x-terraform-get')!)
     expect(archive.status).toBe(200)
-    const { readModuleArchive } = await import('../../src/services/registry/archives/read-module-archive.ts')
+    const { readModuleArchive } = await import('../../src/services/registry/index.ts')
     const contents = readModuleArchive(new Uint8Array(await archive.arrayBuffer()))
     expect(contents.root.inputs.map((i) => [i.name, i.default, i.required])).toEqual([
       ['cidr_block', '"10.0.0.0/16"', false],
@@ -230,7 +230,7 @@ describe('reset', () => {
   it('empties the registry and it works again afterwards', async () => {
     const doppel = newDoppel()
     seedRegistry(doppel, { modules: [{ organization: 'acme', name: 'vpc', provider: 'aws', versions: ['1.0.0'] }] })
-    doppel.reset()
+    await doppel.reset()
     expect((await v1(doppel, 'acme/vpc/aws/versions')).status).toBe(404)
     await publish(doppel, 'acme', 'vpc', 'aws', '1.0.0')
     expect((await v2(doppel, 'PATCH', versionPath('acme', 'vpc', 'aws', '1.0.0'), { body: deprecateBody() })).status).toBe(200)

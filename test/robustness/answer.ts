@@ -1,4 +1,4 @@
-import type { Doppel } from '../../src/features/doppel/doppel.ts'
+import type { Doppel } from '../../src/features/doppel/index.ts'
 import type { Family, Probe } from './endpoints.ts'
 
 export interface Answer {

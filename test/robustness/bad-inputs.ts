@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib'
-import { writeTar } from '../../src/services/registry/archives/tar-writer.ts'
+import { writeTar } from '../../src/services/registry/index.ts'
 import type { Endpoint, Probe, ValueKind } from './endpoints.ts'
 import type { RobustWorld } from './robust-world.ts'
 

@@ -387,13 +387,13 @@ const HAND: Record<string, HandEntry> = {
     ]),
   ),
   [`DELETE ${AUTH}/config/client`]: () => NO_INPUT,
-  [`POST /v1/sys/auth/{path}`]: (route) => ({
+  'POST /v1/sys/auth/{path}': (route) => ({
     emptyIsBad: true,
     // A bad mount path with a valid body would enable a mount: bad input goes into the body.
     nameAt: false,
     takes: field(route, 'type'),
   }),
-  [`DELETE /v1/sys/auth/{path}`]: () => ({ none: 'disabling a path that is no mount is a no-op (204), as Vault answers' }),
+  'DELETE /v1/sys/auth/{path}': () => ({ none: 'disabling a path that is no mount is a no-op (204), as Vault answers' }),
   // The token store's own routes: a bad token, and a body only renew-self reads.
   'GET /v1/auth/token/lookup-self': (route) => ({ takes: badToken(route) }),
   'POST /v1/auth/token/lookup-self': (route) => ({ ignoresBody: true, takes: badToken(route) }),
@@ -597,7 +597,7 @@ export interface FieldProbe {
 }
 
 /** A value no field type converts (an object): every declared field of every auth write refuses it. */
-export const WRONG_TYPED = '{"deep":{"x":[1]}}'
+const WRONG_TYPED = '{"deep":{"x":[1]}}'
 
 /** Per auth write with declared fields, a request with `WRONG_TYPED` in each field in turn. */
 export function fieldProbes(world: () => RobustWorld): { label: string; probes: () => FieldProbe[] }[] {

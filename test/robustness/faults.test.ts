@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
 import { seedRegistry } from '../../src/services/registry/index.ts'
 import { BASE, deprecateBody, v1, v2, versionPath } from '../registry/registry-client.ts'
 

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
+import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
 import { errorBodyProblem } from './answer.ts'
 import { allEndpoints, type Endpoint, type Probe } from './endpoints.ts'
 import { robustWorld, type RobustWorld } from './robust-world.ts'

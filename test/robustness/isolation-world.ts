@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
 import { seedRegistry } from '../../src/services/registry/index.ts'
 
 /** Emulator instances made alike (one seed, one start) that each write their own records, then check them. */

@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
-import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
+import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
+import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
 
 // A fixture at the control API's 8 MiB body limit is parsed on a worker and put in over many turns of the
 // event loop: other requests go on being answered while it loads.
@@ -15,7 +15,7 @@ beforeAll(async () => {
   // large fixture, not the first import of the modules it uses.
   const warmUp = await fetch(`${running.url}/_doppel/fixtures`, { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: rolesFixture(100 * 1024).text })
   expect(warmUp.status).toBe(201)
-  doppel.reset()
+  await doppel.reset()
 })
 afterAll(() => running.close())
 

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
-import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
-import { openDataDir } from '../../src/features/snapshot/data-dir.ts'
+import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
+import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
+import { openDataDir } from '../../src/features/snapshot/index.ts'
 
 // Issue 34: with a 160 MiB state each periodic save held every request for up to 1.0 s, GET /_doppel/snapshot
 // 1.9 s, PUT 5.5 s, and reading a full journal 0.2 to 0.6 s. Small requests sent meanwhile are timed here.

@@ -1,12 +1,10 @@
 import { openApiDocument } from '../../src/features/openapi/index.ts'
 import { MAX_BODY_BYTES } from '../../src/core/http.ts'
 import { CONTROL_BODY_LIMITS, routeTemplate } from '../../src/core/routing/index.ts'
-import { API_ROUTES } from '../../src/services/cloud-auth/routing/api-routes.ts'
-import { API_PREFIX } from '../../src/services/cloud-auth/urls.ts'
-import { CONTROL_TABLE } from '../../src/features/doppel/control-table.ts'
-import { QUERY_ACTIONS, QUERY_BODY_LIMIT } from '../../src/services/fake-cloud/query-api.ts'
-import { ARCHIVE_LIMIT } from '../../src/services/registry/api/archivist.ts'
-import { JSON_BODY_LIMIT } from '../../src/services/registry/api/management-api.ts'
+import { API_ROUTES, AUTH_API_PREFIX } from '../../src/services/cloud-auth/index.ts'
+import { CONTROL_TABLE } from '../../src/features/doppel/index.ts'
+import { QUERY_ACTIONS, QUERY_BODY_LIMIT } from '../../src/services/fake-cloud/index.ts'
+import { ARCHIVE_LIMIT, JSON_BODY_LIMIT } from '../../src/services/registry/index.ts'
 
 /**
  * Every route doppel serves, read from what the services declare: the OpenAPI document (generated from the
@@ -15,7 +13,7 @@ import { JSON_BODY_LIMIT } from '../../src/services/registry/api/management-api.
  * only this adapter changes.
  */
 
-export type Service = 'cloud-auth' | 'registry' | 'fake-cloud' | 'control'
+type Service = 'cloud-auth' | 'registry' | 'fake-cloud' | 'control'
 
 export interface RouteRow {
   service: Service
@@ -45,11 +43,14 @@ interface Operation {
 }
 
 /** The document paths of the auth method's rows that read the request themselves. */
-const REQUEST_ROWS = new Set(API_ROUTES.filter((row) => row.reads === 'request').map((row) => `${API_PREFIX}${routeTemplate(row).template}`))
+const REQUEST_ROWS = new Set(API_ROUTES.filter((row) => row.reads === 'request').map((row) => `${AUTH_API_PREFIX}${routeTemplate(row).template}`))
+
+/** doppel's OpenAPI document, generated once for the inventory. */
+const DOCUMENT = await openApiDocument()
 
 function documentRoutes(): RouteRow[] {
   const rows: RouteRow[] = []
-  const paths = openApiDocument().paths as Record<string, Record<string, Operation>>
+  const paths = DOCUMENT.paths as Record<string, Record<string, Operation>>
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(item)) {
       if (typeof operation !== 'object' || !Array.isArray(operation.tags)) continue

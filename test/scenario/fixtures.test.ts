@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { FixtureError, loadFixtureFile, loadFixtures } from '../../src/faces/scenario/index.ts'
 import { tempDir } from '../support/temp-dir.ts'
 
@@ -134,7 +134,7 @@ describe('createDoppel({ fixtures }) and POST /_doppel/fixtures', () => {
     expect(await listRoles(doppel)).toEqual(['deployer', 'extra', 'web'])
     await doppel.fetch(`${base}/v1/auth/cloud/role/web`, { method: 'DELETE', headers: root })
     await doppel.fetch(`${base}/v1/auth/cloud/role/new`, { method: 'POST', headers: root, body: JSON.stringify({ auth_type: 'ec2', bound_ami_id: 'x' }) })
-    doppel.reset()
+    await doppel.reset()
     expect(await listRoles(doppel)).toEqual(['deployer', 'extra', 'web'])
     expect(await roleId()).toBe(before)
   })

@@ -1,7 +1,5 @@
-import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
-import type { Capability } from '../../src/faces/scenario/glossary.ts'
-import { createHttpTarget, parseScenario, runScenarios, type RunResult, type Target } from '../../src/faces/scenario/index.ts'
-
+import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
+import { type Capability, createHttpTarget, parseScenario, runScenarios, type RunResult, type Target } from '../../src/faces/scenario/index.ts'
 /** Scenario YAML from lines, with the required head. */
 export function scenarioText(name: string, body: string[]): string {
   return [`version: 1`, `name: ${name}`, ...body, ''].join('\n')

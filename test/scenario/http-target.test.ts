@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { main } from '../../src/cli/main.ts'
 import { closedPort } from '../support/closed-port.ts'
 import { createHttpTarget, createTarget, findScenarioFiles, loadScenarioFile, runScenarios, TargetUnreachableError } from '../../src/faces/scenario/index.ts'
-import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
+import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
 import { plainHttpTarget, run, scenarioText, verdicts } from './helpers.ts'
 
 /** The one test here that uses sockets: a real `doppel serve` listener on a free port. */

@@ -1,8 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { checkExpectation } from '../../src/faces/scenario/expect/check-expectation.ts'
-import { MATCHERS, matchValue, type MatchOptions } from '../../src/faces/scenario/expect/matchers.ts'
-
+import { MATCHERS } from '../../src/faces/scenario/index.ts'
+import { checkExpectation, matchValue, type MatchOptions } from '../../src/faces/scenario/shared.ts'
 const captures: Record<string, unknown> = { 'steps.create.id': 'role-123', 'steps.create.obj': { a: [1, 2] } }
 const options: MatchOptions = { exact: false, resolveReference: (reference) => captures[reference.trim()] }
 const exact: MatchOptions = { ...options, exact: true }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createEmulatorTarget } from '../../src/faces/scenario/index.ts'
-import { realServerStates, realServerSummary } from '../../src/faces/scenario/runner/real-server-labels.ts'
+import { realServerStates, realServerSummary } from '../../src/faces/scenario/shared.ts'
 import { plainHttpTarget, run, scenarioText } from './helpers.ts'
 
 const list = ['steps:', '  - request: { path: "/v1/auth/${{ target.mount }}/roles", query: { list: "true" } }', '    expect: { status: 404 }']

@@ -38,7 +38,7 @@ describe('pretty reporter', () => {
     const lines = text.trimEnd().split('\n')
     expect(lines[0]).toBe('doppel run · target emulator · 3 scenarios')
     expect(lines.at(-1)).toBe('1 passed, 1 failed, 1 skipped')
-    expect(text).toMatch(/● passes & "quotes" <ok>  \(s0\.yaml\)\n  ✓ create  \d+ms\n/)
+    expect(text).toMatch(/● passes & "quotes" <ok> {2}\(s0\.yaml\)\n {2}✓ create {2}\d+ms\n/)
     expect(text).toContain('  ↓ never (skipped: not run: step "read" failed)')
     expect(text).toContain('  ↓ reset (skipped: target "emulator" lacks capability "mounts")')
     expect(chunks.length).toBeGreaterThan(5)

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { buildRequest, observeResponse } from '../../src/faces/scenario/runner/http-exchange.ts'
-import type { TargetInfo } from '../../src/faces/scenario/targets/target.ts'
-
+import type { TargetInfo } from '../../src/faces/scenario/index.ts'
+import { buildRequest, observeResponse } from '../../src/faces/scenario/shared.ts'
 const info: TargetInfo = {
   name: 't',
   kind: 'http',

@@ -1,8 +1,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { FixtureError, loadFixtures } from '../../src/faces/scenario/index.ts'
-import { SCHEMAS } from '../../src/features/documents/shipped-schemas.ts'
+import { SCHEMAS } from '../../src/features/documents/index.ts'
 
 async function problems(text: string): Promise<string[]> {
   try {

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { createTarget, findScenarioFiles, loadFixtureFile, loadScenarioFile, runScenarios } from '../../src/faces/scenario/index.ts'
-
 const files = findScenarioFiles(['scenarios'], process.cwd())
 
 describe('shipped scenarios', () => {

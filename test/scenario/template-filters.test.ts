@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { render, parseExpression, TemplateError } from '../../src/faces/scenario/expressions/template.ts'
+import { render, parseExpression, TemplateError } from '../../src/faces/scenario/shared.ts'
 it('applies | base64 and | urlencode after the fallbacks, and names unknown filters', () => {
   const scope = { vars: { tag: 'v1:abc:r=x', n: 5 }, steps: {}, target: {}, run: {}, env: {} } as never
   expect(render('${{ vars.tag | base64 }}', scope)).toBe(Buffer.from('v1:abc:r=x').toString('base64'))

@@ -1,8 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { formatJsonPath, JsonPathError, parseJsonPath, queryJsonPath } from '../../src/faces/scenario/expressions/json-path.ts'
-import { collectPaths, parseExpression, render, TemplateError, type Scope } from '../../src/faces/scenario/expressions/template.ts'
-
+import { formatJsonPath, JsonPathError, parseJsonPath, queryJsonPath, collectPaths, parseExpression, render, TemplateError, type Scope } from '../../src/faces/scenario/shared.ts'
 const scope: Scope = {
   vars: { role: 'web', count: 3, nested: { list: ['a', 'b'] }, empty: '' },
   steps: { 'create-role': { id: 'r-1', body: { x: 1 } }, login: { token: 'hvs.abc' } },

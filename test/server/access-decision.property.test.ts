@@ -1,11 +1,9 @@
 import fc from 'fast-check'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
-import { CONTROL_TABLE } from '../../src/features/doppel/control-table.ts'
-import { classifyRequest, type Surface } from '../../src/features/doppel/route-request.ts'
+import { createDoppel, type Doppel, CONTROL_TABLE, classifyRequest, type Surface } from '../../src/features/doppel/index.ts'
 import { TenantRegistry } from '../../src/features/tenants/index.ts'
-import { createRequestGuard } from '../../src/faces/server/request-guard.ts'
+import { createRequestGuard } from '../../src/faces/server/index.ts'
 import { controlAccess } from '../../src/services/control/index.ts'
 import { AWS_FACES } from '../../src/services/fake-cloud/index.ts'
 

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
-import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
+import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
 
 interface Exchange {
   status: number

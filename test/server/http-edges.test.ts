@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
-import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
+import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
+import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
 import { rawExchange, statuses } from './raw-http.ts'
 
 // HTTP edges as a real server answers them: 431, 408, 400 only for malformed requests, and the LIST verb

@@ -3,7 +3,7 @@ import type { Server } from 'node:http'
 import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createDoppel, createDoppelServer, listen } from '../../src/index.ts'
-import { forwardingProxy } from '../../src/faces/record/forwarding-proxy.ts'
+import { forwardingProxy } from '../../src/faces/record/index.ts'
 import { aws4LoginData, loginWorld } from '../cloud-auth/login-setup.ts'
 
 // createDoppelServer binds loopback unless told otherwise, and its close() ends the outgoing calls that

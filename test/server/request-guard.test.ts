@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
-import { createDoppelServer, listen, type RunningServer, type ServerOptions } from '../../src/faces/server/doppel-server.ts'
+import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
+import { createDoppelServer, listen, type RunningServer, type ServerOptions } from '../../src/faces/server/index.ts'
 
 // The server's front door, through real HTTP with forged Host, Origin and Sec-Fetch-Site headers.
 

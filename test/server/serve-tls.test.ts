@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { createCertificateAuthority, issueServerCertificate } from '../../src/faces/server/tls-certificates.ts'
+import { createCertificateAuthority, issueServerCertificate } from '../../src/faces/server/index.ts'
 import { startServe, type ServeProcess } from './serve-process.ts'
 
 const BIN = new URL('../../bin/doppel.js', import.meta.url).pathname

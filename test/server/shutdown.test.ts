@@ -51,6 +51,6 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s', (signal) => {
     expect(elapsed).toBeLessThan(1000)
     expect(await held).toBe('answered 503 {"errors":["doppel is stopping: the request was not finished"]}\n')
     await closed
-    expect(uploadAnswer).toMatch(/^HTTP\/1\.1 503 [^]*\r\n\r\n\{"errors":\["doppel is stopping: the request was not finished"\]\}\n$/)
+    expect(uploadAnswer).toMatch(/^HTTP\/1\.1 503 [\s\S]*\r\n\r\n\{"errors":\["doppel is stopping: the request was not finished"\]\}\n$/)
   })
 })

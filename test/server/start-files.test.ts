@@ -40,7 +40,7 @@ describe('files read at start', () => {
     ['--tls-key', (file: string, dir: string) => ['--tls-cert', writePem(dir, 'cert.pem', 'CERTIFICATE'), '--tls-key', file]],
     ['--fixtures', (file: string) => ['--fixtures', file]],
     ['--root-token-file', (file: string) => ['--root-token-file', file]],
-  ])('a FIFO as %s is refused at once, in one line', async (flag, args) => {
+  ])('a FIFO as %s is refused at once, in one line', async (_flag, args) => {
     const dir = tempDir('start-files')
     const { code, stderr, stdout } = await serveFails(args(fifo(dir, 'pipe'), dir))
     expect(code).toBe(1)

@@ -7,8 +7,7 @@ import { connect as connectTcp } from 'node:net'
 import { connect } from 'node:tls'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
-import { createCertificateAuthority, issueServerCertificate } from '../../src/faces/server/tls-certificates.ts'
+import { createDoppelServer, listen, type RunningServer, createCertificateAuthority, issueServerCertificate } from '../../src/faces/server/index.ts'
 import { newDoppel, publish } from '../registry/registry-client.ts'
 
 const ca = createCertificateAuthority()

@@ -36,7 +36,7 @@ export async function dataDir(): Promise<string> {
   return join(dir, 'state')
 }
 
-export function run(args: string[]): ChildProcess {
+function run(args: string[]): ChildProcess {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   children.push(child)
   return child

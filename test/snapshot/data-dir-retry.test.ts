@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { openDataDir as open, type DataDir, type DataDirFs } from '../../src/features/snapshot/data-dir.ts'
+import { openDataDir as open, type DataDir, type DataDirFs } from '../../src/features/snapshot/index.ts'
 import { createDoppel } from '../../src/index.ts'
 
 const dirs: string[] = []

@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import type { Doppel } from '../../src/features/doppel/doppel.ts'
+import type { Doppel } from '../../src/features/doppel/index.ts'
 import { createDoppel, SnapshotError } from '../../src/index.ts'
 import type { Instance, Principal } from '../../src/services/fake-cloud/index.ts'
 import { aws4LoginData, BASE, loginWorld, type LoginWorld } from '../cloud-auth/login-setup.ts'

@@ -104,7 +104,7 @@ describe('snapshot and restore', () => {
     const fresh = createDoppel({ seed: 3, clock: { start: '2030-01-01T00:00:00Z', frozen: true } })
     clone.restore(viaJson(world.doppel))
     expect(clone.clock.now().toISOString()).not.toBe('2030-01-01T00:00:00.000Z')
-    clone.reset()
+    await clone.reset()
     expect(clone.clock.now().toISOString()).toBe('2030-01-01T00:00:00.000Z')
     expect(Object.values(clone.store.snapshot()).every((records) => Object.keys(records).length === 0)).toBe(true)
     expect((await call(clone, 'GET', '/_doppel/faults')).text).toBe((await call(fresh, 'GET', '/_doppel/faults')).text)
@@ -117,7 +117,7 @@ describe('snapshot and restore', () => {
     restored.restore(viaJson(running))
     expect(restored.clock.frozen).toBe(false)
     expect(Math.abs(restored.clock.nowMs() - running.clock.nowMs())).toBeLessThan(1000)
-    restored.reset()
+    await restored.reset()
     expect(restored.clock.frozen).toBe(true)
   })
 

@@ -7,7 +7,7 @@ const CONFORMANCE = new URL('../../conformance/', import.meta.url).pathname
  * How many conformance scenarios run only on a target of the other profile (labelled `profile-<other>`):
  * what a run on `profile` reports as skipped.
  */
-export function otherProfileScenarios(profile: 'service' | 'vault'): number {
+function otherProfileScenarios(profile: 'service' | 'vault'): number {
   const other = profile === 'service' ? 'profile-vault' : 'profile-service'
   const files = readdirSync(CONFORMANCE, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.yaml'))
   return files.filter((name) => new RegExp(`^labels:.*\\b${other}\\b`, 'm').test(readFileSync(join(CONFORMANCE, name), 'utf8'))).length

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { TenantRegistry } from '../../src/features/tenants/index.ts'
-import { createDoppelServer, listen } from '../../src/faces/server/doppel-server.ts'
+import { createDoppelServer, listen } from '../../src/faces/server/index.ts'
 import { connect } from 'node:net'
 
 // A tenant is idle only when no request of its own is running: a write still in flight when the idle

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
-import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
+import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
+import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
 import { TenantRegistry } from '../../src/features/tenants/index.ts'
 import { startServe, stopServe, type ServeProcess } from '../server/serve-process.ts'
 
@@ -45,14 +45,14 @@ it('caps faults across the root and its tenants, names the cap, changes nothing 
   expect((await call('POST', '/t/b/_doppel/faults', FAULT)).status).toBe(400)
   expect((await call('DELETE', `/_doppel/faults/${kept.body?.id}`)).status).toBe(204)
   expect((await call('POST', '/t/b/_doppel/faults', FAULT)).status).toBe(201)
-  root.reset()
+  await root.reset()
   tenants.drop('b')
   for (let i = 0; i < 3; i++) expect((await call('POST', '/t/c/_doppel/faults', { ...FAULT, times: 1 })).status).toBe(201)
   // A fault used up by its last hit gives its place back.
   expect((await call('GET', '/t/c/v1/nothing-here')).status).toBe(503)
   expect((await call('POST', '/_doppel/faults', FAULT)).status).toBe(201)
   tenants.drop('c')
-  root.reset()
+  await root.reset()
 })
 
 it('caps per-instance IMDS listeners across the root and its tenants', async () => {
@@ -70,7 +70,7 @@ it('caps per-instance IMDS listeners across the root and its tenants', async () 
   // The dropped tenant's socket closes asynchronously; its place is free once it has.
   await expect.poll(async () => (await open('')).status).toBe(200)
   tenants.drop('b')
-  root.reset()
+  await root.reset()
 })
 
 describe('doppel serve --fault-limit and --imds-listener-limit', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { runInNewContext } from 'node:vm'
 import { setFlagsFromString } from 'node:v8'
 import { expect, it } from 'vitest'
-import { createDoppel } from '../../src/features/doppel/doppel.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { TenantRegistry } from '../../src/features/tenants/index.ts'
 import { tempDir } from '../support/temp-dir.ts'
 

@@ -2,8 +2,8 @@ import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts'
 import fc from 'fast-check'
 import { request } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
-import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
+import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
+import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
 import { splitTenantPath, TenantNameError, TenantRegistry } from '../../src/features/tenants/index.ts'
 
 // Tenants through a real server on port 0: every call is HTTP in, HTTP out.
@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => server.close())
 beforeEach(async () => {
   for (const { id } of tenants.list()) tenants.drop(id)
-  root.reset()
+  await root.reset()
 })
 
 async function call(method: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}) {

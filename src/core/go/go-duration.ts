@@ -19,7 +19,7 @@ const UNIT_NS: Record<string, bigint> = {
 const LIMIT = 1n << 63n
 
 /** The `time` package's own quoting: non-ASCII and control bytes as `\x..`. */
-export function timeQuote(text: string): string {
+function timeQuote(text: string): string {
   let out = '"'
   for (const char of text) {
     const code = char.codePointAt(0)!

@@ -67,7 +67,7 @@ export interface ControlRoute extends RouteRow {
 
 export const ok = (body: unknown): ControlAnswer => ({ status: 200, body })
 export const created = (body: unknown): ControlAnswer => ({ status: 201, body })
-export const noContent: ControlAnswer = { status: 204 }
+export const noContentAnswer: ControlAnswer = { status: 204 }
 export const refused = (status: number, message: string): ControlAnswer => ({ status, body: { errors: [message] } })
 
 /** A route that acts and answers 204. */
@@ -75,5 +75,5 @@ export const act =
   (change: (call: ControlCall) => unknown) =>
   async (call: ControlCall): Promise<ControlAnswer> => {
     await change(call)
-    return noContent
+    return noContentAnswer
   }

@@ -4,7 +4,7 @@ export {
   act,
   CONTROL_BODY_LIMITS,
   created,
-  noContent,
+  noContentAnswer,
   ok,
   refused,
   type BodySpec,

@@ -22,7 +22,7 @@ export interface RouteMatch<Row extends RouteRow> {
 /** The OpenAPI path template of a row (`:name` → `{name}`, a trailing `*` → `{rest}`) and its parameters in order. */
 export function routeTemplate(row: RouteRow): { template: string; params: string[] } {
   const params: string[] = []
-  const template = row.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)|\*$/g, (whole, name: string | undefined) => {
+  const template = row.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)|\*$/g, (_whole, name: string | undefined) => {
     const param = name ?? row.rest ?? 'rest'
     params.push(param)
     return `{${param}}`

@@ -1,3 +1,5 @@
 export type { DomainCodec } from './domain-codec.ts'
 export * as shape from './shape.ts'
 export { SnapshotError } from './shape.ts'
+export { randomPosition, clockCodec, faultsCodec, randomCodec } from './core-codecs.ts'
+export { table, tables, type SavedOf, tablesCodec } from './tables.ts'

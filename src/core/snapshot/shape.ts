@@ -37,9 +37,6 @@ export const epochMs: Shape<number> = (value, path) => {
 /** A duration in seconds no longer than the clock's whole range. */
 export const seconds: Shape<number> = integerIn(0, Math.floor(LATEST_MS / 1000))
 
-export const number: Shape<number> = (value, path) =>
-  typeof value === 'number' && Number.isFinite(value) ? value : fail(path, 'a finite number')
-
 export function literal<T extends string>(...values: readonly T[]): Shape<T> {
   return (value, path) => (values.includes(value as T) ? (value as T) : fail(path, `one of ${values.join(', ')}`))
 }
@@ -81,13 +78,13 @@ export function dictionary<T>(shape: Shape<T>): Shape<Record<string, T>> {
   }
 }
 
-export type Fields<T> = { [K in keyof T]-?: Shape<T[K]> }
+export type ShapeFields<T> = { [K in keyof T]-?: Shape<T[K]> }
 
 /**
  * An object with exactly these fields: a missing required field or an unknown one is refused. Keys keep
  * the input's order, so records read back serialise as they did.
  */
-export function object<T>(fields: Fields<T>): Shape<T> {
+export function object<T>(fields: ShapeFields<T>): Shape<T> {
   const names = Object.keys(fields) as (keyof T & string)[]
   return (value, path) => {
     const input = plainObject(value, path)

@@ -1,7 +1,7 @@
 import type { Emulator } from '../emulator.ts'
 import type { KeyedCollection } from '../store.ts'
 import type { DomainCodec } from './domain-codec.ts'
-import { keyedRecords, object, type Fields, type Shape } from './shape.ts'
+import { keyedRecords, object, type ShapeFields, type Shape } from './shape.ts'
 
 /** One keyed collection of a domain's state, saved as an array of its records. */
 export interface Table<S, T> {
@@ -14,7 +14,7 @@ export interface Table<S, T> {
 }
 
 /** The saved form of the tables: each name holds its records. */
-export type SavedTables<R> = { [K in keyof R]: R[K][] }
+type SavedTables<R> = { [K in keyof R]: R[K][] }
 
 /** The saved form of a `tables(…)` result, for the domain's snapshot type to extend. */
 export type SavedOf<T> = T extends Tables<never, infer R> ? SavedTables<R> : never
@@ -22,7 +22,7 @@ export type SavedOf<T> = T extends Tables<never, infer R> ? SavedTables<R> : nev
 /** A domain's keyed collections: how they are checked, saved and put back, in one place. */
 export interface Tables<S, R> {
   /** Checks for each table, to spread into the domain's `shape.object` field list. */
-  fields: Fields<SavedTables<R>>
+  fields: ShapeFields<SavedTables<R>>
   save(state: S): SavedTables<R>
   /** Sets every saved record into the (just cleared) collections. */
   restore(state: S, saved: SavedTables<R>): void
@@ -39,7 +39,7 @@ export function tables<S, R>(specs: { [K in keyof R]: Table<S, R[K]> }): Tables<
   const fields = {} as Record<keyof R, Shape<unknown[]>>
   for (const name of names) fields[name] = keyedRecords(specs[name].shape, specs[name].key) as Shape<unknown[]>
   return {
-    fields: fields as Fields<SavedTables<R>>,
+    fields: fields as ShapeFields<SavedTables<R>>,
     save(state) {
       const saved = {} as Record<keyof R, unknown[]>
       for (const name of names) saved[name] = [...specs[name].of(state).values()]

@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import type { CliIo } from '../../core/cli-io.ts'
-import { findScenarioFiles } from '../scenario/load/find-scenario-files.ts'
-import { EXIT, runSuite, type SuiteOptions } from '../scenario/run-suite.ts'
+import { findScenarioFiles, EXIT, runSuite, type SuiteOptions } from '../scenario/index.ts'
 import { startVaultBridge, type VaultBridge } from './vault-bridge.ts'
 
 /** The bundled conformance scenarios, and the `targets.yaml` beside them when there is one. */

@@ -1,5 +1,5 @@
-import { createDoppel, type Doppel } from '../../features/doppel/doppel.ts'
-import { createDoppelServer, listen, type RunningServer } from '../server/doppel-server.ts'
+import { createDoppel, type Doppel } from '../../features/doppel/index.ts'
+import { createDoppelServer, listen, type RunningServer } from '../server/index.ts'
 import { errorKind } from '../../core/doppel-error.ts'
 import { mountPath, sysAuthPath } from '../../services/cloud-auth/urls.ts'
 
@@ -75,7 +75,7 @@ export interface VaultBridge {
   close(): Promise<void>
 }
 
-export class VaultBridgeError extends errorKind('VaultBridgeError', 'DOPPEL_VAULT_BRIDGE') {}
+class VaultBridgeError extends errorKind('VaultBridgeError', 'DOPPEL_VAULT_BRIDGE') {}
 
 /**
  * Serves the fake cloud over HTTP for a real server, configures a fresh mount of the method to use it,

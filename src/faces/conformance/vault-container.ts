@@ -1,7 +1,6 @@
 import { createServer } from 'node:net'
 import type { CliIo } from '../../core/cli-io.ts'
-import { parseLabelExpression } from '../scenario/runner/labels.ts'
-import { EXIT } from '../scenario/run-suite.ts'
+import { parseLabelExpression, EXIT } from '../scenario/index.ts'
 import { runConformance, type ConformanceOptions } from './run-conformance.ts'
 import { apiPath } from '../../services/cloud-auth/urls.ts'
 

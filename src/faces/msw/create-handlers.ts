@@ -1,7 +1,6 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
 import { realResponse } from '../../core/light-response.ts'
-import { DroppedConnection, type Doppel } from '../../features/doppel/doppel.ts'
-import { classifyRequest } from '../../features/doppel/route-request.ts'
+import { DroppedConnection, type Doppel, classifyRequest } from '../../features/doppel/index.ts'
 import { FAKE_CLOUD_URL, isFakeCloudHost } from '../../services/fake-cloud/index.ts'
 
 /** `createHandlers`' options: where doppel answers, and what it does with a request it does not own. */

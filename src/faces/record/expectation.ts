@@ -3,8 +3,8 @@
  * value varies per run (captured on first sight, `$sameAs` after), templates where a value came from an
  * earlier step.
  */
-import { literalJson, literalText } from '../../features/documents/template-marker.ts'
-import { formatJsonPath, type JsonPath } from '../scenario/expressions/json-path.ts'
+import { literalJson, literalText } from '../../features/documents/index.ts'
+import { formatJsonPath, type JsonPath } from '../scenario/shared.ts'
 import { header, isText, jsonBody, type Exchange } from './exchange.ts'
 import type { Refs } from './refs.ts'
 import { hasSecretPair } from './secrets.ts'

@@ -9,7 +9,7 @@ import type { Exchange } from './exchange.ts'
 import { callUpstream } from './upstream-call.ts'
 import { controlPath } from '../../services/control/urls.ts'
 
-export const STOP_PATH = controlPath('record/stop')
+const STOP_PATH = controlPath('record/stop')
 
 /**
  * The most a request or an answer may hold (64 MiB, above the registry's 50 MiB archives): a request past it

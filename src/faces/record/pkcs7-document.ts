@@ -3,8 +3,7 @@
  * create a fake-cloud instance with the same image, account and region, whose document then logs in.
  */
 import { decodeStdBase64 } from '../../core/go/go-base64.ts'
-import { parseIdentityDocument, type IdentityDocument } from '../../services/cloud-auth/login/ec2/identity-document.ts'
-import { parsePkcs7 } from '../../services/cloud-auth/login/ec2/pkcs7-verify.ts'
+import { parseIdentityDocument, type IdentityDocument, parsePkcs7 } from '../../services/cloud-auth/index.ts'
 
 /** The document, or undefined when the value is not a readable PKCS#7 with one. */
 export function documentInPkcs7(value: string): IdentityDocument | undefined {

@@ -3,7 +3,7 @@
  * doppel, or no `--upstream-token`): a role the session read before writing it existed before the
  * recording, and becomes a role of the scenario's fixture, so the replay finds it.
  */
-import { SCHEMAS } from '../../features/documents/shipped-schemas.ts'
+import { SCHEMAS } from '../../features/documents/index.ts'
 import { splitMountPath } from '../../services/cloud-auth/urls.ts'
 
 /** The role fields a fixture takes (its schema's), the only ones written. */

@@ -1,4 +1,4 @@
-import { literalText } from '../../features/documents/template-marker.ts'
+import { literalText } from '../../features/documents/index.ts'
 
 /**
  * Recorded values that must not be replayed literally, and what stands for them in the scenario: a

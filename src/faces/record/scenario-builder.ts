@@ -5,9 +5,9 @@
  * `clock.advance`, `fixtures`), so signed login payloads are made afresh on every replay.
  */
 import { decodeOrKeep } from '../../core/decode-segment.ts'
-import { literalJson, literalText } from '../../features/documents/template-marker.ts'
+import { literalJson, literalText } from '../../features/documents/index.ts'
 import { parse as parseYaml } from 'yaml'
-import { formatJsonPath } from '../scenario/expressions/json-path.ts'
+import { formatJsonPath } from '../scenario/shared.ts'
 import { expectationOf } from './expectation.ts'
 import { header, isText, jsonBody, type Exchange } from './exchange.ts'
 import { IAM_FIELDS, iamSigning } from './iam-signing.ts'

@@ -22,7 +22,7 @@ export const SECRET_HEADERS = new Set([
 ])
 
 /** Query parameters that carry a signature, a token or a key (presigned URLs, token-in-URL clients). */
-export const SECRET_QUERY = /^(x-amz-signature|x-amz-security-token|x-amz-credential|signature|token|access_token|api_key|apikey|secret)$/i
+const SECRET_QUERY = /^(x-amz-signature|x-amz-security-token|x-amz-credential|signature|token|access_token|api_key|apikey|secret)$/i
 
 /**
  * Body fields (JSON at any depth, form-encoded) whose values are secrets, or signed login payloads that

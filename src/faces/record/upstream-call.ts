@@ -7,7 +7,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 
-export interface UpstreamAnswer {
+export interface ProxiedAnswer {
   status: number
   statusText: string
   /** As received, minus the ones that describe the wire (length, encoding, connection). */
@@ -35,10 +35,10 @@ export interface UpstreamRequest {
 /** Headers that describe the bytes on this connection, not the answer. */
 const WIRE_HEADERS = new Set(['content-length', 'transfer-encoding', 'content-encoding', 'connection', 'keep-alive'])
 
-export function callUpstream(call: UpstreamRequest): Promise<UpstreamAnswer | UpstreamFailure> {
+export function callUpstream(call: UpstreamRequest): Promise<ProxiedAnswer | UpstreamFailure> {
   return new Promise((resolve) => {
     let settled = false
-    const settle = (value: UpstreamAnswer | UpstreamFailure) => {
+    const settle = (value: ProxiedAnswer | UpstreamFailure) => {
       if (settled) return
       settled = true
       resolve(value)
@@ -57,7 +57,7 @@ export function callUpstream(call: UpstreamRequest): Promise<UpstreamAnswer | Up
   })
 }
 
-function readAnswer(answer: IncomingMessage, limit: number): Promise<UpstreamAnswer | UpstreamFailure> {
+function readAnswer(answer: IncomingMessage, limit: number): Promise<ProxiedAnswer | UpstreamFailure> {
   return new Promise((resolve) => {
     const declared = Number(answer.headers['content-length'])
     if (Number.isFinite(declared) && declared > limit) {

@@ -18,7 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** The matcher of any RFC 3339 time. */
 export const TIME_MATCHER = { $regex: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}' }
 
-export function isTimeKey(key: string | number | undefined): boolean {
+function isTimeKey(key: string | number | undefined): boolean {
   return typeof key === 'string' && TIME_KEYS.test(key)
 }
 

@@ -7,11 +7,11 @@ export type Capability = 'auth' | 'registry' | 'clock' | 'reset' | 'inspect' | '
 /** Every capability: what the in-process emulator and a `doppel serve` have. */
 export const CAPABILITIES: readonly Capability[] = ['auth', 'registry', 'clock', 'reset', 'inspect', 'fixtures', 'fake-cloud', 'faults', 'mounts']
 
-import type { Locate, ValuePath } from '../../features/documents/glossary.ts'
+import type { Locate, ValuePath } from '../../features/documents/index.ts'
 
-export type { Locate, ValuePath } from '../../features/documents/glossary.ts'
+export type { Locate, ValuePath } from '../../features/documents/index.ts'
 
-export type CloudActionName =
+type CloudActionName =
   | 'cloud.identityDocument'
   | 'cloud.signedCallerIdentity'
   | 'cloud.setInstanceState'
@@ -23,7 +23,7 @@ export type CloudActionName =
 export type ActionName = 'request' | CloudActionName | 'clock.advance' | 'clock.set' | 'reset' | 'inspect' | 'faults'
 
 /** Provider actions, served by the fake cloud (capability `fake-cloud`). */
-export const CLOUD_ACTIONS: readonly CloudActionName[] = [
+const CLOUD_ACTIONS: readonly CloudActionName[] = [
   'cloud.identityDocument',
   'cloud.signedCallerIdentity',
   'cloud.setInstanceState',
@@ -36,7 +36,7 @@ export const CLOUD_ACTIONS: readonly CloudActionName[] = [
 /** Every step action; a step has exactly one. */
 export const ACTIONS: readonly ActionName[] = ['request', ...CLOUD_ACTIONS, 'clock.advance', 'clock.set', 'reset', 'inspect', 'faults']
 
-export interface RetryPolicy {
+interface RetryPolicy {
   /** Further attempts after the first. */
   count: number
   intervalMs: number

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, relative } from 'node:path'
 import type { CliIo } from '../../core/cli-io.ts'
-import { ScenarioError } from '../../features/documents/document-error.ts'
+import { ScenarioError } from '../../features/documents/index.ts'
 import type { Scenario } from './glossary.ts'
 import { loadScenarioFile } from './load/parse-scenario.ts'
 import { createReporter, type ReporterName } from './reporters/index.ts'

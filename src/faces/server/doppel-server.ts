@@ -3,12 +3,12 @@ import { createServer as createHttpsServer } from 'node:https'
 import { Server as TlsServer } from 'node:tls'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
-import { Doppel, DroppedConnection, type Surface } from '../../features/doppel/doppel.ts'
+import { Doppel, DroppedConnection, type Surface } from '../../features/doppel/index.ts'
 import { LightRequest } from '../../core/light-request.ts'
 import { requestRouter, type TenantOptions, type TenantRegistry } from '../../features/tenants/index.ts'
 import { listVerb, plainAnswer, type ClientError } from './list-verb.ts'
 import { toFetchRequest, writeFetchResponse } from '../../core/node-adapter.ts'
-import { redactPath } from '../../services/control/redact.ts'
+import { redactPath } from '../../services/control/index.ts'
 import { createRequestGuard, serviceRefusal, type GuardOptions } from './request-guard.ts'
 import { guardTlsConnections } from './tls-connections.ts'
 
@@ -59,7 +59,7 @@ const PARSER_ERROR_STATUS: Record<string, number> = {
 }
 
 /** The address a server binds when no host is given: loopback, never every interface by surprise. */
-export const DEFAULT_HOST = '127.0.0.1'
+const DEFAULT_HOST = '127.0.0.1'
 
 /**
  * Serves an emulator over real HTTP: a small adapter from `node:http` to the emulator's fetch function,

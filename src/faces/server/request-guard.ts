@@ -5,9 +5,7 @@ import { controlAccess, controlBodyTypes, hasManagementToken, JSON_TYPES } from 
 import { CONTROL_URLS, isControlTarget } from '../../services/control/urls.ts'
 import { Emulator } from '../../core/emulator.ts'
 import { SERVICE_PROFILE } from '../../core/profile.ts'
-import { CONTROL_TABLE } from '../../features/doppel/control-table.ts'
-import type { Doppel } from '../../features/doppel/doppel.ts'
-import { classifyRequest, ownerOfPath, type Classification, type Surface } from '../../features/doppel/route-request.ts'
+import { CONTROL_TABLE, type Doppel, classifyRequest, ownerOfPath, type Classification, type Surface } from '../../features/doppel/index.ts'
 import { isFakeCloudHost } from '../../services/fake-cloud/index.ts'
 import { isLoopbackName, splitAuthority } from '../../core/host-names.ts'
 

@@ -22,7 +22,7 @@ export interface IssuedServerCertificate extends PemPair {
 }
 
 /** Names every development certificate covers, as Vault's `-dev-tls` does. */
-export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'] as const
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'] as const
 
 const DAY_MS = 86_400_000
 /** A development CA outlives any test run; kept in `--data-dir`, it serves restarts for years. */

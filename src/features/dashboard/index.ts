@@ -1,1 +1,1 @@
-export { dashboard } from './dashboard-route.ts'
+export { DASHBOARD_ROUTES } from './control-routes.ts'

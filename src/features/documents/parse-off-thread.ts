@@ -12,13 +12,13 @@ import type { WorkerBudget } from '../../core/shared-pool.ts'
 export const OFF_THREAD_SIZE = 64 * 1024
 
 /** The most heap one parse may use (an 8 MiB document at the control API's body limit needs about half). */
-export const PARSE_HEAP_LIMIT_MB = 1536
+const PARSE_HEAP_LIMIT_MB = 1536
 
 /**
  * The heap a document's parse is given and counted for against the shared budget: the YAML parser keeps
  * every node with its position, about 90 bytes per byte of text; 150 leaves room for the schema check.
  */
-export function parseHeapMb(text: string): number {
+function parseHeapMb(text: string): number {
   return Math.min(PARSE_HEAP_LIMIT_MB, Math.max(64, Math.ceil((Buffer.byteLength(text) * 150) / 1048576)))
 }
 

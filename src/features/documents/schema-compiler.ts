@@ -56,7 +56,7 @@ function build(registry: SchemaRegistry): CompiledSchemas {
     const [file, pointer = ''] = ref.split('#')
     const document = file ? file.replace(/^\.\//, '') : locations.get(from)!.document
     let node: unknown = registry[document]
-    for (const part of pointer.split('/').filter(Boolean)) node = (node as Record<string, unknown> | undefined)?.[unescape(part)]
+    for (const part of pointer.split('/').filter(Boolean)) node = (node as Record<string, unknown> | undefined)?.[unescapePointer(part)]
     if (node === undefined) throw new Error(`Failed to resolve schema reference "${ref}"`)
     return node as JsonSchema | boolean
   }
@@ -86,7 +86,7 @@ function index(node: unknown, document: string, pointer: string, into: Map<unkno
   for (const [key, child] of Object.entries(node)) index(child, document, `${pointer}/${encodeURIComponent(key.replace(/~/g, '~0').replace(/\//g, '~1'))}`, into)
 }
 
-function unescape(part: string): string {
+function unescapePointer(part: string): string {
   return decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')
 }
 

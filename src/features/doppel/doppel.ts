@@ -1,26 +1,21 @@
-import { authFaultResponse } from '../../services/cloud-auth/envelope.ts'
 import type { CloudAuthOptions } from '../../services/cloud-auth/index.ts'
 import { Delays } from '../../core/delays.ts'
 import { Emulator, type EmulatorOptions } from '../../core/emulator.ts'
 import type { Service } from '../../core/glossary.ts'
-import type { ControlTable } from '../../services/control/index.ts'
-import { fakeCloud, cloudFaultResponse, getFakeCloud, type FakeCloudApi } from '../../services/fake-cloud/index.ts'
-import { registryFaultResponse } from '../../services/registry/api/json-api.ts'
+import { type ControlTable, redactExplanation, redactUrl } from '../../services/control/index.ts'
+import { getFakeCloud, type FakeCloudApi } from '../../services/fake-cloud/index.ts'
 import type { CheckedFixtures, DoppelFixture, FixtureSource, FixtureSummary } from '../fixtures/index.ts'
 import { authSeeds, registrySeeds, type AuthSeeds, type RegistrySeeds } from './seed-api.ts'
-import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from '../snapshot/snapshot-document.ts'
-import type { TenantDirectory, TenantsContext } from '../tenants/glossary.ts'
+import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from '../snapshot/index.ts'
+import type { TenantDirectory, TenantsContext } from '../tenants/index.ts'
 import { LightResponse, realResponse } from '../../core/light-response.ts'
 import { errorKind } from '../../core/doppel-error.ts'
 import { explainResponse, responseExplanation, type Explanation } from '../../core/explanation.ts'
 import { journalRequest, journalResponse, type KeptPart } from './journal-exchange.ts'
 import type { JournalRequest, JournalResponse } from '../../core/journal.ts'
-import { redactExplanation, redactUrl } from '../../services/control/redact.ts'
 import { CONTROL_TABLE } from './control-table.ts'
-import { API_PREFIX as AUTH_PREFIX } from '../../services/cloud-auth/urls.ts'
-import { API_PREFIX as REGISTRY_PREFIX, DISCOVERY_PATH } from '../../services/registry/urls.ts'
-import { CONTROL_PREFIX } from '../../services/control/urls.ts'
-import { classifyRequest, faultsApply, type ServiceName, type Surface } from './route-request.ts'
+import { classifyRequest, faultsApply, type Surface } from './route-request.ts'
+import { SERVICES, type ServiceName } from './services.ts'
 
 export type { Surface } from './route-request.ts'
 
@@ -46,9 +41,9 @@ interface ServiceEntry {
 }
 
 /**
- * A service whose module is imported on its first request: start-up loads only the core and the fake
- * cloud (which `doppel.cloud` needs at once). Once loaded, the entry's `serve` is the service itself, so
- * later requests call it directly. The module cache is code loading, not emulator state.
+ * A service whose module is imported on its first request (its descriptor's `load`): start-up loads only
+ * the core and the descriptors. Once loaded, the entry's `serve` is the service itself, so later requests
+ * call it directly. The module cache is code loading, not emulator state.
  */
 function lazyService(load: () => Promise<Service>, fault: (status: number) => Response): ServiceEntry {
   let loading: Promise<Service> | undefined
@@ -62,20 +57,7 @@ function lazyService(load: () => Promise<Service>, fault: (status: number) => Re
   return entry
 }
 
-const SERVICES: Record<ServiceName, ServiceEntry> = {
-  'cloud-auth': lazyService(async () => (await import('../../services/cloud-auth/index.ts')).cloudAuth, authFaultResponse),
-  registry: lazyService(async () => (await import('../../services/registry/index.ts')).registry, registryFaultResponse),
-  'fake-cloud': { serve: fakeCloud, fault: cloudFaultResponse },
-  control: lazyService(async () => {
-    const { control } = await import('../../services/control/index.ts')
-    return (request, context) => control(request, context, CONTROL_TABLE)
-  }, authFaultResponse),
-}
-
-/** Vault's own OpenAPI document, for the auth method's `sys/internal/specs/openapi` (the generator loads on first use). */
-async function vaultOpenApi(options: { genericMountPaths: boolean }): Promise<unknown> {
-  return (await import('../openapi/index.ts')).vaultOpenApiDocument(options)
-}
+const ENTRIES = Object.fromEntries(SERVICES.map((service) => [service.name, lazyService(service.load, service.fault)])) as Record<ServiceName, ServiceEntry>
 
 /**
  * An emulator of both services and the fake cloud. `fetch` answers a request exactly as the HTTP
@@ -244,7 +226,7 @@ export class Doppel extends Emulator {
    * answer may be a light Response (see `core/light-response.ts`); `fetch` and MSW hand out real ones.
    */
   async handle(request: Request, options: HandleOptions = {}): Promise<Response> {
-    if (this.#fixtures) await this.ready()
+    if (this.#fixtures !== undefined) await this.ready()
     const started = performance.now()
     const url = new URL(request.url)
     const route = classifyRequest({ listener: options.surface ?? 'main', url, authorization: () => request.headers.get('authorization') ?? undefined })
@@ -253,10 +235,10 @@ export class Doppel extends Emulator {
       response = explainResponse(new LightResponse('404 page not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }), {
         rule: 'route',
         seen: url.pathname,
-        hint: `no doppel service owns this path: the auth service answers under ${AUTH_PREFIX}, the registry under ${REGISTRY_PREFIX} and ${DISCOVERY_PATH}, the control API under ${CONTROL_PREFIX}`,
+        hint: `no doppel service owns this path: ${SERVICES.flatMap((service) => service.where ?? []).join(', ')}`,
       })
     } else {
-      const service = SERVICES[route.answer]
+      const service = ENTRIES[route.answer]
       const fault = faultsApply(url.pathname) ? this.faults.take(request.method, url) : undefined
       if (fault?.drop) {
         await this.#record(route.journal ?? 'none', request, url, true, undefined, started)
@@ -273,14 +255,13 @@ export class Doppel extends Emulator {
           ...(options.tenants && { tenants: options.tenants }),
           ...(options.signal && { signal: options.signal }),
           url,
-          vaultOpenApi,
         }
         response = await service.serve(request, context)
       }
     }
     // Synchronous unless a real body or answer must be read first: no turn of the event loop for the usual request.
     const recorded = this.#record(route.journal ?? 'none', request, url, true, response, started)
-    if (recorded) await recorded
+    if (recorded !== undefined) await recorded
     return response
   }
 

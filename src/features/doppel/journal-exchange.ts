@@ -8,7 +8,7 @@ import type { JournalRequest, JournalResponse } from '../../core/journal.ts'
 import { bodyAsRead } from '../../core/http.ts'
 import { LightHeaders, LightRequest } from '../../core/light-request.ts'
 import { LightResponse } from '../../core/light-response.ts'
-import { redactBodyText, redactHeaderValue, redactPath } from '../../services/control/redact.ts'
+import { redactBodyText, redactHeaderValue, redactPath } from '../../services/control/index.ts'
 
 /** The start of a body: at most `limit + 1` bytes, and how many were read. */
 interface BodyStart {

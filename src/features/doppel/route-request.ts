@@ -4,24 +4,17 @@
  * The router (`Doppel.handle`), the server's guard and the journal all ask `classifyRequest`.
  */
 import type { ServiceUrls } from '../../core/routing/index.ts'
-import { CLOUD_AUTH_URLS } from '../../services/cloud-auth/urls.ts'
 import { CONTROL_URLS, isControlTarget } from '../../services/control/urls.ts'
 import { AWS_FACES, awsFaceOf, cloudFaceOf, FAKE_CLOUD_URLS, isFakeCloudHost, scopeService, type AwsFace } from '../../services/fake-cloud/urls.ts'
-import { REGISTRY_URLS } from '../../services/registry/urls.ts'
-import { splitTenantPath } from '../tenants/tenant-name.ts'
+import { splitTenantPath } from '../tenants/index.ts'
+import { SERVICES, type ServiceName } from './services.ts'
 
 /** Which listener a request arrived on: the main one, or the fake cloud's own (`--cloud-port`). */
 export type Surface = 'main' | 'cloud'
 
-/** The services' URLs, asked in this order: the control API's `/_doppel/` last, after the services' own paths under it. */
-export const SERVICE_URLS = [FAKE_CLOUD_URLS, CLOUD_AUTH_URLS, REGISTRY_URLS, CONTROL_URLS] as const
-
-/** A service's name, as the journal keeps it. */
-export type ServiceName = (typeof SERVICE_URLS)[number]['name']
-
-/** The service whose URLs hold a path on doppel's own origins, if any. */
+/** The service whose URLs hold a path on doppel's own origins, if any (asked in `SERVICES`' order). */
 export function ownerOfPath(path: string): ServiceUrls<ServiceName> | undefined {
-  return SERVICE_URLS.find((urls) => urls.ownsPath(path))
+  return SERVICES.find((service) => service.urls.ownsPath(path))?.urls
 }
 
 /**
@@ -30,7 +23,7 @@ export function ownerOfPath(path: string): ServiceUrls<ServiceName> | undefined 
  * loopback anyone, beyond it a management token unless the control table opens the route; the metadata
  * service is here on every listener and host, since it checks no caller (`fake-cloud/urls.ts`).
  */
-export type Access = 'callers' | 'control'
+type Access = 'callers' | 'control'
 
 export interface Classification {
   /** The service it is journaled under; undefined when none owns it (a 404). */

@@ -1,7 +1,6 @@
 import type { Emulator } from '../../core/emulator.ts'
 import { errorKind } from '../../core/doppel-error.ts'
-import type { Auth, DoppelFixture, Module, Role } from '../fixtures/fixture-document.ts'
-import type { FixtureSummary } from '../fixtures/glossary.ts'
+import type { Auth, DoppelFixture, Module, Role, FixtureSummary } from '../fixtures/index.ts'
 
 /**
  * Seeds the auth method, as `doppel.cloud` does the fake cloud. Each call goes through the method's own

@@ -9,7 +9,7 @@ export const OPENAPI_ROUTES: readonly ControlRoute[] = mount(CONTROL_PREFIX, [
     access: 'control',
     run: async (call) => {
       const { openApiDocument } = await import('./document.ts')
-      return ok(openApiDocument({ profile: call.context.profile.name }))
+      return ok(await openApiDocument({ profile: call.context.profile.name }))
     },
   },
 ])

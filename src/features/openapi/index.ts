@@ -1,2 +1,2 @@
-/** The OpenAPI 3.1 description of both emulated services, generated from their route definitions. */
-export { openApiDocument, vaultOpenApiDocument, type OpenApiOptions } from './document.ts'
+/** The OpenAPI 3.1 description of the emulated services, generated from their route definitions. */
+export { openApiDocument, type OpenApiOptions } from './document.ts'

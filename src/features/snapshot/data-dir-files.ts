@@ -108,7 +108,7 @@ async function openDirectory(fs: DataDirFs, path: string, linkAllowed: boolean):
 }
 
 /** The checked directory, opened, if it is still the one checked: refuses a folder or link put in its place. */
-export async function openChecked(fs: DataDirFs, dir: CheckedDirectory): Promise<FileHandle> {
+async function openChecked(fs: DataDirFs, dir: CheckedDirectory): Promise<FileHandle> {
   const handle = await openDirectory(fs, dir.path, dir.linkAllowed)
   const stats = await handle.stat().catch(async (error: unknown) => {
     await handle.close()
@@ -128,7 +128,7 @@ export async function removeChecked(fs: DataDirFs, dir: CheckedDirectory, name: 
 }
 
 /** Makes `dir` and any missing parents (mode 0700); an existing one is left as it is. */
-export async function makeDirectory(fs: DataDirFs, dir: string): Promise<void> {
+async function makeDirectory(fs: DataDirFs, dir: string): Promise<void> {
   try {
     await fs.mkdir(dir, { mode: 0o700 })
   } catch (error) {

@@ -7,9 +7,9 @@
  */
 import { join } from 'node:path'
 import { DurationError, parseDuration } from '../../core/duration.ts'
-import { SnapshotError } from '../../core/snapshot/shape.ts'
+import { SnapshotError } from '../../core/snapshot/index.ts'
 import { jsonChunks } from '../../core/json-chunks.ts'
-import type { Doppel } from '../doppel/doppel.ts'
+import type { Doppel } from '../doppel/index.ts'
 import type { TenantRegistry } from '../tenants/index.ts'
 import {
   DataDirError,
@@ -26,10 +26,10 @@ import {
 
 export { DataDirError, type DataDirFs } from './data-dir-files.ts'
 
-export const ROOT_SNAPSHOT_FILE = 'root.snapshot.json'
-export const TENANTS_DIRECTORY = 'tenants'
+const ROOT_SNAPSHOT_FILE = 'root.snapshot.json'
+const TENANTS_DIRECTORY = 'tenants'
 const TENANT_FILE = /^([a-z0-9-]{1,63})\.snapshot\.json$/
-export const DEFAULT_SNAPSHOT_INTERVAL = '5s'
+const DEFAULT_SNAPSHOT_INTERVAL = '5s'
 /** A failing write is tried again after this long, doubling up to the most. */
 const RETRY_FIRST_MS = 1000
 const RETRY_MOST_MS = 60_000

@@ -1,30 +1,24 @@
 /**
  * The snapshot document: one versioned JSON object holding everything an emulator instance needs to
  * answer exactly as it did: the clock, the random source's position, the faults and every domain's state
- * (each domain writes and reads its own part; the list is `DOMAIN_CODECS`).
+ * (each domain writes and reads its own part; the list is `domainCodecs()`).
  */
-import { authSnapshotCodec } from '../../services/cloud-auth/state-snapshot.ts'
-import { tokenSnapshotCodec } from '../../services/cloud-auth/tokens/token-snapshot.ts'
 import type { Emulator } from '../../core/emulator.ts'
-import { clockCodec, faultsCodec, randomCodec } from '../../core/snapshot/core-codecs.ts'
+import { clockCodec, faultsCodec, randomCodec, type DomainCodec, SnapshotError } from '../../core/snapshot/index.ts'
 import { checkFaultRoom, FaultError } from '../../core/faults.ts'
-import type { DomainCodec } from '../../core/snapshot/domain-codec.ts'
-import { SnapshotError } from '../../core/snapshot/shape.ts'
-import { cloudSnapshotCodec } from '../../services/fake-cloud/cloud-snapshot.ts'
 import { getFakeCloud } from '../../services/fake-cloud/index.ts'
-import { registrySnapshotCodec } from '../../services/registry/model/registry-snapshot.ts'
+import { SERVICES } from '../doppel/index.ts'
 import { fakerSnapshotCodec } from '../fixtures/faker-snapshot.ts'
 
 export const SNAPSHOT_VERSION = 1
 
-/** Every domain that keeps state, by its name in the document. */
-export const DOMAIN_CODECS: readonly DomainCodec[] = [
-  authSnapshotCodec,
-  tokenSnapshotCodec,
-  cloudSnapshotCodec,
-  registrySnapshotCodec,
-  fakerSnapshotCodec,
-]
+/**
+ * Every domain that keeps state, by its name in the document: each service's, then the fixtures' faker.
+ * Read on use: the service list and this module load in one cycle (`Doppel` takes snapshots).
+ */
+export function domainCodecs(): readonly DomainCodec[] {
+  return [...SERVICES.flatMap((service) => service.codecs), fakerSnapshotCodec]
+}
 
 /** The emulator's own parts, at the top level of the document. */
 const CORE_CODECS: readonly DomainCodec[] = [clockCodec, randomCodec, faultsCodec]
@@ -42,7 +36,7 @@ export interface DoppelSnapshot {
 /** The whole state of one emulator instance as plain JSON (secrets included). */
 export function takeSnapshot(emulator: Emulator): DoppelSnapshot {
   const domains: Record<string, unknown> = {}
-  for (const codec of DOMAIN_CODECS) {
+  for (const codec of domainCodecs()) {
     const saved = codec.save(emulator)
     if (saved !== undefined) domains[codec.name] = saved
   }
@@ -89,7 +83,7 @@ export function parseSnapshot(value: unknown): (emulator: Emulator) => void {
   })
   const loads: ((emulator: Emulator) => void)[] = []
   const domains = objectAt(document.domains, 'domains')
-  const known = new Map(DOMAIN_CODECS.map((codec) => [codec.name, codec]))
+  const known = new Map(domainCodecs().map((codec) => [codec.name, codec]))
   for (const name of Object.keys(domains)) {
     const codec = known.get(name)
     if (codec === undefined) throw new SnapshotError(`Failed to read the snapshot: domains.${name} is not a known domain`)

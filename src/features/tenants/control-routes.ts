@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/glossary.ts'
-import { mount, noContent, ok, refused, type ControlRoute } from '../../core/routing/index.ts'
+import { mount, noContentAnswer, ok, refused, type ControlRoute } from '../../core/routing/index.ts'
 import { CONTROL_PREFIX } from '../../services/control/urls.ts'
 import type { TenantDirectory, TenantsContext } from './glossary.ts'
 
@@ -28,7 +28,7 @@ export const TENANT_ROUTES: readonly ControlRoute[] = mount(CONTROL_PREFIX, [
       if (!tenants.drop(params.id!)) return refused(404, `no such tenant "${params.id}"`)
       // Answered once its saved file is gone too: a kill right after the answer cannot bring it back.
       await tenants.whenDropped()
-      return noContent
+      return noContentAnswer
     },
   },
 ])

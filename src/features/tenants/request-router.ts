@@ -1,4 +1,4 @@
-import { Doppel, type HandleOptions } from '../doppel/doppel.ts'
+import { Doppel, type HandleOptions } from '../doppel/index.ts'
 import type { TenantOptions } from './glossary.ts'
 import { TenantRegistry } from './tenant-registry.ts'
 

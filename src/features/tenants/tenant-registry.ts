@@ -1,7 +1,7 @@
 import { getHeapStatistics } from 'node:v8'
 import { Clock } from '../../core/clock.ts'
 import { jsonResponse } from '../../core/http.ts'
-import { createDoppel, type Doppel, type DoppelOptions, type HandleOptions } from '../doppel/doppel.ts'
+import { createDoppel, type Doppel, type DoppelOptions, type HandleOptions } from '../doppel/index.ts'
 import type { TenantDirectory, TenantOptions, TenantSummary } from './glossary.ts'
 import { checkTenantName, splitTenantPath, tenantBase, TenantNameError } from './tenant-name.ts'
 import { controlPath } from '../../services/control/urls.ts'

@@ -29,7 +29,7 @@ export interface AuthProfile {
   badInputStatus: 'real' | 400
 }
 
-export interface CredentialEnv {
+interface CredentialEnv {
   accessKey: readonly string[]
   secretKey: readonly string[]
   sessionToken: readonly string[]

@@ -21,7 +21,7 @@ import { tokenStore } from './tokens/index.ts'
 import type { RouteMatch } from '../../core/routing/index.ts'
 import { elsewhere, matchApiRoute, type MountPoint } from './routing/api-routes.ts'
 import type { ApiRoute, OperationCall, RouteToken } from './routing/api-route.ts'
-import { API_PREFIX } from './urls.ts'
+import { AUTH_API_PREFIX } from './urls.ts'
 
 /**
  * The cloud auth service under `/v1/`, and its edge: whatever a step throws is answered here, once, by
@@ -51,7 +51,7 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
       })
     }
   }
-  if (path.startsWith(API_PREFIX)) path = path.slice(API_PREFIX.length)
+  if (path.startsWith(AUTH_API_PREFIX)) path = path.slice(AUTH_API_PREFIX.length)
   const match = matchApiRoute(context.profile, path)
   if (match?.row.reads === 'request') {
     const { row, params, rest } = match

@@ -7,9 +7,9 @@ import { errorKind } from '../../core/doppel-error.ts'
 
 export class IamArnError extends errorKind('IamArnError', 'DOPPEL_INVALID_ARN') {}
 
-export type IamEntityType = 'user' | 'role' | 'assumed-role' | 'instance-profile'
+type IamEntityType = 'user' | 'role' | 'assumed-role' | 'instance-profile'
 
-export interface IamEntity {
+export interface ParsedArn {
   partition: string
   accountId: string
   type: IamEntityType
@@ -22,7 +22,7 @@ export interface IamEntity {
 const ENTITY_TYPES = new Set<string>(['user', 'role', 'assumed-role', 'instance-profile'])
 
 /** Parses an ARN, with the real service's error texts. */
-export function parseIamArn(arn: string): IamEntity {
+export function parseIamArn(arn: string): ParsedArn {
   const parts = arn.split(':')
   if (parts.length !== 6) {
     throw new IamArnError(`unrecognized arn: contains ${parts.length} colon-separated parts, expected 6`)
@@ -36,7 +36,7 @@ export function parseIamArn(arn: string): IamEntity {
     throw new IamArnError(`unrecognized arn: ${goQuote(parts[5]!)} contains fewer than 2 slash-separated parts`)
   }
   const type = resource[0]!
-  const entity: IamEntity = {
+  const entity: ParsedArn = {
     partition: parts[1]!,
     accountId: parts[4]!,
     type: type as IamEntityType,

@@ -1,4 +1,5 @@
 import type { Emulator } from '../../core/emulator.ts'
+import { serviceOptions } from '../../core/service-descriptor.ts'
 
 /** The auth method's own options: `createDoppel({ cloudAuth: { allowSha1: true } })`. */
 export interface CloudAuthOptions {
@@ -8,5 +9,5 @@ export interface CloudAuthOptions {
 
 /** This emulator's auth method options, kept under the service's name (`EmulatorOptions.services`). */
 export function cloudAuthOptions(emulator: Emulator): CloudAuthOptions {
-  return (emulator.services['cloud-auth'] ?? {}) as CloudAuthOptions
+  return serviceOptions(emulator, 'cloud-auth')
 }

@@ -3,7 +3,7 @@ import { BodyTooLargeError, readBodyBytes } from '../../core/http.ts'
 import { AuthRefusal } from './auth-refusal.ts'
 
 /** A request body the service cannot read: 400 `error parsing JSON`, or 413 when over the size limit. */
-export class RequestDataError extends AuthRefusal {
+class RequestDataError extends AuthRefusal {
   override name = 'RequestDataError'
   constructor(message: string, status = 400) {
     super(message, status, 'DOPPEL_INVALID_REQUEST_DATA')

@@ -3,10 +3,8 @@
  * single configuration objects and the per-mount caches whose loss would change later answers.
  */
 import type { Emulator } from '../../core/emulator.ts'
-import type { DomainCodec } from '../../core/snapshot/domain-codec.ts'
-import * as shape from '../../core/snapshot/shape.ts'
-import { table, tables, type SavedOf } from '../../core/snapshot/tables.ts'
-import type { AssumedRoleCredentials } from '../fake-cloud/glossary.ts'
+import { type DomainCodec, shape, table, tables, type SavedOf } from '../../core/snapshot/index.ts'
+import type { AssumedRoleCredentials } from '../fake-cloud/index.ts'
 import type {
   AccessListEntry,
   CertificateEntry,

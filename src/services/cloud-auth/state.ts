@@ -1,6 +1,6 @@
 import type { Emulator } from '../../core/emulator.ts'
 import type { KeyedCollection } from '../../core/store.ts'
-import type { AssumedRoleCredentials } from '../fake-cloud/glossary.ts'
+import type { AssumedRoleCredentials } from '../fake-cloud/index.ts'
 import type {
   AccessListEntry,
   CertificateEntry,

@@ -1,14 +1,14 @@
 import { errorsEnvelope, type ServiceUrls } from '../../core/routing/index.ts'
 
 /** Every path of the auth method starts here: its mounts under `auth/`, `sys/auth`, the token self routes. */
-export const API_PREFIX = '/v1/'
+export const AUTH_API_PREFIX = '/v1/'
 
 /** A path of the real service outside the method's mounts: `/v1/<rest>` (`sys/health`, `sys/auth`). */
 export function apiPath(rest: string): string {
-  return API_PREFIX + rest
+  return AUTH_API_PREFIX + rest
 }
 
-const MOUNTS_PREFIX = `${API_PREFIX}auth/`
+const MOUNTS_PREFIX = `${AUTH_API_PREFIX}auth/`
 
 /** A path under one of the method's mounts: `/v1/auth/<mount>`, then `/<rest>` if given; the caller encodes both. */
 export function mountPath(mount: string, rest = ''): string {
@@ -31,6 +31,6 @@ export function splitMountPath(path: string): { mount: string; rest: string } | 
 /** The auth method's URLs: everything under `/v1/`, on doppel's own origins. */
 export const CLOUD_AUTH_URLS: ServiceUrls<'cloud-auth'> = {
   name: 'cloud-auth',
-  ownsPath: (path) => path.startsWith(API_PREFIX),
+  ownsPath: (path) => path.startsWith(AUTH_API_PREFIX),
   refusal: (_path, status, message) => errorsEnvelope(status, message),
 }

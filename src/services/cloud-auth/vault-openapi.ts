@@ -2,7 +2,6 @@
  * `GET /v1/sys/internal/specs/openapi` where the profile serves it (vault): Vault's own description endpoint, answered
  * with the auth method's paths on the profile's mount (`?generic_mount_paths=true` → `{aws_mount_path}`).
  */
-import type { RequestContext } from '../../core/glossary.ts'
 import { authError, multiError } from './envelope.ts'
 import { toBoolField } from './fields/index.ts'
 import { MESSAGES } from './auth-messages.ts'
@@ -16,15 +15,15 @@ export const VAULT_OPENAPI_ROUTE: RequestRoute = {
   token: 'none',
   profile: (profile) => authProfile(profile).vaultOpenApi,
   describe: { get: { summary: "Vault's OpenAPI document of the auth method", answers: { '200': 'The document' }, bare: true } },
-  run: ({ request, url, context, path }) => vaultOpenApi(request, url, context, path),
+  run: ({ request, url }) => vaultOpenApi(request, url),
 }
 
-async function vaultOpenApi(request: Request, url: URL, context: RequestContext, path: string): Promise<Response> {
-  // Only a Doppel hands the document's generator to its services.
-  if (!context.vaultOpenApi) return authError(404, MESSAGES.noHandler(path))
+async function vaultOpenApi(request: Request, url: URL): Promise<Response> {
   if (request.method !== 'GET') return authError(405, multiError(MESSAGES.unsupportedOperation))
   const generic = toBoolField(url.searchParams.get('generic_mount_paths') ?? undefined, 'generic_mount_paths')
-  return new Response(JSON.stringify(await context.vaultOpenApi({ genericMountPaths: generic })) + '\n', {
+  // The generator is imported on first use.
+  const { vaultOpenApiDocument } = await import('./openapi/vault-document.ts')
+  return new Response(JSON.stringify(vaultOpenApiDocument({ genericMountPaths: generic })) + '\n', {
     status: 200,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
   })

@@ -1,6 +1,6 @@
 import { decodeSegment } from '../../core/decode-segment.ts'
 import { streamedJsonResponse } from '../../core/json-chunks.ts'
-import { act, created, mount, noContent, ok, refused, type BodySpec, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
+import { act, created, mount, noContentAnswer, ok, refused, type BodySpec, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
 import { CONTROL_PREFIX } from './urls.ts'
 import { redactEntries, redactSnapshot } from './redact.ts'
 
@@ -71,7 +71,7 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = mount(CONTROL_PREFIX, [
     run: (call) => {
       // Fault ids are plain text: an id that does not decode names no fault.
       const id = decodeSegment(call.params.id!)
-      return id !== undefined && emulator(call).faults.remove(id) ? noContent : refused(404, 'no such fault')
+      return id !== undefined && emulator(call).faults.remove(id) ? noContentAnswer : refused(404, 'no such fault')
     },
   },
 ])

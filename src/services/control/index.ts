@@ -2,3 +2,5 @@ export { control, controlAccess, controlBodyTypes, type ControlOptions, type Con
 export { callControl, type ControlHost, type ControlResult } from './call-control.ts'
 export { JSON_TYPES } from './control-body.ts'
 export { hasManagementToken } from './management-token.ts'
+export { CONTROL_SERVICE } from './descriptor.ts'
+export { redactPath, redactExplanation, redactUrl, redactBodyText, redactHeaderValue } from './redact.ts'

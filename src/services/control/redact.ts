@@ -12,8 +12,6 @@ import { CONTROL_PREFIX } from './urls.ts'
 
 import { REDACTED } from '../../core/journal.ts'
 
-export { REDACTED }
-
 /** Record fields and header names (compared lower-case) whose values are secrets wherever they appear. */
 const SECRET_FIELDS = new Set([
   // fake cloud access keys, and the auth service's config/client

@@ -1,6 +1,6 @@
 import { cloudErrors } from './cloud-errors.ts'
 import type { CloudState, InstanceRecord } from './cloud-state.ts'
-import { CloudError, type IdentityFormat } from './glossary.ts'
+import type { CloudError, IdentityFormat } from './glossary.ts'
 import { IDENTITY_FORMATS, identityDocument } from './identity/issue-document.ts'
 
 /**

@@ -7,7 +7,7 @@ import { CloudError } from './glossary.ts'
  */
 
 /** Why a request's authentication failed; EC2 reports the same failures under other codes (docs/reference/fake-cloud.md §6.3). */
-export type AuthFailureReason = 'missing' | 'incomplete' | 'unknown-key' | 'signature' | 'skew' | 'expired'
+type AuthFailureReason = 'missing' | 'incomplete' | 'unknown-key' | 'signature' | 'skew' | 'expired'
 
 /** A CloudError raised while authenticating a request (named `CloudError` like any other). */
 class SigV4Failure extends CloudError {

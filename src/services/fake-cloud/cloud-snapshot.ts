@@ -6,9 +6,7 @@
  * @note Not saved: SigV4 signing keys (derived from the secrets on demand) and IMDS listeners (sockets,
  * started again on request).
  */
-import type { DomainCodec } from '../../core/snapshot/domain-codec.ts'
-import * as shape from '../../core/snapshot/shape.ts'
-import { table, tables, type SavedOf } from '../../core/snapshot/tables.ts'
+import { type DomainCodec, shape, table, tables, type SavedOf } from '../../core/snapshot/index.ts'
 import {
   CLOUD_DOMAIN,
   cloudState,

@@ -1,5 +1,5 @@
 import { decodeOrKeep } from '../../core/decode-segment.ts'
-import { created, mount, noContent, ok, refused, type BodySpec, type ControlAnswer, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
+import { created, mount, noContentAnswer, ok, refused, type BodySpec, type ControlAnswer, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
 import { CLOUD_MOUNT } from './urls.ts'
 import { cloudState } from './cloud-state.ts'
 import { controlStatus, instanceOrThrow, signIdentityDocument, useInstance } from './cloud-control.ts'
@@ -67,7 +67,7 @@ export const CLOUD_CONTROL_ROUTES: readonly ControlRoute[] = mount(CLOUD_MOUNT, 
     access: 'control',
     run: async (call) => {
       const id = name(call.params.id!)
-      return (await closeListener(state(call), id)) ? noContent : refused(404, `Failed to close the metadata listener: instance "${id}" has none`)
+      return (await closeListener(state(call), id)) ? noContentAnswer : refused(404, `Failed to close the metadata listener: instance "${id}" has none`)
     },
   },
   { method: 'GET', path: 'principals', access: 'control', run: (call) => ok({ principals: listPrincipals(state(call)) }) },
@@ -79,7 +79,7 @@ export const CLOUD_CONTROL_ROUTES: readonly ControlRoute[] = mount(CLOUD_MOUNT, 
     access: 'control',
     run: (call) => {
       const arnOrName = name(call.rest)
-      return deletePrincipal(state(call), arnOrName) ? noContent : refused(404, `Failed to delete principal "${arnOrName}": no such principal`)
+      return deletePrincipal(state(call), arnOrName) ? noContentAnswer : refused(404, `Failed to delete principal "${arnOrName}": no such principal`)
     },
   },
   { method: 'GET', path: 'consistency', access: 'control', run: (call) => ok(consistencySettings(state(call))) },

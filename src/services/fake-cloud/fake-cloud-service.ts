@@ -35,7 +35,7 @@ export async function fakeCloud(request: Request, context: RequestContext): Prom
  * metadata (`/_doppel/cloud/imds/<id>/latest/…`). `Doppel.handle` sends the other `/_doppel/cloud/` paths
  * to the control API; called directly with one, this answers as the control API does for a path it lacks.
  */
-export function serveCloudFace(state: CloudState, request: Request, url: URL, face: AwsFace | undefined): Promise<Response> | Response {
+function serveCloudFace(state: CloudState, request: Request, url: URL, face: AwsFace | undefined): Promise<Response> | Response {
   if (face === 'imds') {
     const [instanceId = '', ...path] = url.pathname.slice(`${CLOUD_MOUNT}imds/`.length).split('/')
     return serveImds(state, decodeOrKeep(instanceId), request, '/' + path.join('/'))

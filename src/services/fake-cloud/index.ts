@@ -43,3 +43,8 @@ export type {
   ProviderCalls,
   SeededCloud,
 } from './glossary.ts'
+export { FAKE_CLOUD_SERVICE } from './descriptor.ts'
+export { stsXml } from './sts/sts-xml.ts'
+export { QUERY_ACTIONS, QUERY_BODY_LIMIT } from './query-api.ts'
+export { getSigner } from './identity/signing-material.ts'
+export { buildSignedData } from './identity/signed-data.ts'

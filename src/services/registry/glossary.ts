@@ -25,7 +25,7 @@ export interface RegistryModule {
   updatedAt: string
 }
 
-export type VersionStatus = 'pending' | 'ok'
+type VersionStatus = 'pending' | 'ok'
 
 export interface Deprecation {
   id: string
@@ -118,7 +118,7 @@ export interface ModuleArchive {
 }
 
 /** Who is calling: the root token sees every organisation, other tokens only theirs. */
-export interface Caller {
+export interface RegistryCaller {
   root: boolean
   organizations: ReadonlySet<string>
 }

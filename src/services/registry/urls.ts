@@ -4,7 +4,7 @@ import { jsonApiError, jsonApiErrors } from './api/json-api.ts'
 /** Terraform's service discovery document. */
 export const DISCOVERY_PATH = '/.well-known/terraform.json'
 /** Every path under it is the registry's (one it lacks answers the registry's 404). */
-export const API_PREFIX = '/api/'
+export const REGISTRY_API_PREFIX = '/api/'
 /** The registry protocol's reads (`{"errors":[…]}` bodies). */
 export const V1_PREFIX = '/api/registry/v1/'
 /** The management API (JSON:API). */
@@ -19,7 +19,7 @@ const REFUSAL_TITLES: Record<number, string> = { 400: 'bad request', 401: 'unaut
 /** The registry's URLs: `/api/`, the archivist, discovery, and its set-up routes under `/_doppel/registry/`. */
 export const REGISTRY_URLS: ServiceUrls<'registry'> = {
   name: 'registry',
-  ownsPath: (path) => path.startsWith(API_PREFIX) || path.startsWith(ARCHIVIST_PREFIX) || path === DISCOVERY_PATH || path.startsWith(SETUP_PREFIX),
+  ownsPath: (path) => path.startsWith(REGISTRY_API_PREFIX) || path.startsWith(ARCHIVIST_PREFIX) || path === DISCOVERY_PATH || path.startsWith(SETUP_PREFIX),
   isSetupPath: (path) => path.startsWith(SETUP_PREFIX),
   // JSON:API where the management API and the archivist answer; the protocol's own `{"errors":[…]}` elsewhere.
   refusal: (path, status, message) =>

@@ -2,8 +2,8 @@
  * `doppel compare`'s core: each exchange the proxy forwarded is sent, translated, to an in-process
  * emulator; the two answers are compared and the emulator learns the upstream's generated values.
  */
-import { createDoppel } from '../../../features/doppel/doppel.ts'
-import { signedCallerIdentity } from '../../scenario/targets/caller-identity.ts'
+import { createDoppel } from '../../../features/doppel/index.ts'
+import { signedCallerIdentity } from '../../scenario/index.ts'
 import { jsonBody, type Exchange } from '../exchange.ts'
 import { HOP_BY_HOP } from '../forwarding-proxy.ts'
 import { IAM_FIELDS, iamSigning } from '../iam-signing.ts'

@@ -2,10 +2,10 @@
  * Where two answers to the same request differ: status, error text, field set, field values. Values that
  * vary per run (ids, tokens, times) are normalised first; values the translation maps are equal.
  */
-import { formatJsonPath, type JsonPath } from '../../scenario/expressions/json-path.ts'
+import { formatJsonPath, type JsonPath } from '../../scenario/shared.ts'
 import { isClockNumber, volatility } from '../volatile.ts'
 
-export type DifferenceKind = 'status' | 'errors' | 'missing-field' | 'extra-field' | 'value' | 'body'
+type DifferenceKind = 'status' | 'errors' | 'missing-field' | 'extra-field' | 'value' | 'body'
 
 export interface Difference {
   kind: DifferenceKind

@@ -1,6 +1,6 @@
 /** The differences as live lines, an end-of-run table and a JSON document. */
 import type { Explanation } from '../../../core/explanation.ts'
-import { explanationLines } from '../../scenario/reporters/format-failure.ts'
+import { explanationLines } from '../../scenario/shared.ts'
 import type { Difference } from './differences.ts'
 
 export interface ComparedExchange {

@@ -23,7 +23,7 @@ export const MATCHERS = [
   '$sameAs',
 ] as const
 
-export type MatcherName = (typeof MATCHERS)[number]
+type MatcherName = (typeof MATCHERS)[number]
 
 /** What `$type` accepts. */
 export const TYPE_NAMES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const
@@ -249,7 +249,7 @@ function count(n: number, noun: string): string {
 }
 
 /** Deep equality of JSON values (mapping key order does not matter). */
-export function deepEqual(a: unknown, b: unknown): boolean {
+function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
   if (Array.isArray(a) !== Array.isArray(b)) return false

@@ -1,4 +1,4 @@
-import { hasTemplate, TEMPLATE_OPEN as OPEN } from '../../../features/documents/template-marker.ts'
+import { hasTemplate, TEMPLATE_OPEN as OPEN } from '../../../features/documents/index.ts'
 
 export { hasTemplate }
 
@@ -11,8 +11,8 @@ export { hasTemplate }
  */
 import { errorKind } from '../../../core/doppel-error.ts'
 
-export const TEMPLATE_ROOTS = ['vars', 'steps', 'target', 'run', 'env'] as const
-export type TemplateRoot = (typeof TEMPLATE_ROOTS)[number]
+const TEMPLATE_ROOTS = ['vars', 'steps', 'target', 'run', 'env'] as const
+type TemplateRoot = (typeof TEMPLATE_ROOTS)[number]
 
 export interface PathOperand {
   kind: 'path'
@@ -21,15 +21,15 @@ export interface PathOperand {
   text: string
 }
 
-export interface LiteralOperand {
+interface LiteralOperand {
   kind: 'literal'
   value: string | number | boolean | null
 }
 
-export type Operand = PathOperand | LiteralOperand
+type Operand = PathOperand | LiteralOperand
 
 /** Filters transform an expression's value: the spec lets a role tag travel base64-encoded, for one. */
-export const FILTERS: Record<string, (value: string) => string> = {
+const FILTERS: Record<string, (value: string) => string> = {
   base64: (value) => Buffer.from(value, 'utf8').toString('base64'),
   urlencode: (value) => encodeURIComponent(value),
 }

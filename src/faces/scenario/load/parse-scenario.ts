@@ -3,15 +3,11 @@ import { ACTIONS, type ActionName, type Capability, type Locate, type Scenario, 
 import { parseDuration } from '../../../core/duration.ts'
 import { validateExpectation, stripBraces } from '../expect/validate-expectation.ts'
 import { JsonPathError, parseJsonPath } from '../expressions/json-path.ts'
-import { hasTemplate, parseExpression, parseTemplate, TemplateError, type PathOperand } from '../expressions/template.ts'
-import { ScenarioError, type ScenarioIssue } from '../../../features/documents/document-error.ts'
-import { formatPath } from '../../../features/documents/format-path.ts'
-import { SCHEMAS } from '../../../features/documents/shipped-schemas.ts'
-import { validateAgainstSchema } from '../../../features/documents/schema-validator.ts'
-import { parseYamlSource } from '../../../features/documents/yaml-source.ts'
+import { hasTemplate, parseTemplate, TemplateError, type PathOperand } from '../expressions/template.ts'
+import { ScenarioError, type ScenarioIssue, formatPath, SCHEMAS, validateAgainstSchema, parseYamlSource } from '../../../features/documents/index.ts'
 
 /** The names `${{ target.<name> }}` offers. */
-export const TARGET_FIELDS = ['name', 'kind', 'mount', 'token', 'registryToken', 'tokenHeader', 'baseUrl', 'registryUrl', 'profile', 'serverIdHeader', 'badInputStatus'] as const
+const TARGET_FIELDS = ['name', 'kind', 'mount', 'token', 'registryToken', 'tokenHeader', 'baseUrl', 'registryUrl', 'profile', 'serverIdHeader', 'badInputStatus'] as const
 
 const RUN_FIELDS = ['id']
 
@@ -280,9 +276,4 @@ function durationMs(value: string | number): number | undefined {
   } catch {
     return undefined
   }
-}
-
-/** Parses a `$sameAs` reference into its template path (used at run time). */
-export function parseReference(reference: string): PathOperand {
-  return parseExpression(stripBraces(reference)).alternatives[0] as PathOperand
 }

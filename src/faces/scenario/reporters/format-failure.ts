@@ -65,7 +65,7 @@ function clip(text: string, max: number): string[] {
 }
 
 /** Two columns in a box: expected on the left, actual on the right. */
-export function sideBySide(left: string[], right: string[]): string[] {
+function sideBySide(left: string[], right: string[]): string[] {
   const cell = (text: string | undefined) => {
     const flat = (text ?? '').replace(/\t/g, '  ')
     return flat.length > COLUMN ? `${flat.slice(0, COLUMN - 1)}…` : flat.padEnd(COLUMN)

@@ -14,7 +14,7 @@ export function requestService(args: { service?: string; path?: string; url?: st
 }
 
 /** The capabilities a step needs: its action's, plus what it declares. */
-export function stepCapabilities(step: Step): Capability[] {
+function stepCapabilities(step: Step): Capability[] {
   const needs = new Set<Capability>(step.requires)
   switch (step.action) {
     case 'request': {

@@ -4,7 +4,7 @@ import type { RunResult } from '../glossary.ts'
  * Labels of scenarios that cannot give a verdict on a real server, with why: a run against one skips them
  * on the label (conformance/README.md, "Labels").
  */
-export const CANNOT_RUN_ON_REAL: Readonly<Record<string, string>> = {
+const CANNOT_RUN_ON_REAL: Readonly<Record<string, string>> = {
   'needs-control-api': "it needs doppel's control API or virtual clock",
   'needs-unconfigured-mount': "it expects a mount without the configuration a real server needs to reach the fake cloud",
   'needs-aws-hostnames': "the method calls AWS's own host names there, which only doppel in process answers",
@@ -15,7 +15,7 @@ export const CANNOT_RUN_ON_REAL: Readonly<Record<string, string>> = {
  * too. (`differs-from-real` alone is no such label: those scenarios read the status as
  * `target.badInputStatus` and pass on a real server of the vault profile.)
  */
-export const DIFFERS_ON_REAL: Readonly<Record<string, string>> = {
+const DIFFERS_ON_REAL: Readonly<Record<string, string>> = {
   'differs-from-vault': "doppel follows the spec where Vault's method does not",
   'differs-from-openbao': "OpenBao's server answers differently from Vault's here",
 }

@@ -265,7 +265,7 @@ function setupResult(scenario: Scenario, verdict: Verdict, reason: string | unde
 }
 
 /** A failure's message; provider errors keep their code (`InvalidInstanceID.NotFound: …`). */
-export function errorMessage(error: unknown): string {
+function errorMessage(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
   const code = (error as Error & { code?: unknown }).code
   if (error.name === 'CloudError' && typeof code === 'string') return `${code}: ${error.message}`

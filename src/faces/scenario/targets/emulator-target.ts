@@ -1,7 +1,7 @@
 import type { ClockOptions } from '../../../core/clock.ts'
 import { getProfile } from '../../../core/profile.ts'
 import { authProfile, badInputStatusCode } from '../../../services/cloud-auth/auth-profile.ts'
-import { createDoppel, type Doppel } from '../../../features/doppel/doppel.ts'
+import { createDoppel, type Doppel } from '../../../features/doppel/index.ts'
 import { callControl } from '../../../services/control/index.ts'
 import { CAPABILITIES, type Capability } from '../glossary.ts'
 import type { FixtureSource } from '../../../features/fixtures/index.ts'
@@ -72,7 +72,7 @@ export function createEmulatorTarget(options: EmulatorTargetOptions = {}): Targe
  * the checks and messages are those a `doppel serve` gives. Fixtures load directly, to report lines in
  * the scenario file.
  */
-export function directControl(doppel: Doppel): TargetControl {
+function directControl(doppel: Doppel): TargetControl {
   const call: ControlCaller = async (method, path, body) => {
     const result = await callControl(doppel, method, path, body)
     if (result.status >= 400) refuse(result.status, JSON.stringify(result.body))

@@ -46,7 +46,7 @@ export interface TargetControl {
   deletePrincipal(arnOrName: string): Promise<void>
 }
 
-export interface SessionOptions {
+interface SessionOptions {
   /** Unique per scenario run: `run.id`. */
   runId: string
   /** Enable a fresh auth mount for this scenario (targets with `mounts` on shared servers). */

@@ -1,10 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { formatPath } from '../../../features/documents/format-path.ts'
-import { SCHEMAS } from '../../../features/documents/shipped-schemas.ts'
-import { validateAgainstSchema } from '../../../features/documents/schema-validator.ts'
-import { parseYamlSource } from '../../../features/documents/yaml-source.ts'
-import { ScenarioError } from '../../../features/documents/document-error.ts'
+import { formatPath, SCHEMAS, validateAgainstSchema, parseYamlSource, ScenarioError } from '../../../features/documents/index.ts'
 import type { TargetConfig } from './create-target.ts'
 import type { HttpTargetOptions } from './http-target.ts'
 

@@ -11,7 +11,7 @@ const IAM_ALIASES: readonly IamAlias[] = ['role_id', 'unique_id', 'full_arn', 'c
 const EC2_ALIASES: readonly Ec2Alias[] = ['role_id', 'instance_id', 'image_id']
 
 /** The metadata fields each flow can put on tokens; `default` stands for the first two. */
-export const IAM_METADATA_FIELDS = [
+const IAM_METADATA_FIELDS = [
   'account_id',
   'auth_type',
   'canonical_arn',
@@ -23,8 +23,8 @@ export const IAM_METADATA_FIELDS = [
   // Vault's path_config_identity.go, iamAuthMetadataFields (Vault 1.21): the inferred instance's private DNS name
   'inferred_hostname',
 ] as const
-export const EC2_METADATA_FIELDS = ['account_id', 'auth_type', 'ami_id', 'instance_id', 'region'] as const
-export const DEFAULT_METADATA = ['account_id', 'auth_type'] as const
+const EC2_METADATA_FIELDS = ['account_id', 'auth_type', 'ami_id', 'instance_id', 'region'] as const
+const DEFAULT_METADATA = ['account_id', 'auth_type'] as const
 
 function alias<T extends string>(fields: Fields, name: string, allowed: readonly T[]): T | undefined {
   const value = fields.string(name)

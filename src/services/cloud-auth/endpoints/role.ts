@@ -35,7 +35,7 @@ const ROLE_FIELDS: FieldSchema = {
  * the deprecated `ttl`, `max_ttl`, `period`, `policies` only while they hold a value. Keys in sorted
  * order, as the envelope writes them (it then has nothing to re-sort).
  */
-export function roleReadData(role: RoleEntry): Record<string, unknown> {
+function roleReadData(role: RoleEntry): Record<string, unknown> {
   return {
     allow_instance_migration: role.allow_instance_migration,
     auth_type: role.auth_type,

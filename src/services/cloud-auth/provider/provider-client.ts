@@ -4,8 +4,7 @@
  */
 import type { Emulator } from '../../../core/emulator.ts'
 import type { RequestContext } from '../../../core/glossary.ts'
-import { getFakeCloud } from '../../fake-cloud/index.ts'
-import { CloudError, type AwsCredentials } from '../../fake-cloud/glossary.ts'
+import { getFakeCloud, CloudError, type AwsCredentials } from '../../fake-cloud/index.ts'
 import { goQuote } from '../../../core/go/go-format.ts'
 import { providerCalls } from './index.ts'
 import { UpstreamCloudError } from './remote-provider.ts'
@@ -14,7 +13,7 @@ import { errorKind } from '../../../core/doppel-error.ts'
 import { authProfile } from '../auth-profile.ts'
 
 /** The service cannot get credentials for a provider call; the message is the real service's. */
-export class ProviderClientError extends errorKind('ProviderClientError', 'DOPPEL_PROVIDER_CREDENTIALS') {}
+class ProviderClientError extends errorKind('ProviderClientError', 'DOPPEL_PROVIDER_CREDENTIALS') {}
 
 const HALF_CONFIGURED =
   "static AWS client credentials haven't been properly configured (the access key or secret key were provided but not both)"
@@ -27,7 +26,7 @@ const ASSUME_ROLE_SECONDS = 900
  * variables (`CLOUD_*`, or Vault's `AWS_*`) when both keys are set; else the fake cloud's default service
  * identity.
  */
-export function serviceCredentials(context: RequestContext, state: AuthState): AwsCredentials {
+function serviceCredentials(context: RequestContext, state: AuthState): AwsCredentials {
   const config = state.clientConfig
   const accessKey = config?.access_key ?? ''
   const secretKey = config?.secret_key ?? ''

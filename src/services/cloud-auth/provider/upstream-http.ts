@@ -40,8 +40,8 @@ export class UpstreamError extends DoppelError {
   }
 }
 
-export const UPSTREAM_TIMEOUT_MS = 10_000
-export const UPSTREAM_MAX_BYTES = 1024 * 1024
+const UPSTREAM_TIMEOUT_MS = 10_000
+const UPSTREAM_MAX_BYTES = 1024 * 1024
 /** Go's words for a request whose context was cancelled (here: the server stopped). */
 const CANCELED = 'context canceled'
 

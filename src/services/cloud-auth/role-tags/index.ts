@@ -1,6 +1,5 @@
 export {
   parseRoleTag,
-  roleTagHmac,
   roleTagPlaintext,
   RoleTagError,
   ROLE_TAG_VERSION,

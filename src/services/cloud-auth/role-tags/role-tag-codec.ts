@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { RoleEntry } from '../glossary.ts'
 import { goQuote } from '../../../core/go/go-format.ts'
-import { GoDurationError, parseGoDurationNs } from '../../../core/go/go-duration.ts'
-import { parseGoBool, StrconvError } from '../../../core/go/go-strconv.ts'
+import { type GoDurationError, parseGoDurationNs } from '../../../core/go/go-duration.ts'
+import { parseGoBool, type StrconvError } from '../../../core/go/go-strconv.ts'
 import type { AuthState } from '../state.ts'
 import { errorKind } from '../../../core/doppel-error.ts'
 
@@ -41,7 +41,7 @@ export function roleTagPlaintext(tag: RoleTagContent): string {
 }
 
 /** Standard base64 of HMAC-SHA256 keyed with the role's `hmac_key` text. */
-export function roleTagHmac(hmacKey: string, plaintext: string): string {
+function roleTagHmac(hmacKey: string, plaintext: string): string {
   return createHmac('sha256', hmacKey).update(plaintext).digest('base64')
 }
 

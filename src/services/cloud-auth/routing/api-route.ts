@@ -16,7 +16,7 @@ import type { HttpOperation } from './http-operation.ts'
 export type RouteToken = 'root' | 'own' | 'none'
 
 /** What the OpenAPI document says of a route, by lower-case HTTP method. */
-export type RouteDescription = Readonly<
+type RouteDescription = Readonly<
   Record<
     string,
     {
@@ -43,7 +43,7 @@ interface RouteBase extends RouteRow {
 }
 
 /** One request as a route sees it; `path` is relative to the table (`/v1/`, or the mount), percent-decoded. */
-export interface RouteCall {
+interface RouteCall {
   request: Request
   context: RequestContext
   url: URL

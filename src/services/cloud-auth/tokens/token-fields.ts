@@ -2,7 +2,7 @@
  * The token settings every role carries (the real service's `tokenutil`, docs/reference/cloud-auth.md §1.8): parsing present
  * fields on top of the stored ones, and the read form.
  */
-import { BoundAddressError, parseBoundAddress } from '../bound-address.ts'
+import { type BoundAddressError, parseBoundAddress } from '../bound-address.ts'
 import type { FieldSchema, Fields } from '../fields/index.ts'
 import type { RoleEntry, TokenType } from '../glossary.ts'
 import { MESSAGES } from '../auth-messages.ts'

@@ -1,6 +1,5 @@
 /** The token store's part of a snapshot: issued tokens and entity aliases. */
-import * as shape from '../../../core/snapshot/shape.ts'
-import { table, tables, tablesCodec } from '../../../core/snapshot/tables.ts'
+import { shape, table, tables, tablesCodec } from '../../../core/snapshot/index.ts'
 import { TOKENS_DOMAIN, tokenStore, type EntityAlias, type IssuedToken, type TokenStore } from './token-store.ts'
 
 const strings = shape.array(shape.string)

@@ -79,6 +79,6 @@ function instanceXml(i: InstanceRecord): string {
 }
 
 /** `ec2.internal` in us-east-1, `<region>.compute.internal` elsewhere. */
-export function privateDnsDomain(region: string): string {
+function privateDnsDomain(region: string): string {
   return region === 'us-east-1' ? 'ec2.internal' : `${region}.compute.internal`
 }

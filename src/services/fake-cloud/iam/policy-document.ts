@@ -6,7 +6,7 @@ import { wildcardMatch } from './wildcard.ts'
  * trust policies also Principal (`*`, `{"AWS": …}` account ids, `:root`, user/role ARNs) and the condition
  * `StringEquals` on `sts:ExternalId`. An explicit Deny wins over any Allow; nothing allowed is denied.
  */
-export interface PolicyStatement {
+interface PolicyStatement {
   Sid?: string
   Effect: 'Allow' | 'Deny'
   Action: string | string[]

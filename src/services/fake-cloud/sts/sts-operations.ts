@@ -8,7 +8,7 @@ import { addSession, findPrincipal, type Caller } from '../principals.ts'
 
 /** STS operations, shared by the HTTP face and the direct face (docs/reference/fake-cloud.md §4). */
 
-export interface AssumeRoleInput {
+export interface AssumeRoleQuery {
   roleArn?: string
   roleSessionName?: string
   durationSeconds?: string | number
@@ -28,7 +28,7 @@ export function getCallerIdentity(caller: Caller): CallerIdentity {
  * AssumeRole: validates as AWS does, checks the caller's permission and the role's trust policy (both
  * opt-in: without them any caller may assume any existing role), then issues a session.
  */
-export function assumeRole(state: CloudState, caller: Caller, input: AssumeRoleInput): AssumedRoleCredentials {
+export function assumeRole(state: CloudState, caller: Caller, input: AssumeRoleQuery): AssumedRoleCredentials {
   checkParameters(PARAMETER_RULES.assumeRole, {
     roleArn: input.roleArn,
     roleSessionName: input.roleSessionName,

@@ -9,7 +9,7 @@ import { LightResponse } from '../../../core/light-response.ts'
 /** Tarball uploads above this are refused with a 413. */
 export const ARCHIVE_LIMIT = 50 * 1024 * 1024
 
-export const ROUTES = new RouteTable(
+export const ARCHIVIST_ROUTES = new RouteTable(
   [
     { method: 'PUT', path: '/_archivist/v1/object/:object', operation: 'upload' },
     { method: 'GET', path: '/_archivist/v1/object/:object', operation: 'download' },
@@ -22,7 +22,7 @@ export const ROUTES = new RouteTable(
  * Authorization header is needed (Terraform sends none when it downloads, docs/reference/registry.md §2.4).
  */
 export async function archivist(request: Request, state: RegistryState, url: URL): Promise<Response> {
-  const match = ROUTES.match(request.method, url.pathname)
+  const match = ARCHIVIST_ROUTES.match(request.method, url.pathname)
   if (typeof match === 'number') throw registryErrors.notFound()
   const object = match.params.object!
   if (match.row.operation === 'download') {

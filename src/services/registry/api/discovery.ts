@@ -1,10 +1,10 @@
 import { jsonResponse } from '../../../core/http.ts'
-import { API_PREFIX, V1_PREFIX, V2_PREFIX } from '../urls.ts'
+import { REGISTRY_API_PREFIX, V1_PREFIX, V2_PREFIX } from '../urls.ts'
 
 /** Service discovery keys of an HCP Terraform host (docs/reference/registry.md §2.5); `login.v1` is left out on purpose. */
 const SERVICES = {
   'modules.v1': `${V1_PREFIX}modules/`,
-  'motd.v1': `${API_PREFIX}terraform/motd`,
+  'motd.v1': `${REGISTRY_API_PREFIX}terraform/motd`,
   'providers.v1': `${V1_PREFIX}providers/`,
   'state.v2': V2_PREFIX,
   'tfe.v2': V2_PREFIX,

@@ -1,9 +1,9 @@
 import { mediaType, readBodyBytes } from '../../../core/http.ts'
-import { authenticate, canAccess, noAccess, routeMiss, tokenRefusal } from './access.ts'
+import { authenticateRequest, canAccess, noAccess, routeMiss, tokenRefusal } from './access.ts'
 import { applyVersionPatch } from './apply-version-patch.ts'
 import { parseCreateModule } from './create-module-body.ts'
 import { parseCreateVersion } from './create-version-body.ts'
-import type { Caller, ModuleVersion, RegistryModule } from '../glossary.ts'
+import type { RegistryCaller, ModuleVersion, RegistryModule } from '../glossary.ts'
 import { JSON_API, jsonApiResponse } from './json-api.ts'
 import { parseJsonDocument } from './json-document.ts'
 import { ORGANIZATION_NAME } from '../model/names.ts'
@@ -33,7 +33,7 @@ const PRIVATE = `${ORG}/private/:namespace`
 const LEGACY = 'registry-modules'
 
 /** Every `/api/v2` route; deprecated aliases map to the same operations (docs/reference/registry.md §3). */
-export const ROUTES = new RouteTable(
+export const MANAGEMENT_ROUTES = new RouteTable(
   mount(V2_PREFIX, [
     { method: 'GET', path: 'ping', operation: 'ping' },
     { method: 'GET', path: ORG, operation: 'listModules' },
@@ -55,11 +55,11 @@ export const ROUTES = new RouteTable(
   { decode: true },
 )
 
-type Operation = (typeof ROUTES)['rows'][number]['operation']
+type Operation = (typeof MANAGEMENT_ROUTES)['rows'][number]['operation']
 
 interface Call {
   state: RegistryState
-  caller: Caller
+  caller: RegistryCaller
   params: Record<string, string>
   url: URL
   body: Uint8Array
@@ -69,12 +69,12 @@ const WRITES = new Set(['POST', 'PATCH', 'DELETE'])
 
 /** The management API under `/api/v2`. Throws RegistryError values; the service shapes them. */
 export async function managementApi(request: Request, state: RegistryState, url: URL): Promise<Response> {
-  const match = ROUTES.match(request.method, url.pathname)
-  if (typeof match === 'number') throw registryErrors.notFound().explain(routeMiss(request.method, url.pathname, ROUTES))
+  const match = MANAGEMENT_ROUTES.match(request.method, url.pathname)
+  if (typeof match === 'number') throw registryErrors.notFound().explain(routeMiss(request.method, url.pathname, MANAGEMENT_ROUTES))
   if (match.row.operation === 'ping') return ping()
   const write = WRITES.has(request.method)
   const body = write ? await readBodyBytes(request, JSON_BODY_LIMIT) : new Uint8Array(0)
-  const caller = authenticate(state, request)
+  const caller = authenticateRequest(state, request)
   if (!caller) throw registryErrors.unauthorized().explain(tokenRefusal(request))
   // @note Required on every write, even without a body (docs/reference/registry.md §1.2).
   if (write && mediaType(request) !== JSON_API) throw registryErrors.invalidContentType()

@@ -1,5 +1,5 @@
 import { jsonResponse } from '../../../core/http.ts'
-import { authenticate, canAccess, noAccess, routeMiss, tokenRefusal } from './access.ts'
+import { authenticateRequest, canAccess, noAccess, routeMiss, tokenRefusal } from './access.ts'
 import type { ModuleVersion, RegistryModule } from '../glossary.ts'
 import { registryV1ErrorResponse } from './json-api.ts'
 import { linkOrigin, linkPath } from './links.ts'
@@ -13,7 +13,7 @@ import { LightResponse } from '../../../core/light-response.ts'
 const MODULE = 'modules/:namespace/:name/:provider'
 
 /** Registry protocol reads (docs/reference/registry.md §2); `versions` and `download` win over a version literally so named. */
-export const ROUTES = new RouteTable(
+export const READ_ROUTES = new RouteTable(
   mount(V1_PREFIX, [
     { method: 'GET', path: `${MODULE}/versions`, operation: 'versions' },
     { method: 'GET', path: `${MODULE}/download`, operation: 'downloadLatest' },
@@ -25,7 +25,7 @@ export const ROUTES = new RouteTable(
 )
 
 /** The archivist URL a version downloads from; `archive=tar.gz` tells go-getter how to unpack it. */
-export function downloadUrl(origin: string, version: ModuleVersion): string {
+function downloadUrl(origin: string, version: ModuleVersion): string {
   return `${origin}/_archivist/v1/object/${version.downloadObject}?archive=tar.gz`
 }
 
@@ -36,9 +36,9 @@ function latest(state: RegistryState, module: RegistryModule): ModuleVersion | u
 
 /** `/api/registry/v1/modules/…`: bearer-authenticated reads with the protocol's `{"errors":[…]}` bodies. */
 export function readApi(request: Request, state: RegistryState, url: URL): Response {
-  const match = ROUTES.match(request.method, url.pathname)
-  if (typeof match === 'number') return registryV1ErrorResponse(404, routeMiss(request.method, url.pathname, ROUTES))
-  const caller = authenticate(state, request)
+  const match = READ_ROUTES.match(request.method, url.pathname)
+  if (typeof match === 'number') return registryV1ErrorResponse(404, routeMiss(request.method, url.pathname, READ_ROUTES))
+  const caller = authenticateRequest(state, request)
   if (!caller) return registryV1ErrorResponse(401, tokenRefusal(request))
   const { namespace, name, provider } = match.params as Record<'namespace' | 'name' | 'provider', string>
   if (!canAccess(caller, namespace)) return registryV1ErrorResponse(404, noAccess(caller, namespace))
@@ -47,7 +47,7 @@ export function readApi(request: Request, state: RegistryState, url: URL): Respo
   if (match.row.operation === 'versions') return jsonResponse(200, versionsDocument(state, module))
   const version =
     match.params.version === undefined ? latest(state, module) : findVersion(state, namespace, name, provider, match.params.version)
-  if (!version || version.status !== 'ok') {
+  if (version?.status !== 'ok') {
     const seen = version ? `version ${version.version}, ${version.status}` : `${match.params.version ?? 'a latest version'}, not in the registry`
     return registryV1ErrorResponse(404, { rule: 'module version', seen, ...(version && { expected: 'an uploaded archive (status ok)' }) })
   }

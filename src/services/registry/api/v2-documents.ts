@@ -34,7 +34,7 @@ export function moduleResource(state: RegistryState, module: RegistryModule): Re
 }
 
 /** The absolute archivist URL a version's tarball is uploaded to; the URL itself is the credential. */
-export function uploadUrl(origin: string, version: ModuleVersion): string {
+function uploadUrl(origin: string, version: ModuleVersion): string {
   return `${origin}/_archivist/v1/object/${version.uploadObject}`
 }
 

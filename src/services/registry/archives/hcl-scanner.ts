@@ -14,7 +14,7 @@ export type HclValue =
   /** Anything that is not a literal: references, function calls, templates, operators. */
   | { kind: 'expression'; raw: string }
 
-export interface HclBlock {
+interface HclBlock {
   type: string
   labels: string[]
   body: HclBody

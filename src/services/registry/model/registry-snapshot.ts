@@ -1,6 +1,5 @@
 /** The registry's part of a snapshot: organisations, tokens, modules, versions and uploaded archives. */
-import * as shape from '../../../core/snapshot/shape.ts'
-import { table, tables, tablesCodec } from '../../../core/snapshot/tables.ts'
+import { shape, table, tables, tablesCodec } from '../../../core/snapshot/index.ts'
 import type {
   AccessToken,
   Deprecation,

@@ -15,7 +15,7 @@ import { selectMetadata } from '../metadata.ts'
 import type { IdentityDocument } from './identity-document.ts'
 import { describeRunningInstance, instanceBoundFailure, InstanceCheckError } from './instance-checks.ts'
 import { explanationOf, listText } from '../../../../core/explanation.ts'
-import { accessListEntry, evaluateNonce } from './nonce.ts'
+import { nextAccessListEntry, evaluateNonce } from './nonce.ts'
 import { roleTagGrant } from './role-tag-login.ts'
 import { documentFromPkcs7, documentFromSignature } from './signed-document.ts'
 import { trustedCertificates } from './trusted-certificates.ts'
@@ -75,7 +75,7 @@ export async function ec2Login(context: RequestContext, state: AuthState, input:
     if (grant.maxTtl > longestMaxTtl) longestMaxTtl = grant.maxTtl
   }
 
-  const entry = accessListEntry(stored, nonce, {
+  const entry = nextAccessListEntry(stored, nonce, {
     instanceId: document.instanceId,
     roleName,
     pendingTime: document.pendingTime,

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../../../core/glossary.ts'
-import type { DescribedInstance } from '../../../fake-cloud/glossary.ts'
+import type { DescribedInstance } from '../../../fake-cloud/index.ts'
 import type { RoleEntry } from '../../glossary.ts'
 import { cloudErrorText, credentialsForAccount } from '../../provider/provider-client.ts'
 import { IncompleteDescription, providerCalls } from '../../provider/index.ts'
@@ -122,7 +122,7 @@ export async function instanceBoundFailure(
 }
 
 /** Exact match, or a trailing `*` as a prefix wildcard; a `*` anywhere else is a literal character. */
-export function arnBoundMatches(bound: string, arn: string): boolean {
+function arnBoundMatches(bound: string, arn: string): boolean {
   if (bound.endsWith('*') && arn.startsWith(bound.slice(0, -1))) return true
   return arn === bound
 }

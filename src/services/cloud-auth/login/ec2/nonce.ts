@@ -6,7 +6,7 @@ import { parseRfc3339, TimeParseError } from './rfc3339.ts'
 import { mountPath } from '../../urls.ts'
 
 /** The nonce a client sends as `nonce: ""`: reauthentication is then disabled for the instance. */
-export const REAUTHENTICATION_DISABLED_NONCE = 'reauthentication-disabled-nonce'
+const REAUTHENTICATION_DISABLED_NONCE = 'reauthentication-disabled-nonce'
 
 const NONCE_LIMIT = 128
 
@@ -117,7 +117,7 @@ export interface AccessListWrite {
  * replaces it); a disallowed reauthentication clears the stored nonce. A nonce over 128 characters is
  * refused unless reauthentication is disallowed.
  */
-export function accessListEntry(existing: AccessListEntry | undefined, outcome: NonceOutcome, write: AccessListWrite): AccessListEntry {
+export function nextAccessListEntry(existing: AccessListEntry | undefined, outcome: NonceOutcome, write: AccessListWrite): AccessListEntry {
   const entry: AccessListEntry = existing
     ? { ...existing }
     : {

@@ -16,7 +16,7 @@ import { sha1Refusal, unknownSigner } from './identity-signature.ts'
 /** A refusal from the PKCS#7 check, with the library's message (the caller adds the service's prefix). */
 export class Pkcs7Error extends errorKind('Pkcs7Error', 'DOPPEL_INVALID_PKCS7') {}
 
-export interface SignerInfo {
+interface SignerInfo {
   issuer: Buffer
   serialHex: string
   digestOid: string
@@ -201,7 +201,7 @@ function attributeValue(attributes: NonNullable<SignerInfo['signedAttributes']>,
 }
 
 /** The signed attributes as Go re-marshals them: a DER SET OF, members sorted by their encodings. */
-export function sortedAttributeSet(attributes: Buffer[]): Buffer {
+function sortedAttributeSet(attributes: Buffer[]): Buffer {
   return encodeTlv(Uint8Array.of(TAG.SET), Buffer.concat([...attributes].sort(Buffer.compare)))
 }
 

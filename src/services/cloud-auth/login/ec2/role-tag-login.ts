@@ -1,4 +1,4 @@
-import type { DescribedInstance } from '../../../fake-cloud/glossary.ts'
+import type { DescribedInstance } from '../../../fake-cloud/index.ts'
 import type { RoleEntry } from '../../glossary.ts'
 import { RoleTagError, verifyRoleTag } from '../../role-tags/index.ts'
 import type { AuthState } from '../../state.ts'

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { LightResponse } from '../../../../core/light-response.ts'
-import { stsXml } from '../../../fake-cloud/sts/sts-xml.ts'
+import { stsXml } from '../../../fake-cloud/index.ts'
 import { LoginError } from '../login-error.ts'
 import { forwardCallerIdentity } from './forward.ts'
 import { Emulator } from '../../../../core/emulator.ts'

@@ -9,7 +9,7 @@ import type { LoginInput, LoginResult } from '../login-input.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
 import { selectMetadata } from '../metadata.ts'
-import { IamArnError, parseIamArn, type IamEntity } from '../../iam-arn.ts'
+import { IamArnError, parseIamArn, type ParsedArn } from '../../iam-arn.ts'
 import { canonicalArn } from './arn.ts'
 import { forwardCallerIdentity } from './forward.ts'
 import { checkPrincipalBinding } from './principal-binding.ts'
@@ -29,7 +29,7 @@ export async function iamLogin(context: RequestContext, state: AuthState, input:
     authProfile(context.profile).serverIdHeader,
   )
   const caller = await forwardCallerIdentity(context, signed)
-  let entity: IamEntity
+  let entity: ParsedArn
   try {
     entity = parseIamArn(caller.arn)
   } catch (error) {
@@ -85,7 +85,7 @@ export async function iamLogin(context: RequestContext, state: AuthState, input:
   return { auth: prepared.auth, warnings: prepared.warnings }
 }
 
-function iamAliasName(config: IdentityConfig, role: RoleEntry, entity: IamEntity, caller: CallerIdentityResult, uniqueId: string): string {
+function iamAliasName(config: IdentityConfig, role: RoleEntry, entity: ParsedArn, caller: CallerIdentityResult, uniqueId: string): string {
   switch (config.iam_alias) {
     case 'unique_id':
       return uniqueId
@@ -108,7 +108,7 @@ async function inferInstance(
   state: AuthState,
   role: RoleEntry,
   roleName: string,
-  entity: IamEntity,
+  entity: ParsedArn,
   caller: CallerIdentityResult,
 ): Promise<{ instanceId: string; privateDnsName: string } | undefined> {
   if (role.inferred_entity_type !== 'ec2_instance') return undefined

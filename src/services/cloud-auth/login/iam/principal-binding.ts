@@ -6,7 +6,7 @@ import { cloudErrorText, credentialsForAccount } from '../../provider/provider-c
 import type { AuthState } from '../../state.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
-import { partitionRegion, type IamEntity } from '../../iam-arn.ts'
+import { partitionRegion, type ParsedArn } from '../../iam-arn.ts'
 import { canonicalArn, formatEntity } from './arn.ts'
 import type { CallerIdentityResult } from './sts-response.ts'
 
@@ -24,7 +24,7 @@ export async function checkPrincipalBinding(
   state: AuthState,
   role: RoleEntry,
   roleName: string,
-  entity: IamEntity,
+  entity: ParsedArn,
   caller: CallerIdentityResult,
   callerUniqueId: string,
 ): Promise<void> {
@@ -57,7 +57,7 @@ export function globMatches(pattern: string, value: string): boolean {
 }
 
 /** The entity's full ARN (with path), from the per-mount cache by unique id or else through IAM. */
-export async function cachedFullArn(context: RequestContext, state: AuthState, entity: IamEntity, roleName: string, uniqueId: string): Promise<string> {
+export async function cachedFullArn(context: RequestContext, state: AuthState, entity: ParsedArn, roleName: string, uniqueId: string): Promise<string> {
   const cache = state.fullArns
   const now = context.emulator.clock.nowMs()
   const hit = cache.get(uniqueId)
@@ -74,7 +74,7 @@ export async function cachedFullArn(context: RequestContext, state: AuthState, e
 }
 
 /** The entity's ARN with its path, from IAM GetUser / GetRole in the entity's account. */
-async function lookUpFullArn(context: RequestContext, state: AuthState, entity: IamEntity): Promise<string> {
+async function lookUpFullArn(context: RequestContext, state: AuthState, entity: ParsedArn): Promise<string> {
   if (partitionRegion(entity.partition) === undefined) throw new Error(LOGIN_MESSAGES.partitionRegion(entity.partition))
   let credentials
   try {

@@ -3,14 +3,15 @@
  * endpoints by their field schemas and operations, the other rows by what they say of themselves. A row
  * added there appears here without an edit.
  */
-import { routeTemplate } from '../../core/routing/index.ts'
-import type { FieldSchema } from '../../services/cloud-auth/fields/index.ts'
-import type { Profile } from '../../core/profile.ts'
-import { ALIASES } from '../../services/cloud-auth/routing/aliases.ts'
-import type { ApiRoute } from '../../services/cloud-auth/routing/api-route.ts'
-import { API_ROUTES, type MountRoute } from '../../services/cloud-auth/routing/api-routes.ts'
-import type { Endpoint, Operation } from '../../services/cloud-auth/routing/endpoint.ts'
-import { authError, FIELD_TYPE_SCHEMAS, jsonContent, ref, type Schema } from './component-schemas.ts'
+import { jsonContent, ref, type Schema } from '../../../core/openapi-schema.ts'
+import type { Profile } from '../../../core/profile.ts'
+import { routeTemplate } from '../../../core/routing/index.ts'
+import type { FieldSchema } from '../fields/index.ts'
+import { ALIASES } from '../routing/aliases.ts'
+import type { ApiRoute } from '../routing/api-route.ts'
+import { API_ROUTES, type MountRoute } from '../routing/api-routes.ts'
+import type { Endpoint, Operation } from '../routing/endpoint.ts'
+import { authErrorSchema, FIELD_TYPE_SCHEMAS } from './auth-schemas.ts'
 
 export interface AuthPathOptions {
   /** Path prefix: `/v1` in doppel's document, empty in Vault's (its routes are relative to `/v1/`). */
@@ -25,9 +26,9 @@ export interface AuthPathOptions {
 }
 
 const ERRORS: Record<string, Schema> = {
-  '400': authError('Bad request: field conversion or validation failed'),
-  '403': authError('permission denied (missing or wrong token)'),
-  '405': authError('unsupported operation'),
+  '400': authErrorSchema('Bad request: field conversion or validation failed'),
+  '403': authErrorSchema('permission denied (missing or wrong token)'),
+  '405': authErrorSchema('unsupported operation'),
 }
 
 const HTTP_METHOD: Record<Exclude<Operation, 'list' | 'create'>, string> = {
@@ -44,7 +45,7 @@ function bodySchema(fields: FieldSchema, skip: readonly string[]): Schema {
 }
 
 /** The 500 a write, the login or renew-self answers where the real service does (docs/limits-and-differences.md). */
-const INTERNAL_ERROR = { '500': authError('bad input the real service answers as an internal error, as it does (vault profile)') }
+const INTERNAL_ERROR = { '500': authErrorSchema('bad input the real service answers as an internal error, as it does (vault profile)') }
 
 /** The rows described by hand whose bad input the real service answers with a 500. */
 const ANSWERS_INTERNAL_ERRORS = /(^|\/)(login|renew-self)$/
@@ -72,7 +73,7 @@ function endpointItem(endpoint: Endpoint, template: string, params: string[], op
       parameters: [{ name: 'list', in: 'query', required: !ops.read, schema: { type: 'string', enum: ['true'] }, description: 'or send the LIST verb' }],
       responses: {
         '200': { description: 'The keys', ...jsonContent({ allOf: [ref('AuthEnvelope'), ref('ListData')] }) },
-        '404': authError('No entries'),
+        '404': authErrorSchema('No entries'),
         ...ERRORS,
       },
     }
@@ -81,7 +82,7 @@ function endpointItem(endpoint: Endpoint, template: string, params: string[], op
     item.get = {
       ...common,
       summary: `Read ${template}`,
-      responses: { '200': { description: 'The entry', ...jsonContent(ref('AuthEnvelope')) }, '404': authError('Not found (empty body on some paths)'), ...ERRORS },
+      responses: { '200': { description: 'The entry', ...jsonContent(ref('AuthEnvelope')) }, '404': authErrorSchema('Not found (empty body on some paths)'), ...ERRORS },
     }
   }
   for (const operation of ['update', 'patch', 'delete'] as const) {
@@ -107,8 +108,8 @@ function endpointItem(endpoint: Endpoint, template: string, params: string[], op
               '200': { description: 'Done, with data or warnings', ...jsonContent(ref('AuthEnvelope')) },
               '204': { description: 'Done' },
             }),
-        ...(params.length > 0 && { '404': authError('unsupported path: a path value the route does not take') }),
-        ...(operation === 'patch' && { '404': authError('Not found'), '415': authError('Content-Type is not application/merge-patch+json') }),
+        ...(params.length > 0 && { '404': authErrorSchema('unsupported path: a path value the route does not take') }),
+        ...(operation === 'patch' && { '404': authErrorSchema('Not found'), '415': authErrorSchema('Content-Type is not application/merge-patch+json') }),
         ...ERRORS,
         ...(options.internalErrors && INTERNAL_ERROR),
       },
@@ -126,7 +127,7 @@ function describedItem(row: ApiRoute | MountRoute, params: string[], options: Au
   for (const [method, { summary, body, answers, bare }] of Object.entries(row.describe)) {
     const responses: Record<string, Schema> = {}
     for (const [status, description] of Object.entries(answers)) {
-      responses[status] = status === '204' ? { description } : status.startsWith('2') ? { description, ...jsonContent(bare ? { type: 'object' } : ref('AuthEnvelope')) } : authError(description)
+      responses[status] = status === '204' ? { description } : status.startsWith('2') ? { description, ...jsonContent(bare ? { type: 'object' } : ref('AuthEnvelope')) } : authErrorSchema(description)
     }
     item[method] = {
       summary,

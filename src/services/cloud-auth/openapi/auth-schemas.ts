@@ -1,11 +1,9 @@
 /**
- * Shared OpenAPI components: the auth service's envelope and error body, the registry's JSON:API and v1
- * error bodies, and the field types of the auth method's framework (docs/reference/cloud-auth.md §1.7).
+ * The auth service's OpenAPI components: its envelope and error body, and the field types of the auth
+ * method's framework (docs/reference/cloud-auth.md §1.7).
  */
-import type { FieldType } from '../../services/cloud-auth/fields/index.ts'
-import { V2_PREFIX } from '../../services/registry/urls.ts'
-
-export type Schema = Record<string, unknown>
+import { jsonContent, ref, type Schema } from '../../../core/openapi-schema.ts'
+import type { FieldType } from '../fields/index.ts'
 
 /** How each framework field type is accepted on the wire (weakly typed, as the service converts it). */
 export const FIELD_TYPE_SCHEMAS: Record<FieldType, Schema> = {
@@ -27,11 +25,9 @@ export const FIELD_TYPE_SCHEMAS: Record<FieldType, Schema> = {
 }
 
 /** Text of the published OpenAPI document, which stays byte for byte as released. */
-export const PUBLISHED_ENVELOPE_DESCRIPTION = 'The auth service response envelope (reference §1.5)'
+const PUBLISHED_ENVELOPE_DESCRIPTION = 'The auth service response envelope (reference §1.5)'
 
-export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` })
-
-export const COMPONENT_SCHEMAS: Record<string, Schema> = {
+export const AUTH_SCHEMAS: Record<string, Schema> = {
   AuthEnvelope: {
     type: 'object',
     // The envelope: docs/reference/cloud-auth.md §1.5. The description is published text, kept as released.
@@ -76,46 +72,6 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     properties: { errors: { type: 'array', items: { type: 'string' } } },
     additionalProperties: false,
   },
-  JsonApiDocument: {
-    type: 'object',
-    properties: {
-      data: { oneOf: [{ type: 'object', additionalProperties: true }, { type: 'array', items: { type: 'object' } }] },
-      included: { type: 'array', items: { type: 'object' } },
-      links: { type: 'object' },
-      meta: { type: 'object' },
-    },
-    additionalProperties: true,
-  },
-  JsonApiErrors: {
-    type: 'object',
-    description: `JSON:API error document of \`${V2_PREFIX.slice(0, -1)}\``,
-    required: ['errors'],
-    properties: {
-      errors: {
-        type: 'array',
-        items: {
-          type: 'object',
-          required: ['status', 'title'],
-          properties: {
-            status: { type: 'string' },
-            title: { type: 'string' },
-            detail: { type: 'string' },
-            source: { type: 'object', properties: { pointer: { type: 'string' } } },
-          },
-        },
-      },
-    },
-  },
-  RegistryV1Errors: {
-    type: 'object',
-    description: 'Error body of the registry protocol: `{"errors":["Not Found"]}`',
-    required: ['errors'],
-    properties: { errors: { type: 'array', items: { type: 'string' } } },
-  },
 }
 
-export function jsonContent(schema: Schema, mediaType = 'application/json'): Schema {
-  return { content: { [mediaType]: { schema } } }
-}
-
-export const authError = (description: string): Schema => ({ description, ...jsonContent(ref('AuthErrors')) })
+export const authErrorSchema = (description: string): Schema => ({ description, ...jsonContent(ref('AuthErrors')) })

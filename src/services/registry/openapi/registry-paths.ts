@@ -2,12 +2,12 @@
  * The registry's paths, read off its three route tables. Each table's operation names key a record of
  * descriptions, so a route added to a table without one here fails the type check.
  */
-import { ROUTES as ARCHIVIST_ROUTES } from '../../services/registry/api/archivist.ts'
-import { ROUTES as MANAGEMENT_ROUTES } from '../../services/registry/api/management-api.ts'
-import { ROUTES as READ_ROUTES } from '../../services/registry/api/read-api.ts'
-import { routeTemplate, type RouteRow, type RouteTable } from '../../core/routing/index.ts'
-import { DISCOVERY_PATH } from '../../services/registry/urls.ts'
-import { jsonContent, ref, type Schema } from './component-schemas.ts'
+import { jsonContent, ref, type Schema } from '../../../core/openapi-schema.ts'
+import { routeTemplate, type RouteRow, type RouteTable } from '../../../core/routing/index.ts'
+import { ARCHIVIST_ROUTES } from '../api/archivist.ts'
+import { MANAGEMENT_ROUTES } from '../api/management-api.ts'
+import { READ_ROUTES } from '../api/read-api.ts'
+import { DISCOVERY_PATH } from '../urls.ts'
 
 type Operation<T> = T extends RouteTable<infer Row extends RegistryRow> ? Row['operation'] : never
 

@@ -1,0 +1,35 @@
+import type { Emulator } from './emulator.ts'
+import type { Service } from './glossary.ts'
+import type { ControlRoute, ServiceUrls } from './routing/index.ts'
+import type { OpenApiDescription } from './openapi-schema.ts'
+import type { DomainCodec } from './snapshot/index.ts'
+
+/**
+ * One service, whole, as the floors above see it (its `index.ts` exports it; `features/doppel/services.ts`
+ * lists them): the router, the control table, the snapshot document and the OpenAPI document are maps over
+ * these, so a service is added in one place. Light: the service's own code loads on its first request.
+ */
+export interface ServiceDescriptor<Name extends string = string, Options = unknown> {
+  readonly name: Name
+  /** Its paths and host names (`urls.ts`). */
+  readonly urls: ServiceUrls<Name>
+  /** Where it answers, in a sentence's words, for the hint of a path no service owns; none for a service reached otherwise. */
+  readonly where?: string
+  /** The service itself, imported on first use. */
+  load(): Promise<Service>
+  /** The body an injected fault answers with on it. */
+  fault(status: number): Response
+  /** Its set-up routes under `/_doppel/`, answered by the control API. */
+  readonly controlRoutes: readonly ControlRoute[]
+  /** How its state goes into a snapshot and back, one codec per domain it keeps. */
+  readonly codecs: readonly DomainCodec[]
+  /** Its part of doppel's OpenAPI document (tagged with its name), imported on first use; none for a service the document leaves out. */
+  openApi?(): Promise<OpenApiDescription>
+  /** This emulator's options for it (`EmulatorOptions.services[name]`), typed. */
+  options(emulator: Emulator): Options
+}
+
+/** The options an emulator keeps for a service under its name (`EmulatorOptions.services`). */
+export function serviceOptions<Options>(emulator: Emulator, name: string): Options {
+  return (emulator.services[name] ?? {}) as Options
+}
