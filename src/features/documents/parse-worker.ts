@@ -10,22 +10,42 @@ import { SCHEMAS } from './shipped-schemas.ts'
 import { validateAgainstSchema } from './schema-validator.ts'
 import { parseYamlSource } from './yaml-source.ts'
 import { LISTED_ISSUES } from './document-error.ts'
-import type { ParseJob, ParseResult } from './parse-off-thread.ts'
+import type { JsonJob, ParseJob, ParseResult } from './parse-off-thread.ts'
+import { NestingTooDeepError, parseJsonBounded } from '../../core/bounded-parse.ts'
 
-const job = workerData as ParseJob
-const { text, file, schema } = job
-const source = parseYamlSource(text, file)
-const result: ParseResult = {
-  value: packLargeValue(source.value),
-  issues: source.issues,
-  schemaIssues:
-    source.issues.length > 0 || schema === undefined
-      ? []
-      : // Only the issues a refusal lists are looked up (each look-up walks the document); the rest are counted.
-        validateAgainstSchema(source.value, SCHEMAS, schema).map((issue, index) => ({ ...issue, line: index < LISTED_ISSUES ? source.locate(issue.path, issue.at) : 0 })),
-  ...(job.findTemplate && { templatePath: findTemplate(source.value) ?? null }),
+const job = workerData as ParseJob | JsonJob
+if (job.kind === 'json') parentPort!.postMessage(parseJson(job))
+else parseDocument(job)
+
+/** A JSON body: nesting checked before parsing, as the control API's body reader does. */
+function parseJson({ bytes, nestingLimit }: JsonJob) {
+  const text = new TextDecoder().decode(bytes)
+  let value: unknown
+  try {
+    value = parseJsonBounded(text, nestingLimit)
+  } catch (error) {
+    if (error instanceof NestingTooDeepError) return { error: 'nesting', limit: error.limit }
+    if (error instanceof SyntaxError) return { error: 'syntax' }
+    throw error
+  }
+  return { value: packLargeValue(value), jsonLength: JSON.stringify(value).length }
 }
-parentPort!.postMessage(result)
-parentPort!.on('message', ({ id, path, at }: { id: number; path: ValuePath; at: 'key' | 'value' }) => {
-  parentPort!.postMessage({ id, line: source.locate(path, at) })
-})
+
+function parseDocument(job: ParseJob): void {
+  const { text, file, schema } = job
+  const source = parseYamlSource(text, file)
+  const result: ParseResult = {
+    value: packLargeValue(source.value),
+    issues: source.issues,
+    schemaIssues:
+      source.issues.length > 0 || schema === undefined
+        ? []
+        : // Only the issues a refusal lists are looked up (each look-up walks the document); the rest are counted.
+          validateAgainstSchema(source.value, SCHEMAS, schema).map((issue, index) => ({ ...issue, line: index < LISTED_ISSUES ? source.locate(issue.path, issue.at) : 0 })),
+    ...(job.findTemplate && { templatePath: findTemplate(source.value) ?? null }),
+  }
+  parentPort!.postMessage(result)
+  parentPort!.on('message', ({ id, path, at }: { id: number; path: ValuePath; at: 'key' | 'value' }) => {
+    parentPort!.postMessage({ id, line: source.locate(path, at) })
+  })
+}

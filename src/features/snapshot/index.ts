@@ -1,1 +1,1 @@
-export { DOMAIN_CODECS, parseSnapshot, restoreSnapshot, SNAPSHOT_VERSION, takeSnapshot, type DoppelSnapshot } from './snapshot-document.ts'
+export { DOMAIN_CODECS, parseSnapshot, restoreSnapshot, restoreSnapshotInSlices, SNAPSHOT_VERSION, takeSnapshot, type DoppelSnapshot } from './snapshot-document.ts'
