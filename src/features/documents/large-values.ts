@@ -82,3 +82,24 @@ export async function unpackLargeValue(packed: Packed, pause: () => Promise<void
   }
   return packed
 }
+
+/**
+ * Takes the text of a packed value's slices out of it, so that it can cross in several messages (taking
+ * one message of hundreds of megabytes holds the receiving thread for its whole size): the value with
+ * each slice's place numbered, and the texts in that order. `putTexts` puts them back.
+ */
+export function takeTexts(packed: Packed): { skeleton: Packed; texts: string[] } {
+  const texts: string[] = []
+  const take = (value: Packed): Packed => {
+    if (!(value instanceof Map)) return value
+    const [[kind, slices]] = [...value] as [[string, (string | LargeEntry)[]]]
+    return new Map([[kind, slices.map((slice) => (typeof slice === 'string' ? texts.push(slice) - 1 : { key: slice.key, packed: take(slice.packed) }))]])
+  }
+  return { skeleton: take(packed), texts }
+}
+
+export function putTexts(skeleton: Packed, texts: readonly string[]): Packed {
+  if (!(skeleton instanceof Map)) return skeleton
+  const [[kind, slices]] = [...skeleton] as [[string, (number | LargeEntry)[]]]
+  return new Map([[kind, slices.map((slice) => (typeof slice === 'number' ? texts[slice]! : { key: slice.key, packed: putTexts(slice.packed, texts) }))]])
+}

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads'
 import type { ValuePath } from './glossary.ts'
 import type { ScenarioIssue } from './document-error.ts'
 import type { SchemaIssue } from './schema-validator.ts'
-import { unpackLargeValue } from './large-values.ts'
+import { putTexts, unpackLargeValue } from './large-values.ts'
 import { loopYielder } from './yield-to-loop.ts'
 import type { WorkerBudget } from '../../core/shared-pool.ts'
 
@@ -100,13 +100,14 @@ export async function parseOffThread(job: ParseJob, budget: WorkerBudget): Promi
 }
 
 /** A parse worker started once `budget` has room for its heap, which it holds until it ends. */
-async function startParseWorker(workerData: ParseJob | JsonJob, heapMb: number, budget: WorkerBudget, what: string): Promise<Worker> {
+async function startParseWorker(workerData: ParseJob | JsonJob, heapMb: number, budget: WorkerBudget, what: string, transferList: ArrayBuffer[] = []): Promise<Worker> {
   const release = await budget.take(heapMb, what)
   const here = fileURLToPath(import.meta.url)
   let worker: Worker
   try {
     worker = new Worker(new URL(`./parse-worker${extname(here)}`, import.meta.url), {
       workerData,
+      transferList,
       resourceLimits: { maxOldGenerationSizeMb: heapMb },
     })
   } catch (error) {
@@ -117,7 +118,12 @@ async function startParseWorker(workerData: ParseJob | JsonJob, heapMb: number, 
   return worker
 }
 
-/** A JSON body for the worker: its bytes (copied: the journal still reads the request's) and the nesting limit to check first. */
+class HeapExceeded extends Error {}
+
+/** Bytes copied between two looks at the clock: a few milliseconds' work. */
+const COPY_SLICE = 8 * 1024 * 1024
+
+/** A JSON body for the worker: its bytes and the nesting limit to check first. */
 export interface JsonJob {
   kind: 'json'
   bytes: Uint8Array
@@ -137,19 +143,46 @@ export function jsonHeapMb(bytes: number): number {
 
 /**
  * Decodes, checks the nesting of and parses a large JSON body on a worker thread (as `parseOffThread` a
- * document), then rebuilds the value here in slices between turns of the event loop. `bytes` is
- * copied to the worker (a copy takes milliseconds; decoding and parsing take a second at 160 MiB).
+ * document), then rebuilds the value here in slices between turns of the event loop. `bytes` stays as it
+ * is (the journal reads the request's): the worker is handed a copy made in slices, since sending the bytes
+ * as they are would copy them all at once.
  */
 export async function parseJsonOffThread(bytes: Uint8Array, nestingLimit: number, what: string, budget: WorkerBudget): Promise<ParsedJson> {
   const heapMb = jsonHeapMb(bytes.byteLength)
-  const job: JsonJob = { kind: 'json', bytes, nestingLimit }
-  const worker = await startParseWorker(job, heapMb, budget, what)
-  type Answer = { value: unknown; jsonLength: number } | { error: 'nesting'; limit: number } | { error: 'syntax' }
-  const answer = await new Promise<Answer | { error: 'heap'; heapMb: number }>((resolve, reject) => {
-    worker.once('error', (error) => ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? resolve({ error: 'heap', heapMb }) : reject(error)))
-    worker.once('message', resolve)
-  })
-  void worker.terminate()
-  if ('error' in answer) return answer
-  return { value: await unpackLargeValue(answer.value, loopYielder()), jsonLength: answer.jsonLength }
+  const pause = loopYielder()
+  const copy = new Uint8Array(bytes.byteLength)
+  for (let at = 0; at < bytes.byteLength; at += COPY_SLICE) {
+    copy.set(bytes.subarray(at, at + COPY_SLICE), at)
+    await pause()
+  }
+  const job: JsonJob = { kind: 'json', bytes: copy, nestingLimit }
+  const worker = await startParseWorker(job, heapMb, budget, what, [copy.buffer])
+  type Answer = { skeleton: unknown; jsonLength: number; count: number } | { error: 'nesting'; limit: number } | { error: 'syntax' }
+  const messages: ((message: unknown) => void)[] = []
+  let failed: ((error: Error) => void) | undefined
+  const next = <T>() =>
+    new Promise<T>((resolve, reject) => {
+      messages.push(resolve as (message: unknown) => void)
+      failed = reject
+    })
+  worker.on('message', (message) => messages.shift()?.(message))
+  worker.once('error', (error) => failed?.((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? new HeapExceeded() : error))
+  worker.once('exit', () => failed?.(new Error('the parse worker stopped before it answered')))
+  try {
+    const answer = await next<Answer>()
+    if ('error' in answer) return answer
+    // The slices' text comes in messages of a few megabytes, each asked for once the last is taken.
+    const texts: string[] = []
+    while (texts.length < answer.count) {
+      const asked = next<string[]>()
+      worker.postMessage('next')
+      for (const text of await asked) texts.push(text)
+    }
+    return { value: await unpackLargeValue(putTexts(answer.skeleton, texts), pause), jsonLength: answer.jsonLength }
+  } catch (error) {
+    if (error instanceof HeapExceeded) return { error: 'heap', heapMb }
+    throw error
+  } finally {
+    void worker.terminate()
+  }
 }

@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import type { ValuePath } from './glossary.ts'
-import { packLargeValue } from './large-values.ts'
+import { packLargeValue, takeTexts } from './large-values.ts'
 import { findTemplate } from './template-marker.ts'
 import { SCHEMAS } from './shipped-schemas.ts'
 import { validateAgainstSchema } from './schema-validator.ts'
@@ -14,8 +14,27 @@ import type { JsonJob, ParseJob, ParseResult } from './parse-off-thread.ts'
 import { NestingTooDeepError, parseJsonBounded } from '../../core/bounded-parse.ts'
 
 const job = workerData as ParseJob | JsonJob
-if (job.kind === 'json') parentPort!.postMessage(parseJson(job))
+if (job.kind === 'json') sendJson(job)
 else parseDocument(job)
+
+/** About this many characters of slices go in one message, each when asked for: taking one costs milliseconds. */
+const MESSAGE_CHARS = 4 * 1024 * 1024
+
+function sendJson(job: JsonJob): void {
+  const parsed = parseJson(job)
+  if ('error' in parsed) return parentPort!.postMessage(parsed)
+  const { skeleton, texts } = takeTexts(parsed.packed)
+  parentPort!.postMessage({ skeleton, jsonLength: parsed.jsonLength, count: texts.length })
+  let next = 0
+  parentPort!.on('message', () => {
+    const batch: string[] = []
+    for (let chars = 0; next < texts.length && (batch.length === 0 || chars + texts[next]!.length <= MESSAGE_CHARS); next++) {
+      chars += texts[next]!.length
+      batch.push(texts[next]!)
+    }
+    parentPort!.postMessage(batch)
+  })
+}
 
 /** A JSON body: nesting checked before parsing, as the control API's body reader does. */
 function parseJson({ bytes, nestingLimit }: JsonJob) {
@@ -28,7 +47,7 @@ function parseJson({ bytes, nestingLimit }: JsonJob) {
     if (error instanceof SyntaxError) return { error: 'syntax' }
     throw error
   }
-  return { value: packLargeValue(value), jsonLength: JSON.stringify(value).length }
+  return { packed: packLargeValue(value), jsonLength: JSON.stringify(value).length }
 }
 
 function parseDocument(job: ParseJob): void {
