@@ -156,6 +156,7 @@ export class Emulator {
   /**
    * Claims the one state replacement read in slices that may be under way (a restore over HTTP): the
    * release, or undefined when another holds it, so that two are never interleaved.
+   * @internal
    */
   claimReplacement(): (() => void) | undefined {
     if (this.#replacing) return undefined

@@ -219,6 +219,7 @@ export class Store {
   /**
    * Runs `fill` with the JSON sizes of records measured beforehand (a restore measures them in slices), so
    * that setting each of them does not measure it again.
+   * @internal
    */
   fillWith(known: ReadonlyMap<object, number>, fill: () => void): void {
     this.#writes.known = known
