@@ -117,3 +117,11 @@ it('answers a large body that is not JSON, or nested too deep, as it answers a s
   // Nothing was replaced, and a restore runs again afterwards.
   expect((await send('/_doppel/snapshot', { method: 'PUT', body: large })).status).toBe(204)
 })
+
+it('refuses a large body of millions of tiny values as doppel.restore does, without running its parse out of memory', { timeout: 120_000 }, async () => {
+  const body = `[${Array.from({ length: 4_000_000 }, () => '{}').join(',')}]`
+  const response = await send('/_doppel/snapshot', { method: 'PUT', body })
+  expect(response.status).toBe(400)
+  expect(await response.json()).toEqual({ errors: ['Failed to read the snapshot: the snapshot must be an object'] })
+  expect((await send('/_doppel/health')).status).toBe(200)
+})

@@ -16,45 +16,61 @@ interface LargeEntry {
   packed: Packed
 }
 
-/** A value's JSON when it is small enough to travel inside a slice, else the value packed. */
-type Part = { text: string } | { packed: Packed }
+const isCollection = (value: unknown): value is Record<string, unknown> | unknown[] => typeof value === 'object' && value !== null
 
-function part(value: unknown): Part {
-  // As JSON.stringify writes them: undefined is null in an array and left out of an object.
-  if (typeof value !== 'object' || value === null) return { text: JSON.stringify(value) ?? 'null' }
-  const isArray = Array.isArray(value)
-  const entries: [string | number, unknown][] = isArray ? value.map((item, i) => [i, item]) : Object.entries(value).filter(([, item]) => item !== undefined)
-  const parts = entries.map(([key, item]) => [key, part(item)] as const)
-  const entryText = (key: string | number, text: string) => (isArray ? text : `${JSON.stringify(key)}:${text}`)
-  const wrap = (texts: string[]) => (isArray ? `[${texts.join(',')}]` : `{${texts.join(',')}}`)
-  let bytes = 0
-  for (const [, p] of parts) bytes += 'text' in p ? p.text.length : Infinity
-  if (entries.length <= SLICE && bytes <= SLICE_BYTES) return { text: wrap(parts.map(([key, p]) => entryText(key, (p as { text: string }).text))) }
-  const slices: (string | LargeEntry)[] = []
-  let run: string[] = []
-  let runBytes = 0
-  const endRun = () => {
-    if (run.length > 0) slices.push(wrap(run))
-    run = []
-    runBytes = 0
+/**
+ * About the length of a value's JSON (escapes not counted), found without writing it, and only up to just
+ * past `limit`: sizing a large value costs what it takes to pass the limit, not the whole value.
+ */
+function sizeUpTo(value: unknown, limit: number): number {
+  if (typeof value === 'string') return value.length + 2
+  if (!isCollection(value)) return 8
+  let size = 2
+  if (Array.isArray(value)) {
+    for (const item of value) if ((size += sizeUpTo(item, limit - size) + 1) > limit) return size
+  } else {
+    for (const [key, item] of Object.entries(value)) if ((size += key.length + 4 + sizeUpTo(item, limit - size)) > limit) return size
   }
-  for (const [key, p] of parts) {
-    if (!('text' in p)) {
-      endRun()
-      slices.push({ key, packed: p.packed })
-      continue
-    }
-    if (run.length >= SLICE || runBytes + p.text.length > SLICE_BYTES) endRun()
-    run.push(entryText(key, p.text))
-    runBytes += p.text.length
-  }
-  endRun()
-  return { packed: new Map([[isArray ? 'array' : 'object', slices]]) }
+  return size
 }
 
 export function packLargeValue(value: unknown): Packed {
-  const packed = part(value)
-  return 'text' in packed ? value : packed.packed
+  if (!isCollection(value)) return value
+  const list = Array.isArray(value) ? value : undefined
+  const record = value as Record<string, unknown>
+  const keys = list ? undefined : Object.keys(record)
+  const count = list?.length ?? keys!.length
+  if (count <= SLICE && sizeUpTo(value, SLICE_BYTES) <= SLICE_BYTES) return value
+  // Each run of small entries is written as one JSON text (never one text an entry: a million small values
+  // would cost the worker a million strings).
+  const slices: (string | LargeEntry)[] = []
+  let runStart = 0
+  let runBytes = 0
+  const endRun = (end: number) => {
+    if (end > runStart) {
+      slices.push(
+        list
+          ? JSON.stringify(list.slice(runStart, end))
+          : JSON.stringify(Object.fromEntries(keys!.slice(runStart, end).map((key) => [key, record[key]]))),
+      )
+    }
+    runStart = end
+    runBytes = 0
+  }
+  for (let i = 0; i < count; i++) {
+    const item = list ? list[i] : record[keys![i]!]
+    const size = sizeUpTo(item, SLICE_BYTES) + (keys?.[i]!.length ?? 0)
+    if (size > SLICE_BYTES && isCollection(item)) {
+      endRun(i)
+      slices.push({ key: keys?.[i] ?? i, packed: packLargeValue(item) })
+      runStart = i + 1
+      continue
+    }
+    if (i - runStart >= SLICE || runBytes + size > SLICE_BYTES) endRun(i)
+    runBytes += size
+  }
+  endRun(count)
+  return new Map([[list ? 'array' : 'object', slices]])
 }
 
 /** Rebuilds a packed value, awaiting `pause()` between slices. */

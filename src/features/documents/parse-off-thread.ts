@@ -7,6 +7,7 @@ import type { SchemaIssue } from './schema-validator.ts'
 import { putTexts, unpackLargeValue } from './large-values.ts'
 import { loopYielder } from './yield-to-loop.ts'
 import type { WorkerBudget } from '../../core/shared-pool.ts'
+import { JsonScan, NestingTooDeepError } from '../../core/bounded-parse.ts'
 
 /** Documents up to this size are parsed on the calling thread: a worker's start costs more than they do. */
 export const OFF_THREAD_SIZE = 64 * 1024
@@ -120,42 +121,55 @@ async function startParseWorker(workerData: ParseJob | JsonJob, heapMb: number, 
 
 class HeapExceeded extends Error {}
 
-/** Bytes copied between two looks at the clock: a few milliseconds' work. */
+/** Bytes scanned and copied between two looks at the clock: a few milliseconds' work. */
 const COPY_SLICE = 8 * 1024 * 1024
 
-/** A JSON body for the worker: its bytes and the nesting limit to check first. */
+/** A JSON body for the worker: its bytes, its nesting already checked. */
 export interface JsonJob {
   kind: 'json'
   bytes: Uint8Array
-  nestingLimit: number
 }
 
-/** A JSON body parsed off the thread: the value and its JSON length as `JSON.stringify` writes it, or why it is not JSON. */
-export type ParsedJson = { value: unknown; jsonLength: number } | { error: 'nesting'; limit: number } | { error: 'syntax' } | { error: 'heap'; heapMb: number }
-
 /**
- * The heap a JSON body's parse is given: the text, the parsed value (a few times the text) and the slices
- * sent back. A 250 MiB snapshot (roles of 1,000 policies) parses within the 1,536 MiB cap.
+ * A JSON body parsed off the thread: the value and its JSON length as `JSON.stringify` writes it; or why
+ * not: it is not JSON, it nests too deep, or it needs more heap than a parse worker may have (`heap`: the
+ * caller parses it itself).
  */
-export function jsonHeapMb(bytes: number): number {
-  return Math.min(PARSE_HEAP_LIMIT_MB, Math.max(64, Math.ceil((bytes * 8) / 1048576)))
+export type ParsedJson = { value: unknown; jsonLength: number } | { error: 'nesting'; limit: number } | { error: 'syntax' } | { error: 'heap' }
+
+/**
+ * The heap a JSON body's parse needs: the text, its strings and the slices sent back (4 bytes a byte), and
+ * about 100 bytes for each object, array and entry (counted by the nesting scan). A 160 MiB state of roles
+ * needs about 900 MiB; a body of a million empty objects far more than its size.
+ */
+export function jsonHeapMb(bytes: number, structures: number): number {
+  return 64 + Math.ceil((bytes * 4 + structures * 100) / 1048576)
 }
 
 /**
- * Decodes, checks the nesting of and parses a large JSON body on a worker thread (as `parseOffThread` a
- * document), then rebuilds the value here in slices between turns of the event loop. `bytes` stays as it
- * is (the journal reads the request's): the worker is handed a copy made in slices, since sending the bytes
- * as they are would copy them all at once.
+ * Checks the nesting of a large JSON body here, then decodes and parses it on a worker thread (as
+ * `parseOffThread` a document) and rebuilds the value here in slices between turns of the event loop.
+ * `bytes` stays as it is (the journal reads the request's): the worker is handed a copy, made in slices with
+ * the scan, since sending the bytes as they are would copy them all at once.
  */
 export async function parseJsonOffThread(bytes: Uint8Array, nestingLimit: number, what: string, budget: WorkerBudget): Promise<ParsedJson> {
-  const heapMb = jsonHeapMb(bytes.byteLength)
   const pause = loopYielder()
+  const scan = new JsonScan(nestingLimit, { perCollection: Infinity, total: Infinity }, true)
   const copy = new Uint8Array(bytes.byteLength)
   for (let at = 0; at < bytes.byteLength; at += COPY_SLICE) {
-    copy.set(bytes.subarray(at, at + COPY_SLICE), at)
+    const piece = bytes.subarray(at, at + COPY_SLICE)
+    try {
+      scan.push(piece)
+    } catch (error) {
+      if (error instanceof NestingTooDeepError) return { error: 'nesting', limit: error.limit }
+      throw error
+    }
+    copy.set(piece, at)
     await pause()
   }
-  const job: JsonJob = { kind: 'json', bytes: copy, nestingLimit }
+  const heapMb = jsonHeapMb(bytes.byteLength, scan.structures)
+  if (heapMb > PARSE_HEAP_LIMIT_MB) return { error: 'heap' }
+  const job: JsonJob = { kind: 'json', bytes: copy }
   const worker = await startParseWorker(job, heapMb, budget, what, [copy.buffer])
   type Answer = { skeleton: unknown; jsonLength: number; count: number } | { error: 'nesting'; limit: number } | { error: 'syntax' }
   const messages: ((message: unknown) => void)[] = []
@@ -180,7 +194,7 @@ export async function parseJsonOffThread(bytes: Uint8Array, nestingLimit: number
     }
     return { value: await unpackLargeValue(putTexts(answer.skeleton, texts), pause), jsonLength: answer.jsonLength }
   } catch (error) {
-    if (error instanceof HeapExceeded) return { error: 'heap', heapMb }
+    if (error instanceof HeapExceeded) return { error: 'heap' }
     throw error
   } finally {
     void worker.terminate()

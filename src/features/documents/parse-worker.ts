@@ -11,7 +11,6 @@ import { validateAgainstSchema } from './schema-validator.ts'
 import { parseYamlSource } from './yaml-source.ts'
 import { LISTED_ISSUES } from './document-error.ts'
 import type { JsonJob, ParseJob, ParseResult } from './parse-off-thread.ts'
-import { NestingTooDeepError, parseJsonBounded } from '../../core/bounded-parse.ts'
 
 const job = workerData as ParseJob | JsonJob
 if (job.kind === 'json') sendJson(job)
@@ -36,14 +35,12 @@ function sendJson(job: JsonJob): void {
   })
 }
 
-/** A JSON body: nesting checked before parsing, as the control API's body reader does. */
-function parseJson({ bytes, nestingLimit }: JsonJob) {
-  const text = new TextDecoder().decode(bytes)
+/** A JSON body (its nesting checked by the caller). */
+function parseJson({ bytes }: JsonJob) {
   let value: unknown
   try {
-    value = parseJsonBounded(text, nestingLimit)
+    value = JSON.parse(new TextDecoder().decode(bytes))
   } catch (error) {
-    if (error instanceof NestingTooDeepError) return { error: 'nesting', limit: error.limit }
     if (error instanceof SyntaxError) return { error: 'syntax' }
     throw error
   }

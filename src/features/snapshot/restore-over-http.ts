@@ -6,7 +6,7 @@
 import { NESTING_LIMIT, NestingTooDeepError } from '../../core/bounded-parse.ts'
 import type { Emulator } from '../../core/emulator.ts'
 import { noContent, refused, type BodySpec, type ControlAnswer } from '../../core/routing/index.ts'
-import { parseControlJson } from '../../services/control/control-body.ts'
+import { parseControlJson, type ReadBody } from '../../services/control/control-body.ts'
 import { OFF_THREAD_SIZE, parseJsonOffThread } from '../documents/parse-off-thread.ts'
 import { restoreSnapshotInSlices } from './snapshot-document.ts'
 
@@ -14,25 +14,19 @@ export async function restoreOverHttp(emulator: Emulator, bytes: Uint8Array, spe
   const release = emulator.claimReplacement()
   if (release === undefined) return refused(409, 'Failed to restore the snapshot: another restore of this instance is under way; try again when it is done')
   try {
-    let value: unknown
-    let jsonLength: number
-    if (bytes.byteLength <= OFF_THREAD_SIZE) {
-      const read = parseControlJson(new TextDecoder().decode(bytes), spec)
-      if (read.refusal) return refused(read.refusal.status, read.refusal.message)
-      value = read.value
-      jsonLength = JSON.stringify(value).length
-    } else {
-      const parsed = await parseJsonOffThread(bytes, NESTING_LIMIT, 'the snapshot', emulator.sharedLimits.parseWorkers)
-      if ('error' in parsed) {
-        if (parsed.error === 'heap') return refused(413, `Failed to read the snapshot: it is too large to parse: it needs more than ${parsed.heapMb} MiB`)
-        // The body reader's own answers, as for a body parsed here.
-        const read = parseControlJson('', spec, () => {
-          throw parsed.error === 'nesting' ? new NestingTooDeepError(parsed.limit) : new SyntaxError('not JSON')
-        })
-        return refused(read.refusal!.status, read.refusal!.message)
-      }
-      ;({ value, jsonLength } = parsed)
-    }
+    const parsed = bytes.byteLength > OFF_THREAD_SIZE ? await parseJsonOffThread(bytes, NESTING_LIMIT, 'the snapshot', emulator.sharedLimits.parseWorkers) : undefined
+    let read: ReadBody
+    // Small, or too dense for a parse worker's heap: parsed here (millions of tiny values hold the thread while they are).
+    if (parsed === undefined || ('error' in parsed && parsed.error === 'heap')) read = parseControlJson(new TextDecoder().decode(bytes), spec)
+    else if ('error' in parsed) {
+      // The body reader's own answers, as for a body parsed here.
+      read = parseControlJson('', spec, () => {
+        throw parsed.error === 'nesting' ? new NestingTooDeepError(parsed.limit) : new SyntaxError('not JSON')
+      })
+    } else read = { value: parsed.value }
+    if (read.refusal) return refused(read.refusal.status, read.refusal.message)
+    const value = read.value
+    const jsonLength = parsed && 'jsonLength' in parsed ? parsed.jsonLength : JSON.stringify(value).length
     await restoreSnapshotInSlices(emulator, value, jsonLength)
     return noContent
   } finally {
