@@ -52,6 +52,8 @@ it('restores what doppel.restore() restores and refuses the rest with its words'
         const { taken_at: _a, ...restored } = overHttp.snapshot() as unknown as Record<string, unknown>
         const { taken_at: _b, ...expected } = inProcess.snapshot() as unknown as Record<string, unknown>
         expect(restored).toEqual(expected)
+        // Records measured while they were checked count what they count when written.
+        expect(overHttp.store.bytes).toBe(inProcess.store.bytes)
       } else {
         expect(response.status).toBe(400)
         expect(await response.json()).toEqual({ errors: [refusal] })
