@@ -117,6 +117,10 @@ it('answers a large body that is not JSON, or nested too deep, as it answers a s
     }
     expect(answers[0]!.status).toBe(400)
     expect(answers[1]).toEqual(answers[0])
+    // And the journal explains both alike.
+    const [smallEntry, bigEntry] = doppel.journal.entries().slice(-2)
+    expect(bigEntry!.explanation).toEqual(smallEntry!.explanation)
+    expect(smallEntry!.explanation?.rule).toBe('control request body')
   }
   // Nothing was replaced, and a restore runs again afterwards.
   expect((await send('/_doppel/snapshot', { method: 'PUT', body: large })).status).toBe(204)

@@ -6,7 +6,7 @@
 import { NESTING_LIMIT, NestingTooDeepError } from '../../core/bounded-parse.ts'
 import type { Emulator } from '../../core/emulator.ts'
 import { noContent, refused, type BodySpec, type ControlAnswer } from '../../core/routing/index.ts'
-import { parseControlJson, type ReadBody } from '../../services/control/control-body.ts'
+import { bodyRefusal, parseControlJson, type ReadBody } from '../../services/control/control-body.ts'
 import { OFF_THREAD_SIZE, parseJsonOffThread } from '../documents/parse-off-thread.ts'
 import { restoreSnapshotInSlices } from './snapshot-document.ts'
 
@@ -24,7 +24,7 @@ export async function restoreOverHttp(emulator: Emulator, bytes: Uint8Array, spe
         throw parsed.error === 'nesting' ? new NestingTooDeepError(parsed.limit) : new SyntaxError('not JSON')
       })
     } else read = { value: parsed.value }
-    if (read.refusal) return refused(read.refusal.status, read.refusal.message)
+    if (read.refusal) return bodyRefusal(read.refusal)
     const value = read.value
     const jsonLength = parsed && 'jsonLength' in parsed ? parsed.jsonLength : JSON.stringify(value).length
     await restoreSnapshotInSlices(emulator, value, jsonLength)

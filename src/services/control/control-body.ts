@@ -1,5 +1,6 @@
 import { NestingTooDeepError, parseJsonBounded } from '../../core/bounded-parse.ts'
-import { BodyTooLargeError, readBodyBytes } from '../../core/http.ts'
+import { explainResponse } from '../../core/explanation.ts'
+import { BodyTooLargeError, jsonResponse, readBodyBytes } from '../../core/http.ts'
 import { CONTROL_BODY_LIMITS, type BodySpec } from '../../core/routing/index.ts'
 
 export const JSON_TYPES = ['application/json'] as const
@@ -8,6 +9,11 @@ export const JSON_TYPES = ['application/json'] as const
 export type ReadBody = { value: unknown; refusal?: undefined } | { refusal: { status: number; message: string } }
 
 const refuse = (status: number, message: string): ReadBody => ({ refusal: { status, message } })
+
+/** A body's refusal as the control API answers it (`{"errors":[…]}`), with its explanation for the journal. */
+export function bodyRefusal({ status, message }: { status: number; message: string }): Response {
+  return explainResponse(jsonResponse(status, { errors: [message] }), { rule: 'control request body', seen: message })
+}
 
 /** The control API's body messages, in one place. */
 const bodyMessages = {
