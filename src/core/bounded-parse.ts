@@ -81,6 +81,7 @@ export class JsonScan {
   // Commas seen in each open collection (entries are commas + 1), and in all.
   readonly #commas: number[] = []
   #total = 0
+  #collections = 0
   #inString = false
   /** Backslashes that ended the previous piece inside a string (an odd count escapes this piece's first character). */
   #backslashes = 0
@@ -110,6 +111,7 @@ export class JsonScan {
         this.#backslashes = 0
       } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
         if (++this.#depth > this.#limit) throw new NestingTooDeepError(this.#limit)
+        this.#collections++
         if (entries) this.#commas[this.#depth] = 0
       } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
         if (this.#depth > 0) this.#depth--
@@ -123,6 +125,14 @@ export class JsonScan {
       }
     }
     return -1
+  }
+
+  /**
+   * Objects and arrays opened so far, and the entries after the first of each (counted with `entries`
+   * given): what the parsed value will hold beside its strings, for sizing the heap that parses it.
+   */
+  get structures(): number {
+    return this.#collections + this.#total
   }
 
   /** Inside a string from `from`: the index of its closing quote (the string then closed), or the piece's last index. */

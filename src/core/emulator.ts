@@ -87,6 +87,7 @@ export class Emulator {
   #domains = new Map<string, unknown>()
   #resetHooks: (() => void)[] = []
   #otherChanges = 0
+  #replacing = false
 
   constructor(options: EmulatorOptions = {}) {
     this.clock = options.clock instanceof Clock ? options.clock : new Clock(options.clock)
@@ -143,12 +144,26 @@ export class Emulator {
 
   /**
    * Replaces every domain's state (a snapshot restore): the store and the domains are emptied, then `load`,
-   * built and checked beforehand, fills them. The journal and the reset hooks stay.
+   * built and checked beforehand, fills them (`knownSizes`: records' JSON sizes measured beforehand). The
+   * journal and the reset hooks stay.
    */
-  replaceState(load: (emulator: this) => void): void {
+  replaceState(load: (emulator: this) => void, knownSizes: ReadonlyMap<object, number> = new Map()): void {
     this.store.clear()
     this.#domains.clear()
-    load(this)
+    this.store.fillWith(knownSizes, () => load(this))
+  }
+
+  /**
+   * Claims the one state replacement read in slices that may be under way (a restore over HTTP): the
+   * release, or undefined when another holds it, so that two are never interleaved.
+   * @internal
+   */
+  claimReplacement(): (() => void) | undefined {
+    if (this.#replacing) return undefined
+    this.#replacing = true
+    return () => {
+      this.#replacing = false
+    }
   }
 
   /**

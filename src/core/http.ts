@@ -1,5 +1,6 @@
 import { LightResponse } from './light-response.ts'
 import { errorKind } from './doppel-error.ts'
+import { loopYielder } from './yield-to-loop.ts'
 /** Small Fetch helpers shared by every service. */
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -88,15 +89,14 @@ export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES, in
   if (chunks.length === 1) return chunks[0]!
   const out = new Uint8Array(size)
   let offset = 0
+  // Put together between turns of the event loop: copying a body of a hundred megabytes at once takes 100 ms.
+  const pause = loopYielder()
   for (const chunk of chunks) {
     out.set(chunk, offset)
     offset += chunk.byteLength
+    await pause()
   }
   return out
-}
-
-export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
-  return new TextDecoder().decode(await readBodyBytes(request, limit))
 }
 
 /** The request's URL: parsed once by `Doppel.handle` and carried in the context, else parsed here. */

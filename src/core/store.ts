@@ -29,6 +29,8 @@ interface WriteCounter {
   /** The JSON size of every record held. */
   bytes: number
   maxBytes: number
+  /** Sizes measured beforehand, by record, while a restore fills the store (`Store.fillWith`). */
+  known?: ReadonlyMap<object, number>
 }
 
 export class KeyedCollection<T> {
@@ -66,7 +68,7 @@ export class KeyedCollection<T> {
   /** Inserts or replaces the record with the same key; throws StateTooLargeError (nothing written) past the store's limit. */
   set(record: T): T {
     const key = this.#key(record)
-    const size = JSON.stringify(record).length
+    const size = this.#writes.known?.get(record as object) ?? JSON.stringify(record).length
     const freed = this.#sizes.get(key) ?? 0
     const bytes = this.#writes.bytes - freed + size
     if (size > freed && bytes > this.#writes.maxBytes) {
@@ -244,5 +246,19 @@ export class Store {
 
   clear(): void {
     for (const collection of this.#collections.values()) collection.clear()
+  }
+
+  /**
+   * Runs `fill` with the JSON sizes of records measured beforehand (a restore measures them in slices), so
+   * that setting each of them does not measure it again.
+   * @internal
+   */
+  fillWith(known: ReadonlyMap<object, number>, fill: () => void): void {
+    this.#writes.known = known
+    try {
+      fill()
+    } finally {
+      this.#writes.known = undefined
+    }
   }
 }

@@ -20,8 +20,12 @@ export const CONTROL_BODY_LIMITS = {
 
 /** What a route reads from its body. */
 export interface BodySpec {
-  /** `object`: a JSON object (empty means `{}` unless `required`); `json`: any JSON value; `text`: the text as is. */
-  kind: 'object' | 'json' | 'text'
+  /**
+   * `object`: a JSON object (empty means `{}` unless `required`); `json`: any JSON value; `text`: the text as
+   * is; `bytes`: the bytes as they came, for a route that parses a large body itself (`parseControlJson`'s
+   * answers for what is not JSON).
+   */
+  kind: 'object' | 'json' | 'text' | 'bytes'
   limit: keyof typeof CONTROL_BODY_LIMITS
   /** An empty body is refused instead of read as `{}`. */
   required?: boolean

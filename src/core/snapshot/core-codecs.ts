@@ -17,7 +17,7 @@ const clockShape: shape.Shape<ClockState> = (value, path) => {
 export const clockCodec: DomainCodec = {
   name: 'clock',
   save: (emulator) => emulator.clock.state(),
-  parse(value, path) {
+  *parse(value, path) {
     const state = clockShape(value, path)
     // A running clock is read now: it must show what `POST /_doppel/clock` could set.
     if (!state.frozen) shape.epochMs(Date.now() + state.offset_ms, `${path}.offset_ms (added to the wall clock)`)
@@ -37,7 +37,7 @@ export const randomPosition: shape.Shape<number[]> = (value, path) => {
 export const randomCodec: DomainCodec = {
   name: 'random',
   save: (emulator) => ({ position: emulator.random.position() }),
-  parse(value, path) {
+  *parse(value, path) {
     const { position } = shape.object<{ position: number[] | null }>({ position: shape.nullable(randomPosition) })(value, path)
     return (emulator) => emulator.random.restorePosition(position)
   },
@@ -46,15 +46,15 @@ export const randomCodec: DomainCodec = {
 export const faultsCodec: DomainCodec = {
   name: 'faults',
   save: (emulator) => emulator.faults.list(),
-  parse(value, path) {
-    const faults = shape.keyedRecords((item, at) => {
+  *parse(value, path) {
+    const faults = yield* shape.stepsOf(shape.keyedRecords((item, at) => {
       try {
         return checkSavedFault(item)
       } catch (error) {
         if (error instanceof FaultError) throw new shape.SnapshotError(`Failed to read the snapshot: ${at}: ${error.message}`)
         throw error
       }
-    }, (fault) => fault.id)(value, path)
+    }, (fault) => fault.id))(value, path)
     return (emulator) => emulator.faults.restore(faults)
   },
 }

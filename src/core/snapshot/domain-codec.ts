@@ -11,7 +11,8 @@ export interface DomainCodec {
   save(emulator: Emulator): unknown
   /**
    * Checks a saved value without touching any emulator (throws SnapshotError naming the path) and returns
-   * what puts it into an emulator whose domains were just cleared. That step cannot fail.
+   * what puts it into an emulator whose domains were just cleared. That step cannot fail. In steps (see
+   * `shape.Steps`): a large domain yields between its records.
    */
-  parse(value: unknown, path: string): (emulator: Emulator) => void
+  parse(value: unknown, path: string): Generator<object | undefined, (emulator: Emulator) => void>
 }

@@ -7,7 +7,36 @@ import { errorKind } from '../doppel-error.ts'
  */
 export class SnapshotError extends errorKind('SnapshotError', 'DOPPEL_INVALID_SNAPSHOT') {}
 
-export type Shape<T> = (value: unknown, path: string) => T
+/**
+ * A check in steps: yields between the records of a large collection (each checked record, or undefined
+ * for a pause alone) and returns what the plain check returns. A restore read by the server drives it with
+ * turns of the event loop in between; the in-process restore runs it straight through (`runSteps`).
+ */
+export type Steps<T> = (value: unknown, path: string) => Generator<object | undefined, T>
+
+/** A check of one saved value; a shape that may hold many records also has `steps`, the same check in steps. */
+export type Shape<T> = ((value: unknown, path: string) => T) & { steps?: Steps<T> }
+
+/** Runs steps to the end, without pausing. */
+export function runSteps<T>(steps: Generator<unknown, T>): T {
+  for (;;) {
+    const step = steps.next()
+    if (step.done) return step.value
+  }
+}
+
+/** A shape's check in steps: its own, or the whole check as one step. */
+export function stepsOf<T>(shape: Shape<T>): Steps<T> {
+  // biome-ignore lint/correctness/useYield: a check without steps of its own runs as one step, with no pause inside
+  return shape.steps ?? function* (value, path) {
+    return shape(value, path)
+  }
+}
+
+/** A shape checked by its steps (the plain call runs them straight through). */
+function stepped<T>(steps: Steps<T>): Shape<T> {
+  return Object.assign((value: unknown, path: string) => runSteps(steps(value, path)), { steps })
+}
 
 function fail(path: string, expected: string): never {
   throw new SnapshotError(`Failed to read the snapshot: ${path} must be ${expected}`)
@@ -70,6 +99,15 @@ function put(out: Record<string, unknown>, key: string, value: unknown): void {
 
 /** A string-keyed dictionary (tags, metadata). */
 export function dictionary<T>(shape: Shape<T>): Shape<Record<string, T>> {
+  if (shape.steps) {
+    const item = shape.steps
+    return stepped(function* (value, path) {
+      const input = plainObject(value, path)
+      const out: Record<string, T> = {}
+      for (const key of Object.keys(input)) put(out, key, yield* item(input[key], `${path}.${key}`))
+      return out
+    })
+  }
   return (value, path) => {
     const input = plainObject(value, path)
     const out: Record<string, T> = {}
@@ -86,30 +124,53 @@ export type ShapeFields<T> = { [K in keyof T]-?: Shape<T[K]> }
  */
 export function object<T>(fields: ShapeFields<T>): Shape<T> {
   const names = Object.keys(fields) as (keyof T & string)[]
-  return (value, path) => {
-    const input = plainObject(value, path)
-    const out: Record<string, unknown> = {}
+  /** What is checked, in order: each key present (an unknown one refused at its turn), then each field absent. */
+  const checks = (input: Record<string, unknown>, path: string) => {
+    const list: [key: string, shape: Shape<unknown>, value: unknown, at: string][] = []
     for (const key of Object.keys(input)) {
-      if (!Object.hasOwn(fields, key)) throw new SnapshotError(`Failed to read the snapshot: ${path}.${key} is not a known field`)
-      const field = fields[key as keyof T & string](input[key], `${path}.${key}`)
-      if (field !== undefined) put(out, key, field)
+      const at = `${path}.${key}`
+      list.push([key, Object.hasOwn(fields, key) ? (fields[key as keyof T & string] as Shape<unknown>) : unknownField, input[key], at])
     }
     // A field an older snapshot lacks is checked as absent, and takes the value its shape reads absence as.
-    for (const name of names) {
-      if (Object.hasOwn(input, name)) continue
-      const field = fields[name](undefined, `${path}.${name}`)
-      if (field !== undefined) put(out, name, field)
+    for (const name of names) if (!Object.hasOwn(input, name)) list.push([name, fields[name] as Shape<unknown>, undefined, `${path}.${name}`])
+    return list
+  }
+  if (names.some((name) => (fields[name] as Shape<unknown>).steps)) {
+    return stepped(function* (value, path) {
+      const out: Record<string, unknown> = {}
+      for (const [key, shape, item, at] of checks(plainObject(value, path), path)) {
+        const checked = yield* stepsOf(shape)(item, at)
+        if (checked !== undefined) put(out, key, checked)
+      }
+      return out as T
+    })
+  }
+  return (value, path) => {
+    const out: Record<string, unknown> = {}
+    for (const [key, shape, item, at] of checks(plainObject(value, path), path)) {
+      const checked = shape(item, at)
+      if (checked !== undefined) put(out, key, checked)
     }
     return out as T
   }
+}
+
+const unknownField: Shape<never> = (_value, path) => {
+  throw new SnapshotError(`Failed to read the snapshot: ${path} is not a known field`)
 }
 
 /**
  * Records of one keyed collection, saved as an array: each checked, none sharing a key.
  */
 export function keyedRecords<T>(shape: Shape<T>, key: (record: T) => string): Shape<T[]> {
-  return (value, path) => {
-    const records = array(shape)(value, path)
+  return stepped(function* (value, path) {
+    if (!Array.isArray(value)) fail(path, 'an array')
+    const records: T[] = []
+    for (let index = 0; index < value.length; index++) {
+      const record = shape(value[index], `${path}[${index}]`)
+      records.push(record)
+      yield typeof record === 'object' && record !== null ? record : undefined
+    }
     const seen = new Set<string>()
     records.forEach((record, index) => {
       const id = key(record)
@@ -117,7 +178,7 @@ export function keyedRecords<T>(shape: Shape<T>, key: (record: T) => string): Sh
       seen.add(id)
     })
     return records
-  }
+  })
 }
 
 /** A Map saved as `[[key, value], …]`. */
@@ -126,7 +187,16 @@ export function entries<T>(shape: Shape<T>): Shape<Map<string, T>> {
     if (!Array.isArray(value) || value.length !== 2) fail(path, 'a [key, value] pair')
     return [string(value[0], `${path}[0]`), shape(value[1], `${path}[1]`)]
   }
-  return (value, path) => new Map(array(pair)(value, path))
+  return stepped(function* (value, path) {
+    if (!Array.isArray(value)) fail(path, 'an array')
+    const map = new Map<string, T>()
+    for (let index = 0; index < value.length; index++) {
+      const [key, item] = pair(value[index], `${path}[${index}]`)
+      map.set(key, item)
+      yield undefined
+    }
+    return map
+  })
 }
 
 /** Bytes saved as base64 (standard alphabet, padded). */

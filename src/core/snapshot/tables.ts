@@ -1,7 +1,7 @@
 import type { Emulator } from '../emulator.ts'
 import type { KeyedCollection } from '../store.ts'
 import type { DomainCodec } from './domain-codec.ts'
-import { keyedRecords, object, type ShapeFields, type Shape } from './shape.ts'
+import { keyedRecords, object, stepsOf, type ShapeFields, type Shape } from './shape.ts'
 
 /** One keyed collection of a domain's state, saved as an array of its records. */
 export interface Table<S, T> {
@@ -75,8 +75,8 @@ export function tablesCodec<S, R>(domain: TablesDomain<S, R>): DomainCodec {
       const state = domain.existing(emulator)
       return state && domain.tables.save(state)
     },
-    parse(value, path) {
-      const saved = savedShape(value, path)
+    *parse(value, path) {
+      const saved = yield* stepsOf(savedShape)(value, path)
       domain.check?.(saved, path)
       return (emulator) => domain.tables.restore(domain.state(emulator), saved)
     },

@@ -4,9 +4,10 @@ import { Worker } from 'node:worker_threads'
 import type { ValuePath } from './glossary.ts'
 import type { ScenarioIssue } from './document-error.ts'
 import type { SchemaIssue } from './schema-validator.ts'
-import { unpackLargeValue } from './large-values.ts'
+import { putTexts, unpackLargeValue } from './large-values.ts'
 import { loopYielder } from './yield-to-loop.ts'
 import type { WorkerBudget } from '../../core/shared-pool.ts'
+import { JsonScan, NestingTooDeepError } from '../../core/bounded-parse.ts'
 
 /** Documents up to this size are parsed on the calling thread: a worker's start costs more than they do. */
 export const OFF_THREAD_SIZE = 64 * 1024
@@ -23,6 +24,7 @@ function parseHeapMb(text: string): number {
 }
 
 export interface ParseJob {
+  kind?: 'document'
   text: string
   file: string
   /** The shipped schema (`fixture.schema.json`) to check the document against, if any. */
@@ -55,19 +57,7 @@ export interface OffThreadSource extends ParseResult {
  */
 export async function parseOffThread(job: ParseJob, budget: WorkerBudget): Promise<OffThreadSource> {
   const heapMb = parseHeapMb(job.text)
-  const release = await budget.take(heapMb, job.file)
-  const here = fileURLToPath(import.meta.url)
-  let worker: Worker
-  try {
-    worker = new Worker(new URL(`./parse-worker${extname(here)}`, import.meta.url), {
-      workerData: job,
-      resourceLimits: { maxOldGenerationSizeMb: heapMb },
-    })
-  } catch (error) {
-    release()
-    throw error
-  }
-  worker.once('exit', release)
+  const worker = await startParseWorker(job, heapMb, budget, job.file)
   const pending = new Map<number, (line: number) => void>()
   let nextId = 0
   let ended = false
@@ -108,4 +98,105 @@ export async function parseOffThread(job: ParseJob, budget: WorkerBudget): Promi
       })
     })
   })
+}
+
+/** A parse worker started once `budget` has room for its heap, which it holds until it ends. */
+async function startParseWorker(workerData: ParseJob | JsonJob, heapMb: number, budget: WorkerBudget, what: string, transferList: ArrayBuffer[] = []): Promise<Worker> {
+  const release = await budget.take(heapMb, what)
+  const here = fileURLToPath(import.meta.url)
+  let worker: Worker
+  try {
+    worker = new Worker(new URL(`./parse-worker${extname(here)}`, import.meta.url), {
+      workerData,
+      transferList,
+      resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    })
+  } catch (error) {
+    release()
+    throw error
+  }
+  worker.once('exit', release)
+  return worker
+}
+
+class HeapExceeded extends Error {}
+
+/** Bytes scanned and copied between two looks at the clock: a few milliseconds' work. */
+const COPY_SLICE = 8 * 1024 * 1024
+
+/** A JSON body for the worker: its bytes, its nesting already checked. */
+export interface JsonJob {
+  kind: 'json'
+  bytes: Uint8Array
+}
+
+/**
+ * A JSON body parsed off the thread: the value and its JSON length as `JSON.stringify` writes it; or why
+ * not: it is not JSON, it nests too deep, or it needs more heap than a parse worker may have (`heap`: the
+ * caller parses it itself).
+ */
+export type ParsedJson = { value: unknown; jsonLength: number } | { error: 'nesting'; limit: number } | { error: 'syntax' } | { error: 'heap' }
+
+/**
+ * The heap a JSON body's parse needs: the text, its strings and the slices sent back (4 bytes a byte), and
+ * about 100 bytes for each object, array and entry (counted by the nesting scan). A 160 MiB state of roles
+ * needs about 900 MiB; a body of a million empty objects far more than its size.
+ */
+function jsonHeapMb(bytes: number, structures: number): number {
+  return 64 + Math.ceil((bytes * 4 + structures * 100) / 1048576)
+}
+
+/**
+ * Checks the nesting of a large JSON body here, then decodes and parses it on a worker thread (as
+ * `parseOffThread` a document) and rebuilds the value here in slices between turns of the event loop.
+ * `bytes` stays as it is (the journal reads the request's): the worker is handed a copy, made in slices with
+ * the scan, since sending the bytes as they are would copy them all at once.
+ */
+export async function parseJsonOffThread(bytes: Uint8Array, nestingLimit: number, what: string, budget: WorkerBudget): Promise<ParsedJson> {
+  const pause = loopYielder()
+  const scan = new JsonScan(nestingLimit, { perCollection: Infinity, total: Infinity }, true)
+  const copy = new Uint8Array(bytes.byteLength)
+  for (let at = 0; at < bytes.byteLength; at += COPY_SLICE) {
+    const piece = bytes.subarray(at, at + COPY_SLICE)
+    try {
+      scan.push(piece)
+    } catch (error) {
+      if (error instanceof NestingTooDeepError) return { error: 'nesting', limit: error.limit }
+      throw error
+    }
+    copy.set(piece, at)
+    await pause()
+  }
+  const heapMb = jsonHeapMb(bytes.byteLength, scan.structures)
+  if (heapMb > PARSE_HEAP_LIMIT_MB) return { error: 'heap' }
+  const job: JsonJob = { kind: 'json', bytes: copy }
+  const worker = await startParseWorker(job, heapMb, budget, what, [copy.buffer])
+  type Answer = { skeleton: unknown; jsonLength: number; count: number } | { error: 'nesting'; limit: number } | { error: 'syntax' }
+  const messages: ((message: unknown) => void)[] = []
+  let failed: ((error: Error) => void) | undefined
+  const next = <T>() =>
+    new Promise<T>((resolve, reject) => {
+      messages.push(resolve as (message: unknown) => void)
+      failed = reject
+    })
+  worker.on('message', (message) => messages.shift()?.(message))
+  worker.once('error', (error) => failed?.((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? new HeapExceeded() : error))
+  worker.once('exit', () => failed?.(new Error('the parse worker stopped before it answered')))
+  try {
+    const answer = await next<Answer>()
+    if ('error' in answer) return answer
+    // The slices' text comes in messages of a few megabytes, each asked for once the last is taken.
+    const texts: string[] = []
+    while (texts.length < answer.count) {
+      const asked = next<string[]>()
+      worker.postMessage('next')
+      for (const text of await asked) texts.push(text)
+    }
+    return { value: await unpackLargeValue(putTexts(answer.skeleton, texts), pause), jsonLength: answer.jsonLength }
+  } catch (error) {
+    if (error instanceof HeapExceeded) return { error: 'heap' }
+    throw error
+  } finally {
+    void worker.terminate()
+  }
 }

@@ -1,11 +1,13 @@
-import { act, mount, type BodySpec, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
+import { mount, type BodySpec, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
 import { streamedJsonResponse } from '../../core/json-chunks.ts'
 import { CONTROL_PREFIX } from '../../services/control/urls.ts'
 
-const SNAPSHOT: BodySpec = { kind: 'json', limit: 'snapshot', names: 'snapshot' }
+// Read as bytes: a large snapshot is parsed off the event loop (`restoreOverHttp`), with the body reader's answers.
+const SNAPSHOT: BodySpec = { kind: 'bytes', limit: 'snapshot', names: 'snapshot' }
 
 // The snapshot codecs are imported on first use: the server's guard reads the control table at start-up.
 const snapshots = () => import('./snapshot-document.ts')
+const restores = () => import('./restore-over-http.ts')
 const emulator = (call: ControlCall) => call.context.emulator
 
 /** `GET` and `PUT /_doppel/snapshot`. Snapshots carry secrets: both need a management token, on loopback too. */
@@ -17,6 +19,6 @@ export const SNAPSHOT_ROUTES: readonly ControlRoute[] = mount(CONTROL_PREFIX, [
     path: 'snapshot',
     access: 'management',
     body: SNAPSHOT,
-    run: act(async (call) => (await snapshots()).restoreSnapshot(emulator(call), call.body)),
+    run: async (call) => (await restores()).restoreOverHttp(emulator(call), call.body as Uint8Array, SNAPSHOT),
   },
 ])

@@ -1,2 +1,2 @@
-export { domainCodecs, parseSnapshot, restoreSnapshot, SNAPSHOT_VERSION, takeSnapshot, type DoppelSnapshot } from './snapshot-document.ts'
+export { domainCodecs, parseSnapshot, restoreSnapshot, restoreSnapshotInSlices, SNAPSHOT_VERSION, takeSnapshot, type DoppelSnapshot } from './snapshot-document.ts'
 export { DataDirError, openDataDir, type DataDir, type DataDirFs } from './data-dir.ts'

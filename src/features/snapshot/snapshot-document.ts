@@ -4,8 +4,9 @@
  * (each domain writes and reads its own part; the list is `domainCodecs()`).
  */
 import type { Emulator } from '../../core/emulator.ts'
-import { clockCodec, faultsCodec, randomCodec, type DomainCodec, SnapshotError } from '../../core/snapshot/index.ts'
+import { clockCodec, faultsCodec, randomCodec, type DomainCodec, SnapshotError, shape } from '../../core/snapshot/index.ts'
 import { checkFaultRoom, FaultError } from '../../core/faults.ts'
+import { loopYielder } from '../../core/yield-to-loop.ts'
 import { getFakeCloud } from '../../services/fake-cloud/index.ts'
 import { SERVICES } from '../doppel/index.ts'
 import { fakerSnapshotCodec } from '../fixtures/faker-snapshot.ts'
@@ -61,9 +62,10 @@ function objectAt(value: unknown, path: string): Record<string, unknown> {
 
 /**
  * Checks a whole snapshot without touching any emulator; throws SnapshotError naming the first problem.
- * Returns what replaces an emulator's state with it.
+ * Returns what replaces an emulator's state with it. In steps: yields between the records of large
+ * collections (each checked record, or undefined), so that a caller may pause there.
  */
-export function parseSnapshot(value: unknown): (emulator: Emulator) => void {
+function* parseSnapshotSteps(value: unknown): Generator<object | undefined, (emulator: Emulator) => void> {
   const document = objectAt(value, 'the snapshot')
   if (!Object.hasOwn(document, 'doppel_snapshot')) throw new SnapshotError('Failed to read the snapshot: it has no "doppel_snapshot" version')
   if (document.doppel_snapshot !== SNAPSHOT_VERSION) {
@@ -77,17 +79,18 @@ export function parseSnapshot(value: unknown): (emulator: Emulator) => void {
   if (document.taken_at !== undefined && typeof document.taken_at !== 'string') {
     throw new SnapshotError('Failed to read the snapshot: taken_at must be a string')
   }
-  const coreLoads = CORE_CODECS.map((codec) => {
+  const coreLoads: ((emulator: Emulator) => void)[] = []
+  for (const codec of CORE_CODECS) {
     if (!Object.hasOwn(document, codec.name)) throw new SnapshotError(`Failed to read the snapshot: "${codec.name}" is missing`)
-    return codec.parse(document[codec.name], codec.name)
-  })
+    coreLoads.push(yield* codec.parse(document[codec.name], codec.name))
+  }
   const loads: ((emulator: Emulator) => void)[] = []
   const domains = objectAt(document.domains, 'domains')
   const known = new Map(domainCodecs().map((codec) => [codec.name, codec]))
   for (const name of Object.keys(domains)) {
     const codec = known.get(name)
     if (codec === undefined) throw new SnapshotError(`Failed to read the snapshot: domains.${name} is not a known domain`)
-    loads.push(codec.parse(domains[name], `domains.${name}`))
+    loads.push(yield* codec.parse(domains[name], `domains.${name}`))
   }
   // The emulator's own parts last: creating a domain may draw from the random source.
   loads.push(...coreLoads)
@@ -96,12 +99,38 @@ export function parseSnapshot(value: unknown): (emulator: Emulator) => void {
   }
 }
 
+/** `parseSnapshotSteps` run straight through. */
+export function parseSnapshot(value: unknown): (emulator: Emulator) => void {
+  return shape.runSteps(parseSnapshotSteps(value))
+}
+
 /**
  * Replaces an emulator's state with a snapshot, checked whole first: a bad one throws SnapshotError and
  * changes nothing. The journal stays; `reset()` still returns to the seeded start.
  */
 export function restoreSnapshot(emulator: Emulator, value: unknown): void {
-  const load = parseSnapshot(value)
+  install(emulator, value, parseSnapshot(value), JSON.stringify(value).length)
+}
+
+/**
+ * `restoreSnapshot` for the server: the same checks, run in slices with turns of the event loop in between
+ * (and each checked record measured for the store meanwhile), then the state replaced in one piece. Requests
+ * meanwhile see the old state, and writes they make are replaced with it. `jsonLength` is the document's
+ * length as `JSON.stringify` writes it (measured where it was parsed).
+ */
+export async function restoreSnapshotInSlices(emulator: Emulator, value: unknown, jsonLength: number): Promise<void> {
+  const pause = loopYielder()
+  const sizes = new Map<object, number>()
+  const steps = parseSnapshotSteps(value)
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return install(emulator, value, step.value, jsonLength, sizes)
+    if (step.value) sizes.set(step.value, JSON.stringify(step.value).length)
+    await pause()
+  }
+}
+
+/** The checks across the document, then the state replaced. */
+function install(emulator: Emulator, value: unknown, load: (emulator: Emulator) => void, jsonLength: number, sizes?: ReadonlyMap<object, number>): void {
   try {
     // The faults hold the shared cap as `POST /_doppel/faults` does (parseSnapshot has checked they are an array).
     checkFaultRoom(emulator.faults, (value as { faults: unknown[] }).faults.length)
@@ -110,10 +139,10 @@ export function restoreSnapshot(emulator: Emulator, value: unknown): void {
     throw error
   }
   // Every record is in the document: one no larger than the limit cannot overflow it half way through the load.
-  if (JSON.stringify(value).length > emulator.store.maxBytes) {
+  if (jsonLength > emulator.store.maxBytes) {
     throw new SnapshotError(`Failed to read the snapshot: it is larger than the state's limit of ${emulator.store.maxBytes} bytes`)
   }
   // IMDS listeners belong to the state being replaced.
   void getFakeCloud(emulator).close()
-  emulator.replaceState(load)
+  emulator.replaceState(load, sizes)
 }

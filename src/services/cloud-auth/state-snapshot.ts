@@ -213,8 +213,8 @@ export const authSnapshotCodec: DomainCodec = {
     }
     return { mounts, state }
   },
-  parse(value, path) {
-    const saved = authShape(value, path)
+  *parse(value, path) {
+    const saved = yield* shape.stepsOf(authShape)(value, path)
     const unmounted = Object.keys(saved.state).find((mount) => !saved.mounts.some((entry) => entry.path === mount))
     if (unmounted !== undefined) throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.state.${unmounted} is not a mount`)
     return (emulator) => {

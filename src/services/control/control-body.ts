@@ -1,5 +1,6 @@
 import { NestingTooDeepError, parseJsonBounded } from '../../core/bounded-parse.ts'
-import { BodyTooLargeError, readBodyText } from '../../core/http.ts'
+import { explainResponse } from '../../core/explanation.ts'
+import { BodyTooLargeError, jsonResponse, readBodyBytes } from '../../core/http.ts'
 import { CONTROL_BODY_LIMITS, type BodySpec } from '../../core/routing/index.ts'
 
 export const JSON_TYPES = ['application/json'] as const
@@ -8,6 +9,11 @@ export const JSON_TYPES = ['application/json'] as const
 export type ReadBody = { value: unknown; refusal?: undefined } | { refusal: { status: number; message: string } }
 
 const refuse = (status: number, message: string): ReadBody => ({ refusal: { status, message } })
+
+/** A body's refusal as the control API answers it (`{"errors":[…]}`), with its explanation for the journal. */
+export function bodyRefusal({ status, message }: { status: number; message: string }): Response {
+  return explainResponse(jsonResponse(status, { errors: [message] }), { rule: 'control request body', seen: message })
+}
 
 /** The control API's body messages, in one place. */
 const bodyMessages = {
@@ -21,18 +27,29 @@ const bodyMessages = {
 export async function readControlBody(request: Request, spec: BodySpec): Promise<ReadBody> {
   const what = spec.names ?? 'request'
   const limit = CONTROL_BODY_LIMITS[spec.limit]
-  let text: string
+  let bytes: Uint8Array
   try {
-    text = await readBodyText(request, limit)
+    bytes = await readBodyBytes(request, limit)
   } catch (error) {
     if (error instanceof BodyTooLargeError) return refuse(413, bodyMessages.tooLarge(what, limit))
     throw error
   }
+  if (spec.kind === 'bytes') return { value: bytes }
+  const text = new TextDecoder().decode(bytes)
   if (spec.kind === 'text') return { value: text }
   if (spec.kind === 'object' && !spec.required && text.trim() === '') return { value: {} }
+  return parseControlJson(text, spec)
+}
+
+/**
+ * A JSON body as the control API reads it (nesting checked first), or its refusal; a route reading `bytes`
+ * parses elsewhere and hands the error here (`parse` throws it) for the same answer.
+ */
+export function parseControlJson(text: string, spec: BodySpec, parse: (text: string) => unknown = parseJsonBounded): ReadBody {
+  const what = spec.names ?? 'request'
   let value: unknown
   try {
-    value = parseJsonBounded(text)
+    value = parse(text)
   } catch (error) {
     if (error instanceof NestingTooDeepError) return refuse(400, bodyMessages.tooDeep(what, error.message))
     if (error instanceof SyntaxError) return refuse(400, spec.kind === 'object' ? bodyMessages.notObject(what) : bodyMessages.notJson(what))

@@ -5,7 +5,7 @@ import { LightResponse } from '../../core/light-response.ts'
 import { explainResponse, explanationOf, listText, type Explanation } from '../../core/explanation.ts'
 import { requestToken } from '../../core/request-token.ts'
 import { refused, type ControlAccess, type ControlAnswer, type ControlCall, type ControlRoute, type RouteTable } from '../../core/routing/index.ts'
-import { readControlBody } from './control-body.ts'
+import { bodyRefusal, readControlBody } from './control-body.ts'
 import { hasManagementToken } from './management-token.ts'
 
 /**
@@ -69,7 +69,7 @@ export async function control(request: Request, context: RequestContext, table: 
   }
   try {
     const read = route.body ? await readControlBody(request, route.body) : { value: undefined }
-    if (read.refusal) return answer(refused(read.refusal.status, read.refusal.message), { rule: 'control request body', seen: read.refusal.message })
+    if (read.refusal) return bodyRefusal(read.refusal)
     const body = read.value
     const call: ControlCall = {
       request,

@@ -196,8 +196,8 @@ export const cloudSnapshotCodec: DomainCodec = {
     const state = emulator.existingDomain<CloudState>(CLOUD_DOMAIN)
     return state && saveCloud(state)
   },
-  parse(value, path) {
-    const saved = cloudShape(value, path)
+  *parse(value, path) {
+    const saved = yield* shape.stepsOf(cloudShape)(value, path)
     saved.principals.forEach((record, index) => principalNames[record.type](record.name, `${path}.principals[${index}].name`))
     // Deleting a principal deletes its keys: a key always has its owner.
     shape.checkReferences(saved.keys, `${path}.keys`, 'owner_arn', new Set(saved.principals.map((r) => r.arn)), 'principal')
