@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { createDoppel, type Doppel } from '../../src/features/doppel/doppel.ts'
-import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/doppel-server.ts'
-import { SnapshotError } from '../../src/core/snapshot/shape.ts'
+import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
+import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
+import { SnapshotError } from '../../src/core/snapshot/index.ts'
 
 // Issue 34: PUT /_doppel/snapshot parses a large body off the event loop and checks it in slices; these are
 // what it must keep meanwhile: the old state answering, one restore at a time, and the answers it gave.

@@ -5,7 +5,7 @@ import type { ValuePath } from './glossary.ts'
 import type { ScenarioIssue } from './document-error.ts'
 import type { SchemaIssue } from './schema-validator.ts'
 import { putTexts, unpackLargeValue } from './large-values.ts'
-import { loopYielder } from './yield-to-loop.ts'
+import { loopYielder } from '../../core/yield-to-loop.ts'
 import type { WorkerBudget } from '../../core/shared-pool.ts'
 import { JsonScan, NestingTooDeepError } from '../../core/bounded-parse.ts'
 

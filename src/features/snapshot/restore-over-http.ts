@@ -6,8 +6,8 @@
 import { NESTING_LIMIT, NestingTooDeepError } from '../../core/bounded-parse.ts'
 import type { Emulator } from '../../core/emulator.ts'
 import { noContentAnswer, refused, type BodySpec, type ControlAnswer } from '../../core/routing/index.ts'
-import { bodyRefusal, parseControlJson, type ReadBody } from '../../services/control/control-body.ts'
-import { OFF_THREAD_SIZE, parseJsonOffThread } from '../documents/parse-off-thread.ts'
+import { bodyRefusal, parseControlJson, type ReadBody } from '../../services/control/index.ts'
+import { OFF_THREAD_SIZE, parseJsonOffThread } from '../documents/index.ts'
 import { restoreSnapshotInSlices } from './snapshot-document.ts'
 
 export async function restoreOverHttp(emulator: Emulator, bytes: Uint8Array, spec: BodySpec): Promise<ControlAnswer> {

@@ -1,6 +1,6 @@
 export { control, controlAccess, controlBodyTypes, type ControlOptions, type ControlTable } from './control-service.ts'
 export { callControl, type ControlHost, type ControlResult } from './call-control.ts'
-export { JSON_TYPES } from './control-body.ts'
+export { JSON_TYPES, bodyRefusal, parseControlJson, type ReadBody } from './control-body.ts'
 export { hasManagementToken } from './management-token.ts'
 export { CONTROL_SERVICE } from './descriptor.ts'
 export { redactPath, redactExplanation, redactUrl, redactBodyText, redactHeaderValue } from './redact.ts'
