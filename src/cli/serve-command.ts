@@ -92,7 +92,7 @@ export async function serve(argv: string[], io: CliIo, { env = process.env, sign
     profile,
     cloudAuth: { allowSha1: values['allow-sha1'] },
     rootTokens: rootTokens.length > 0 ? rootTokens : ['root'],
-    ...(values['imds-listener-limit'] !== undefined && { imdsListenerLimit: parseCount(values['imds-listener-limit'], '--imds-listener-limit') }),
+    ...(values['imds-listener-limit'] !== undefined && { fakeCloud: { imdsListenerLimit: parseCount(values['imds-listener-limit'], '--imds-listener-limit') } }),
     ...(values['fault-limit'] !== undefined && { faultLimit: parseCount(values['fault-limit'], '--fault-limit') }),
     ...(seed !== undefined && { seed }),
     ...((values['clock-start'] !== undefined || values['frozen-clock']) && {

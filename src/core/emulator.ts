@@ -1,6 +1,6 @@
 import { Clock, type ClockOptions } from './clock.ts'
 import { Faults } from './faults.ts'
-import { DEFAULT_FAULT_LIMIT, DEFAULT_IMDS_LISTENER_LIMIT, DEFAULT_PARSE_WORKERS, SharedPool, WorkerBudget, type SharedLimits } from './shared-pool.ts'
+import { DEFAULT_FAULT_LIMIT, DEFAULT_PARSE_WORKERS, NamedPools, SharedPool, WorkerBudget, type SharedLimits } from './shared-pool.ts'
 import { Journal, JournalBudget } from './journal.ts'
 import { getProfile, type Profile } from './profile.ts'
 import { Random } from './random.ts'
@@ -31,8 +31,6 @@ export interface EmulatorOptions {
    * and never reads them (`createDoppel({ cloudAuth })` fills this).
    */
   services?: Readonly<Record<string, unknown>>
-  /** Environment read for the service's own credentials (the profile's names). Default: `process.env`. */
-  env?: Record<string, string | undefined>
   /** How many requests the journal keeps. Default 1000. */
   journalLimit?: number
   /** How many bytes of each body (request and answer) a journal entry keeps. Default 16 KiB. */
@@ -44,13 +42,11 @@ export interface EmulatorOptions {
    * into bodies carry it. Default: none.
    */
   basePath?: string
-  /** How many per-instance IMDS listeners (sockets) may be open at once. Default 64. */
-  imdsListenerLimit?: number
   /** How many faults may be set at once. Default 1000. */
   faultLimit?: number
   /**
    * Caps shared with other instances (a server's tenants draw from their root's); when given, it wins over
-   * `imdsListenerLimit`, `faultLimit` and `journalBytesLimit`.
+   * `faultLimit`, `journalBytesLimit` and the services' own limits.
    */
   sharedLimits?: SharedLimits
   /** The JSON size of all records together; a write past it is refused (413). Default 256 MiB. */
@@ -78,11 +74,9 @@ export class Emulator {
   readonly rootTokens: ReadonlySet<string>
   /** Each service's own options, by the service's name, kept for it (the core never reads them). */
   readonly services: Readonly<Record<string, unknown>>
-  /** The environment the service's own credentials are read from. */
-  readonly env: Record<string, string | undefined>
   /** The path prefix clients reach this instance under (a tenant's `/t/<name>`). */
   readonly basePath: string
-  /** Caps shared with other instances (IMDS listeners, faults). */
+  /** Caps shared with other instances (faults, parse workers, journal bytes, the services' own pools). */
   readonly sharedLimits: SharedLimits
   #domains = new Map<string, unknown>()
   #resetHooks: (() => void)[] = []
@@ -94,7 +88,7 @@ export class Emulator {
     this.random = new Random(options.seed)
     this.store = new Store(options.maxStateBytes)
     this.sharedLimits = options.sharedLimits ?? {
-      imdsListeners: new SharedPool(options.imdsListenerLimit ?? DEFAULT_IMDS_LISTENER_LIMIT),
+      pools: new NamedPools(),
       faults: new SharedPool(options.faultLimit ?? DEFAULT_FAULT_LIMIT),
       parseWorkers: new WorkerBudget(DEFAULT_PARSE_WORKERS.workers, DEFAULT_PARSE_WORKERS.memoryMb, DEFAULT_PARSE_WORKERS.maxWaiting),
       journalBytes: new JournalBudget(options.journalBytesLimit),
@@ -104,7 +98,6 @@ export class Emulator {
     this.profile = getProfile(options.profile)
     this.rootTokens = new Set(options.rootTokens ?? ['root'])
     this.services = options.services ?? {}
-    this.env = options.env ?? process.env
     this.basePath = options.basePath ?? ''
     this.clock.onMove(() => this.sweepExpired())
   }

@@ -96,10 +96,28 @@ export class WorkerBudget {
   }
 }
 
+/**
+ * The pools the services keep for themselves, by a name each service chooses: made on first use with the
+ * limit the first user's options give, then shared by every instance that shares these limits.
+ */
+export class NamedPools {
+  readonly #pools = new Map<string, SharedPool>()
+
+  /** The pool named `name`, made with `limit` if there is none yet. */
+  pool(name: string, limit: number): SharedPool {
+    let pool = this.#pools.get(name)
+    if (pool === undefined) {
+      pool = new SharedPool(limit)
+      this.#pools.set(name, pool)
+    }
+    return pool
+  }
+}
+
 /** The caps an emulator shares with the other instances of its server. */
 export interface SharedLimits {
-  /** Per-instance IMDS listeners (each a listening socket) open at once. */
-  imdsListeners: SharedPool
+  /** The services' own pools (the fake cloud's metadata listeners). */
+  pools: NamedPools
   /** Faults set at once (each is tried against every request of its instance). */
   faults: SharedPool
   /** Worker threads parsing large documents (fixtures), and their heaps together. */
@@ -108,7 +126,6 @@ export interface SharedLimits {
   journalBytes: JournalBudget
 }
 
-export const DEFAULT_IMDS_LISTENER_LIMIT = 64
 export const DEFAULT_FAULT_LIMIT = 1000
 /** Two parses at once (a core each on a small machine), in the heap one 8 MiB fixture needs, and four waiting. */
 export const DEFAULT_PARSE_WORKERS = { workers: 2, memoryMb: 1536, maxWaiting: 4 }

@@ -12,7 +12,7 @@ const ACCOUNT = '123456789012'
 const UNKNOWN_CALLER = 'unable to fetch current caller: InvalidClientTokenId: The security token included in the request is invalid.'
 
 async function resolveWith(profile: 'service' | 'vault', env: Record<string, string>) {
-  const api = managementClient({ profile, env })
+  const api = managementClient({ profile, cloudAuth: { env } })
   getFakeCloud(api.doppel).createPrincipal({ type: 'user', name: 'alice', account_id: ACCOUNT })
   return api.write('role/r', { bound_iam_principal_arn: `arn:aws:iam::${ACCOUNT}:user/alice` })
 }
@@ -42,7 +42,7 @@ describe('the credential environment of each profile', () => {
     const twin = getFakeCloud(managementClient().doppel).createPrincipal({ type: 'user', name: 'erin', account_id: ACCOUNT })
     const keys = { AWS_ACCESS_KEY_ID: twin.access_key_id, AWS_SECRET_ACCESS_KEY: twin.secret_access_key }
     const actAsErin = async (env: Record<string, string>) => {
-      const api = managementClient({ profile: 'vault', env })
+      const api = managementClient({ profile: 'vault', cloudAuth: { env } })
       expect(getFakeCloud(api.doppel).createPrincipal({ type: 'user', name: 'erin', account_id: ACCOUNT }).access_key_id).toBe(twin.access_key_id)
       return api.write('role/r', { bound_iam_principal_arn: `arn:aws:iam::${ACCOUNT}:user/erin` })
     }

@@ -47,11 +47,10 @@ export class ManagementClient {
   remove = (path: string, options?: CallOptions) => this.call('DELETE', path, options)
 }
 
-/** A fresh emulator (seeded, frozen clock) and a client on it. */
+/** A fresh emulator (seeded, frozen clock, no credential variables unless given) and a client on it. */
 export function managementClient(options: DoppelOptions = {}): ManagementClient {
-  return new ManagementClient(
-    createDoppel({ seed: 7, clock: { start: '2024-05-01T10:00:00Z', frozen: true }, env: {}, ...options }),
-  )
+  const cloudAuth = { ...(options.env === undefined && { env: {} }), ...options.cloudAuth }
+  return new ManagementClient(createDoppel({ seed: 7, clock: { start: '2024-05-01T10:00:00Z', frozen: true }, ...options, cloudAuth }))
 }
 
 /** The error body of a failure: `{"errors":[message]}`. */

@@ -159,8 +159,10 @@ describe('resolve_aws_unique_ids on role writes', () => {
     )
   })
 
-  it('reports unusable base credentials as the real service does', async () => {
-    const api = managementClient({ env: { CLOUD_ACCESS_KEY: 'AKIAUNKNOWN', CLOUD_SECRET_KEY: 'nope' } })
+  // `env` at the top is the deprecated spelling of `cloudAuth: { env }`, kept for one release.
+  const env = { CLOUD_ACCESS_KEY: 'AKIAUNKNOWN', CLOUD_SECRET_KEY: 'nope' }
+  it.each([{ cloudAuth: { env } }, { env }])('reports unusable base credentials as the real service does (%o)', async (options) => {
+    const api = managementClient(options)
     const answer = await api.write('role/r', { bound_iam_principal_arn: `arn:aws:iam::${ACCOUNT}:user/x` })
     const message: string = answer.body.errors[0]
     expect(message).toBe(

@@ -11,7 +11,7 @@ let tenants: TenantRegistry
 let server: RunningServer
 
 beforeAll(async () => {
-  root = createDoppel({ seed: 1, imdsListenerLimit: 2, faultLimit: 3 })
+  root = createDoppel({ seed: 1, fakeCloud: { imdsListenerLimit: 2 }, faultLimit: 3 })
   tenants = new TenantRegistry(root)
   server = await listen(createDoppelServer(root, { tenants }), 0, '127.0.0.1')
 })
@@ -65,7 +65,7 @@ it('caps per-instance IMDS listeners across the root and its tenants', async () 
   expect((await open('/t/b')).status).toBe(200)
   const third = await open('')
   expect(third.status).toBe(409)
-  expect(third.body?.errors?.[0]).toContain('2 are open, the limit (imdsListenerLimit, --imds-listener-limit)')
+  expect(third.body?.errors?.[0]).toContain('2 are open, the limit (fakeCloud.imdsListenerLimit, --imds-listener-limit)')
   tenants.drop('a')
   // The dropped tenant's socket closes asynchronously; its place is free once it has.
   await expect.poll(async () => (await open('')).status).toBe(200)

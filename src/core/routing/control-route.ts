@@ -1,6 +1,6 @@
 /**
  * The control API's route row: what every owner of `/_doppel/…` routes declares (the control API's own,
- * the fake cloud's and the registry's set-up, the features'), and the control service routes by.
+ * each service's set-up, the features'), and the control service routes by.
  */
 import type { RequestContext } from '../glossary.ts'
 import type { RouteRow } from './route-row.ts'
@@ -10,9 +10,9 @@ import type { RouteRow } from './route-row.ts'
  * the in-process calls all read a body through the control service's one body reader.
  */
 export const CONTROL_BODY_LIMITS = {
-  /** Fake-cloud set-up (instances, principals, documents): small objects. */
-  cloud: 1024 * 1024,
-  /** Settings, faults, fixtures and registry set-up. */
+  /** Set-up made of small objects (a service's instances, principals, documents). */
+  small: 1024 * 1024,
+  /** Settings, faults, fixtures and larger set-up. */
   control: 8 * 1024 * 1024,
   /** A whole state: big enough for 100k-record states, read whole before anything changes. */
   snapshot: 256 * 1024 * 1024,

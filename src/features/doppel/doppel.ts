@@ -1,4 +1,3 @@
-import type { CloudAuthOptions } from '../../services/cloud-auth/index.ts'
 import { Delays } from '../../core/delays.ts'
 import { Emulator, type EmulatorOptions } from '../../core/emulator.ts'
 import type { Service } from '../../core/glossary.ts'
@@ -15,7 +14,7 @@ import { journalRequest, journalResponse, type KeptPart } from './journal-exchan
 import type { JournalRequest, JournalResponse } from '../../core/journal.ts'
 import { CONTROL_TABLE } from './control-table.ts'
 import { classifyRequest, faultsApply, type Surface } from './route-request.ts'
-import { SERVICES, type ServiceName } from './services.ts'
+import { SERVICES, type ServiceName, type ServicesOptions } from './services.ts'
 
 export type { Surface } from './route-request.ts'
 
@@ -327,25 +326,45 @@ export class Doppel extends Emulator {
 }
 
 /** `createDoppel`'s options: the instance's (seed, clock, profile, tokens, limits), each service's own, and its fixtures. */
-export interface DoppelOptions extends Omit<EmulatorOptions, 'services'> {
-  /** The auth method's own options. */
-  cloudAuth?: CloudAuthOptions
+export interface DoppelOptions extends Omit<EmulatorOptions, 'services'>, ServicesOptions {
   /**
    * Accept SHA-1-based signatures at ec2 login.
    * @deprecated Use `cloudAuth: { allowSha1 }`; this option goes in the next release.
    */
   allowSha1?: boolean
+  /**
+   * Environment read for the auth method's own credentials.
+   * @deprecated Use `cloudAuth: { env }`; this option goes in the next release.
+   */
+  env?: Record<string, string | undefined>
+  /**
+   * How many per-instance IMDS listeners may be open at once.
+   * @deprecated Use `fakeCloud: { imdsListenerLimit }`; this option goes in the next release.
+   */
+  imdsListenerLimit?: number
   /** Fixture files (YAML or JSON paths) or fixture objects, loaded at creation and after every reset. */
   fixtures?: FixtureSource | FixtureSource[]
   /** Fixture files already checked, shared with another instance (a server's tenants share their root's). */
   checkedFixtures?: CheckedFixtures
 }
 
-/** The emulator's options: each service's own under the service's name (the deprecated top-level `allowSha1` folded in). */
+/**
+ * The emulator's options: each service's own, under the name its descriptor declares, checked by the
+ * service and kept under the service's name; a deprecated top-level option folded in beneath them.
+ */
 function emulatorOptions(options: DoppelOptions): EmulatorOptions {
-  const { cloudAuth, allowSha1, ...rest } = options
-  const auth: CloudAuthOptions = { ...(allowSha1 !== undefined && { allowSha1 }), ...cloudAuth }
-  return { ...rest, services: { 'cloud-auth': auth } }
+  const given = options as Readonly<Record<string, unknown>>
+  const rest: Record<string, unknown> = { ...options }
+  const services: Record<string, unknown> = {}
+  for (const { name, options: taken } of SERVICES) {
+    if (taken === undefined) continue
+    const own = given[taken.key] ?? {}
+    if (typeof own !== 'object' || own === null) throw new TypeError(`${taken.key} must be an object of options, not ${String(own)}`)
+    const deprecated = (taken.deprecatedKeys ?? []).filter((key) => given[key] !== undefined).map((key) => [key, given[key]])
+    services[name] = taken.check({ ...Object.fromEntries(deprecated), ...own })
+    for (const key of [taken.key, ...(taken.deprecatedKeys ?? [])]) delete rest[key]
+  }
+  return { ...rest, services }
 }
 
 /**

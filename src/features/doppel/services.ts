@@ -1,3 +1,4 @@
+import type { ServiceDescriptor } from '../../core/service-descriptor.ts'
 import { CLOUD_AUTH_SERVICE } from '../../services/cloud-auth/descriptor.ts'
 import { CONTROL_SERVICE } from '../../services/control/descriptor.ts'
 import { FAKE_CLOUD_SERVICE } from '../../services/fake-cloud/descriptor.ts'
@@ -12,3 +13,8 @@ export const SERVICES = [CLOUD_AUTH_SERVICE, FAKE_CLOUD_SERVICE, REGISTRY_SERVIC
 
 /** A service's name, as the journal keeps it. */
 export type ServiceName = (typeof SERVICES)[number]['name']
+
+/** Each service's own options, under the name its descriptor declares (`cloudAuth`, `fakeCloud`). */
+export type ServicesOptions = {
+  [Service in (typeof SERVICES)[number] as Service extends ServiceDescriptor<string, unknown, infer Key> ? Key : never]?: Service extends ServiceDescriptor<string, infer Options, string> ? Options : never
+}

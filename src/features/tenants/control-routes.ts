@@ -2,6 +2,7 @@ import type { RequestContext } from '../../core/glossary.ts'
 import { mount, noContentAnswer, ok, refused, type ControlRoute } from '../../core/routing/index.ts'
 import { CONTROL_PREFIX } from '../../services/control/urls.ts'
 import type { TenantDirectory, TenantsContext } from './glossary.ts'
+import { TenantNameError } from './tenant-name.ts'
 
 const NO_TENANTS = 'no tenants here: tenants live on the root instance of a server (doppel serve, --max-tenants)'
 
@@ -25,7 +26,14 @@ export const TENANT_ROUTES: readonly ControlRoute[] = mount(CONTROL_PREFIX, [
     run: async ({ context, params }) => {
       const tenants = tenantsOf(context)
       if (tenants === undefined) return refused(404, NO_TENANTS)
-      if (!tenants.drop(params.id!)) return refused(404, `no such tenant "${params.id}"`)
+      let dropped: boolean
+      try {
+        dropped = tenants.drop(params.id!)
+      } catch (error) {
+        if (error instanceof TenantNameError) return refused(400, error.message)
+        throw error
+      }
+      if (!dropped) return refused(404, `no such tenant "${params.id}"`)
       // Answered once its saved file is gone too: a kill right after the answer cannot bring it back.
       await tenants.whenDropped()
       return noContentAnswer

@@ -92,10 +92,10 @@ export async function control(request: Request, context: RequestContext, table: 
 }
 
 /**
- * Errors of the domains' own input checks, by code: 400 with their message. (A service whose set-up
- * routes throw its own errors maps them in its rows, as the fake cloud's do.)
+ * Errors of the core's own input checks, by code: 400 with their message. (A service or feature whose
+ * set-up routes throw its own errors maps them in its rows, as the fake cloud's and the tenants' do.)
  */
-const BAD_INPUT: readonly DoppelErrorCode[] = ['DOPPEL_INVALID_FAULT', 'DOPPEL_INVALID_DURATION', 'DOPPEL_INVALID_TENANT_NAME', 'DOPPEL_INVALID_SNAPSHOT']
+const BAD_INPUT: readonly DoppelErrorCode[] = ['DOPPEL_INVALID_FAULT', 'DOPPEL_INVALID_DURATION', 'DOPPEL_INVALID_SNAPSHOT']
 
 /** The status of an error a route refuses with; undefined for one that is a bug. */
 function refusalStatus(error: unknown): number | undefined {

@@ -8,7 +8,7 @@ import { CONTROL_PREFIX, CONTROL_URLS } from './urls.ts'
  * The control API, as the emulator's router and control table see it. It answers over the table the
  * emulator carries (a `Doppel`: the table is put together on the features floor from every descriptor's rows).
  */
-export const CONTROL_SERVICE: ServiceDescriptor<'control', Record<string, never>> = {
+export const CONTROL_SERVICE: ServiceDescriptor<'control'> = {
   name: 'control',
   urls: CONTROL_URLS,
   where: `the control API answers under ${CONTROL_PREFIX}`,
@@ -20,5 +20,4 @@ export const CONTROL_SERVICE: ServiceDescriptor<'control', Record<string, never>
   fault: (status) => errorsEnvelope(status, `injected fault ${status}`),
   controlRoutes: CONTROL_ROUTES,
   codecs: [],
-  options: () => ({}),
 }

@@ -103,7 +103,7 @@ export const cloudErrors = {
   // doppel's own inputs (control API, fixtures, direct face).
   badInput: (message: string) => new CloudError('InvalidInput', message, 400),
   listenerLimit: (limit: number) =>
-    new CloudError('ListenerLimitExceeded', `Failed to start the metadata listener: ${limit} are open, the limit (imdsListenerLimit, --imds-listener-limit); close one or reset`, 409),
+    new CloudError('ListenerLimitExceeded', `Failed to start the metadata listener: ${limit} are open, the limit (fakeCloud.imdsListenerLimit, --imds-listener-limit); close one or reset`, 409),
   ambiguousPrincipal: (name: string, count: number) =>
     new CloudError('AmbiguousName', `Failed to delete principal "${name}": ${count} principals have that name; give its ARN`, 400),
 }

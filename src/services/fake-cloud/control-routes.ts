@@ -9,7 +9,7 @@ import { closeListener, startImdsListener } from './imds/imds-listener.ts'
 import { listInstances, listPrincipals } from './inventory-listing.ts'
 import { createInstance, createPrincipal, deletePrincipal, modifyInstanceMetadataOptions, setInstanceState, toInstance } from './inventory.ts'
 
-const BODY: BodySpec = { kind: 'object', limit: 'cloud' }
+const BODY: BodySpec = { kind: 'object', limit: 'small' }
 
 const state = (call: ControlCall) => cloudState(call.context.emulator)
 const body = (call: ControlCall) => call.body as Record<string, unknown>

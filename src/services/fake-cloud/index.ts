@@ -7,6 +7,7 @@
 export { fakeCloud } from './fake-cloud-service.ts'
 export { cloudFaultError, cloudFaultResponse, type QueryService } from './query-xml.ts'
 export { getFakeCloud } from './fake-cloud-api.ts'
+export type { FakeCloudOptions } from './options.ts'
 export { seedCloud } from './seed-cloud.ts'
 export { accountOfKeyId, DEFAULT_ACCOUNT, DEFAULT_REGION } from './ids.ts'
 export { CloudError } from './glossary.ts'

@@ -5,7 +5,7 @@ import { registrySnapshotCodec } from './model/registry-snapshot.ts'
 import { REGISTRY_API_PREFIX, DISCOVERY_PATH, REGISTRY_URLS } from './urls.ts'
 
 /** The registry, as the emulator's router, control table, snapshot and OpenAPI document see it. */
-export const REGISTRY_SERVICE: ServiceDescriptor<'registry', Record<string, never>> = {
+export const REGISTRY_SERVICE: ServiceDescriptor<'registry'> = {
   name: 'registry',
   urls: REGISTRY_URLS,
   where: `the registry answers under ${REGISTRY_API_PREFIX} and ${DISCOVERY_PATH}`,
@@ -14,5 +14,4 @@ export const REGISTRY_SERVICE: ServiceDescriptor<'registry', Record<string, neve
   controlRoutes: REGISTRY_CONTROL_ROUTES,
   codecs: [registrySnapshotCodec],
   openApi: async () => (await import('./openapi/registry-description.ts')).REGISTRY_OPENAPI,
-  options: () => ({}),
 }

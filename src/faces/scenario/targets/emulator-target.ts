@@ -49,10 +49,9 @@ export function createEmulatorTarget(options: EmulatorTargetOptions = {}): Targe
         seed: options.seed ?? 1,
         profile: profile.name,
         ...(options.rootTokens && { rootTokens: options.rootTokens }),
-        ...(options.allowSha1 !== undefined && { cloudAuth: { allowSha1: options.allowSha1 } }),
+        cloudAuth: { ...(options.allowSha1 !== undefined && { allowSha1: options.allowSha1 }), ...(options.env && { env: options.env }) },
         ...(options.clock && { clock: options.clock }),
         ...(options.fixtures && options.fixtures.length > 0 && { fixtures: options.fixtures }),
-        ...(options.env && { env: options.env }),
       })
       await doppel.ready()
       return {

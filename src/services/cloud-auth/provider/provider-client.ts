@@ -11,6 +11,7 @@ import { UpstreamCloudError } from './remote-provider.ts'
 import type { AuthState } from '../state.ts'
 import { errorKind } from '../../../core/doppel-error.ts'
 import { authProfile } from '../auth-profile.ts'
+import { cloudAuthOptions } from '../options.ts'
 
 /** The service cannot get credentials for a provider call; the message is the real service's. */
 class ProviderClientError extends errorKind('ProviderClientError', 'DOPPEL_PROVIDER_CREDENTIALS') {}
@@ -32,7 +33,7 @@ function serviceCredentials(context: RequestContext, state: AuthState): AwsCrede
   const secretKey = config?.secret_key ?? ''
   if (accessKey !== '' && secretKey !== '') return { accessKeyId: accessKey, secretAccessKey: secretKey }
   if (accessKey !== '' || secretKey !== '') throw new ProviderClientError(HALF_CONFIGURED)
-  const env = context.emulator.env
+  const env = cloudAuthOptions(context.emulator).env ?? process.env
   const read = (names: readonly string[]) => names.map((name) => env[name]).find(Boolean)
   const { accessKey: accessKeyNames, secretKey: secretKeyNames, sessionToken: tokenNames } = authProfile(context.profile).credentialEnv
   const envAccessKey = read(accessKeyNames)

@@ -6,11 +6,12 @@ import { isMetadataHost } from '../urls.ts'
 import { cloudErrors } from '../cloud-errors.ts'
 import { cloudState, type CloudState } from '../cloud-state.ts'
 import { serveImds } from './imds-service.ts'
+import { imdsListenerPool } from '../options.ts'
 
 /**
  * A real socket for one instance's metadata service, for clients that cannot be pointed at a path prefix
  * (`AWS_EC2_METADATA_SERVICE_ENDPOINT=http://127.0.0.1:PORT`). Started once per instance, at most
- * `imdsListenerLimit` at once across a server and its tenants (each holds a file descriptor); closed by
+ * `fakeCloud.imdsListenerLimit` at once across a server and its tenants (each holds a file descriptor); closed by
  * `closeListener`, `closeListeners`, the instance's termination and the emulator's `reset()`.
  */
 export async function startImdsListener(state: CloudState, instanceId: string): Promise<{ endpoint: string }> {
@@ -18,7 +19,7 @@ export async function startImdsListener(state: CloudState, instanceId: string): 
   let listener = state.listeners.get(instanceId)
   if (listener === undefined) {
     const { emulator } = state
-    const pool = emulator.sharedLimits.imdsListeners
+    const pool = imdsListenerPool(emulator)
     const server = createServer((req, res) => {
       // A page that rebinds its name to 127.0.0.1 must not read an instance's credentials.
       const host = req.headers.host
