@@ -33,7 +33,7 @@ export interface ServiceDescriptor<Name extends string = string, Options = unkno
  * How a service takes its options: `createDoppel({ [key]: {…} })`, checked by the service and kept under its
  * name (`EmulatorOptions.services`), where the service reads them (`serviceOptions`).
  */
-export interface ServiceOptions<Key extends string, Options> {
+interface ServiceOptions<Key extends string, Options> {
   /** The `createDoppel` option that holds them (`cloudAuth`). */
   readonly key: Key
   /** Top-level `createDoppel` options of an earlier release that now belong here; still read, deprecated. */

@@ -13,7 +13,7 @@ const DEFAULT_IMDS_LISTENER_LIMIT = 64
 /** The options `createDoppel({ fakeCloud })` gave, checked. */
 export function checkFakeCloudOptions(given: Readonly<Record<string, unknown>>): FakeCloudOptions {
   refuseUnknownOptions(given, ['imdsListenerLimit'], 'fakeCloud')
-  const limit = given['imdsListenerLimit']
+  const { imdsListenerLimit: limit } = given
   if (limit !== undefined && !(Number.isSafeInteger(limit) && (limit as number) >= 0)) {
     throw new RangeError(`fakeCloud.imdsListenerLimit must be a whole number ≥ 0, not ${String(limit)}`)
   }
