@@ -26,14 +26,14 @@ export interface ServiceDescriptor<Name extends string = string, Options = unkno
   /** Its part of doppel's OpenAPI document (tagged with its name), imported on first use; none for a service the document leaves out. */
   openApi?(): Promise<OpenApiDescription>
   /** The options `createDoppel` takes for it, under a name of its own; none for a service that takes none. */
-  readonly options?: ServiceOptions<Key, Options>
+  readonly options?: ServiceOptionsSpec<Key, Options>
 }
 
 /**
  * How a service takes its options: `createDoppel({ [key]: {…} })`, checked by the service and kept under its
  * name (`EmulatorOptions.services`), where the service reads them (`serviceOptions`).
  */
-interface ServiceOptions<Key extends string, Options> {
+interface ServiceOptionsSpec<Key extends string, Options> {
   /** The `createDoppel` option that holds them (`cloudAuth`). */
   readonly key: Key
   /** Top-level `createDoppel` options of an earlier release that now belong here; still read, deprecated. */
