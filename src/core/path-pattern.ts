@@ -219,7 +219,8 @@ type Segment = string | null | typeof REST
  */
 export class PathPattern {
   readonly pattern: string
-  readonly #automaton: Automaton
+  /** Only for a pattern not of whole segments: the others match segment by segment (route tables, at start-up). */
+  readonly #automaton: Automaton | undefined
   readonly #fullUrl: boolean
   /** Literal text every match starts with (a cheap first check). */
   readonly #prefix: string
@@ -240,14 +241,7 @@ export class PathPattern {
     checkLength(pattern)
     this.pattern = pattern
     this.#fullUrl = /^[a-z]+:\/\//i.test(pattern)
-    const tokens: Token[] = []
     const parts = pattern.split(/(\*|:[A-Za-z_][A-Za-z0-9_]*)/)
-    for (const part of parts) {
-      if (part === '*') pushStar(tokens)
-      else if (PARAM.test(part)) tokens.push({ kind: Kind.OneSegmentChar }, { kind: Kind.SegmentStar })
-      else pushLiteral(tokens, part)
-    }
-    this.#automaton = new Automaton(tokens)
     const asWritten = options.trailingSlash === 'as-written'
     // As written, a pattern's own trailing slash is the optional one: `role/` matches `role` and `role/`.
     const slashOptional = asWritten && pattern.endsWith('/')
@@ -264,12 +258,13 @@ export class PathPattern {
     this.#segments = aligned ? segments.map((segment): Segment => (segment === '*' ? REST : PARAM.test(segment) ? null : segment)) : undefined
     this.#params = aligned ? segments.flatMap((segment, index): [number, string][] => (PARAM.test(segment) ? [[index, segment.slice(1)]] : [])) : undefined
     this.#ends = aligned ? new Int32Array(segments.length) : undefined
+    this.#automaton = aligned ? undefined : new Automaton(patternTokens(parts))
   }
 
   /** Whether `subject` (a path, or an origin plus path for full-URL patterns) matches. */
   test(subject: string): boolean {
     if (!subject.startsWith(this.#prefix)) return false
-    return this.#segments ? this.#matchSegments(subject) : this.#automaton.accepts(subject, true)
+    return this.#segments ? this.#matchSegments(subject) : this.#automaton!.accepts(subject, true)
   }
 
   /** Matches a pattern of whole segments, writing each segment's end index into `#ends`. */
@@ -322,6 +317,17 @@ export class PathPattern {
     }
     return params
   }
+}
+
+/** A pattern's tokens, from its parts split at each `*` and `:name`. */
+function patternTokens(parts: readonly string[]): Token[] {
+  const tokens: Token[] = []
+  for (const part of parts) {
+    if (part === '*') pushStar(tokens)
+    else if (PARAM.test(part)) tokens.push({ kind: Kind.OneSegmentChar }, { kind: Kind.SegmentStar })
+    else pushLiteral(tokens, part)
+  }
+  return tokens
 }
 
 /** Options that do not fit a pattern: `as-written` or a segment rule on one that is not of whole segments. */

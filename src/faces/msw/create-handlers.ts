@@ -1,7 +1,7 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
 import { realResponse } from '../../core/light-response.ts'
 import { DroppedConnection, type Doppel, classifyRequest } from '../../features/doppel/index.ts'
-import { FAKE_CLOUD_URL, isFakeCloudHost } from '../../services/fake-cloud/index.ts'
+import { FAKE_CLOUD_URL, isFakeCloudHost } from '../../services/fake-cloud/urls.ts'
 
 /** `createHandlers`' options: where doppel answers, and what it does with a request it does not own. */
 export interface HandlerOptions {

@@ -6,7 +6,7 @@ import { CONTROL_URLS, isControlTarget } from '../../services/control/urls.ts'
 import { Emulator } from '../../core/emulator.ts'
 import { SERVICE_PROFILE } from '../../core/profile.ts'
 import { CONTROL_TABLE, type Doppel, classifyRequest, ownerOfPath, type Classification, type Surface } from '../../features/doppel/index.ts'
-import { isFakeCloudHost } from '../../services/fake-cloud/index.ts'
+import { isFakeCloudHost } from '../../services/fake-cloud/urls.ts'
 import { isLoopbackName, splitAuthority } from '../../core/host-names.ts'
 
 /** Who may reach a server, beyond what it always admits (see `createRequestGuard`). */

@@ -7,7 +7,7 @@ import type { Emulator } from '../../core/emulator.ts'
 import { clockCodec, faultsCodec, randomCodec, type DomainCodec, SnapshotError, shape } from '../../core/snapshot/index.ts'
 import { checkFaultRoom, FaultError } from '../../core/faults.ts'
 import { loopYielder } from '../../core/yield-to-loop.ts'
-import { getFakeCloud } from '../../services/fake-cloud/index.ts'
+import { getFakeCloud } from '../../services/fake-cloud/fake-cloud-api.ts'
 import { SERVICES } from '../doppel/index.ts'
 import { fakerSnapshotCodec } from '../fixtures/faker-snapshot.ts'
 

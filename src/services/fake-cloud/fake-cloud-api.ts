@@ -29,7 +29,6 @@ import { consistencySettings, setConsistency } from './iam/key-propagation.ts'
 import { closeListeners, startImdsListener } from './imds/imds-listener.ts'
 import { createInstance, createPrincipal, deletePrincipal, modifyInstanceMetadataOptions, setInstanceState, toInstance } from './inventory.ts'
 import { authenticate, defaultServiceKey } from './principals.ts'
-import { serveQueryApi } from './query-api.ts'
 import { assumeRole, getCallerIdentity } from './sts/sts-operations.ts'
 
 /** The path prefix of STS on doppel's own listeners; a replayed request may carry it once or twice. */
@@ -148,7 +147,9 @@ class DirectFace implements FakeCloudApi {
     const state = this.#state
     deleteAccessKey(state, authenticate(state, credentials), accessKeyId, userName)
   }
-  forwardSts(request: Request): Promise<Response> {
+  // The Query API (and its SigV4 verifier) loads on the first call, as the service does on its first request.
+  async forwardSts(request: Request): Promise<Response> {
+    const { serveQueryApi } = await import('./query-api.ts')
     return serveQueryApi(this.#state, 'sts', request, STS_MOUNT)
   }
 
