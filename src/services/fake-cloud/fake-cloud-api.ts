@@ -44,6 +44,12 @@ export const STS_MOUNT = ['_doppel', 'cloud', 'sts']
  * const instance = cloud.createInstance({ iam_role_name: 'web' })
  * const pkcs7 = cloud.identityDocument(instance.instance_id, 'rsa2048')
  */
+/**
+ * The Query API's module once imported: code, not state, kept because `import()` of a module already
+ * loaded still costs tens of microseconds a call, and every iam login makes one.
+ */
+let queryApi: Promise<typeof import('./query-api.ts')> | undefined
+
 export function getFakeCloud(emulator: Emulator): FakeCloudApi {
   return new DirectFace(emulator)
 }
@@ -149,7 +155,7 @@ class DirectFace implements FakeCloudApi {
   }
   // The Query API (and its SigV4 verifier) loads on the first call, as the service does on its first request.
   async forwardSts(request: Request): Promise<Response> {
-    const { serveQueryApi } = await import('./query-api.ts')
+    const { serveQueryApi } = await (queryApi ??= import('./query-api.ts'))
     return serveQueryApi(this.#state, 'sts', request, STS_MOUNT)
   }
 
