@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative, resolve, sep } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { relative, resolve, sep } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { typescriptFiles } from './typescript-files.ts'
 
 // The core knows only itself (docs/architecture.md): no name it declares or uses speaks of a service or a
 // feature above it. A service's concept belongs to the service, which hands it down through a generic
@@ -11,13 +12,6 @@ const CORE = resolve(import.meta.dirname, '../../src/core')
 /** Words of the floors above, matched against each word of an identifier (`imdsListeners` → imds, listeners). */
 const SERVICE_WORDS = /^(imds|sha1|ec2|sts|iam|aws|cloud|registry|terraform|tenants?|login|nonce|fixtures?)$/i
 
-function modules(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) return modules(path)
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : []
-  })
-}
 
 /** The identifiers of `text` (comments and strings are prose, not names) that hold a service word. */
 function serviceIdentifiers(text: string): string[] {
@@ -35,7 +29,7 @@ function serviceIdentifiers(text: string): string[] {
 
 describe("the core's names", () => {
   it('name no concept of a service or a feature', () => {
-    const found = modules(CORE).flatMap((file) => serviceIdentifiers(readFileSync(file, 'utf8')).map((name) => `src/core/${relative(CORE, file).split(sep).join('/')}: ${name}`))
+    const found = typescriptFiles(CORE).flatMap((file) => serviceIdentifiers(readFileSync(file, 'utf8')).map((name) => `src/core/${relative(CORE, file).split(sep).join('/')}: ${name}`))
     expect(found).toEqual([])
   })
 

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative, resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { relative, resolve } from 'node:path'
 import { expect, it } from 'vitest'
 import { ERROR_CODES } from '../../src/index.ts'
+import { typescriptFiles } from './typescript-files.ts'
 
 // Each floor lists the error codes it throws (core/doppel-error.ts, then each floor's error-codes.ts): a code
 // stands in the list of the lowest floor that throws it, so that no floor lists another floor's codes.
@@ -10,13 +11,6 @@ const SRC = resolve(import.meta.dirname, '../../src')
 const FLOORS = ['core', 'services', 'features', 'faces', 'cli']
 const floorOf = (path: string) => FLOORS.indexOf(path.includes('/') ? path.slice(0, path.indexOf('/')) : 'cli')
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) return sourceFiles(path)
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [relative(SRC, path)] : []
-  })
-}
 
 /** Where a code is thrown: `errorKind('Name', 'CODE')`, `super('CODE', …)`, `new DoppelError('CODE', …)`. */
 const THROWN = /(?:errorKind\(\s*'\w+',\s*|super\(\s*|new DoppelError\(\s*)'(DOPPEL_\w+)'/g
@@ -24,7 +18,7 @@ const THROWN = /(?:errorKind\(\s*'\w+',\s*|super\(\s*|new DoppelError\(\s*)'(DOP
 const LISTED = /^ {2}(DOPPEL_\w+): /gm
 
 it('every code is listed by the lowest floor that throws it, and listed once', () => {
-  const files = sourceFiles(SRC).map((path) => ({ path, text: readFileSync(join(SRC, path), 'utf8') }))
+  const files = typescriptFiles(SRC).map((file) => ({ path: relative(SRC, file), text: readFileSync(file, 'utf8') }))
   const listedIn = new Map<string, string[]>()
   for (const { path, text } of files) {
     if (!path.endsWith('error-codes.ts') && path !== 'core/doppel-error.ts') continue

@@ -1,8 +1,9 @@
-import { readdirSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../support/temp-dir.ts'
 import { exportNameClashes } from './export-names.ts'
+import { typescriptFiles } from './typescript-files.ts'
 
 // One exported name, one job: a reader who meets `ROUTES` or `Caller` in an import knows which one it is.
 // The fixture file's types are generated from its JSON Schema (scripts/fixture-types.ts) and describe the
@@ -10,17 +11,10 @@ import { exportNameClashes } from './export-names.ts'
 const SRC = resolve(import.meta.dirname, '../../src')
 const GENERATED = new Set([join(SRC, 'features/fixtures/fixture-document.ts')])
 
-function modules(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) return modules(path)
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !GENERATED.has(path) ? [path] : []
-  })
-}
 
 describe("src/'s exported names", () => {
   it('name one declaration each', () => {
-    expect(exportNameClashes(modules(SRC), SRC)).toEqual([])
+    expect(exportNameClashes(typescriptFiles(SRC).filter((path) => !GENERATED.has(path)), SRC)).toEqual([])
   })
 
   it('are caught when two modules export one name for different declarations, not when an index.ts re-exports one', () => {

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { typescriptFiles } from './typescript-files.ts'
 
 // The floors of docs/architecture.md, read from its tables: the document and this test cannot drift apart.
 
@@ -89,13 +90,6 @@ function placeOf(floors: Floors, path: string): { unit: string; floor: string } 
   return undefined
 }
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) return sourceFiles(path)
-    return entry.name.endsWith('.ts') ? [path] : []
-  })
-}
 
 const srcPath = (path: string) => relative(SRC, path).split(sep).join('/')
 
@@ -169,7 +163,7 @@ describe('layering', () => {
   })
 
   it('every module of src/ sits on a floor and imports only from its own floor and those below it', () => {
-    const files = sourceFiles(SRC).map((path) => ({ path, text: readFileSync(path, 'utf8') }))
+    const files = typescriptFiles(SRC, { tests: true }).map((path) => ({ path, text: readFileSync(path, 'utf8') }))
     expect(files.length).toBeGreaterThan(100)
     expect(layeringBreaks(floors, files)).toEqual([])
   })
@@ -205,7 +199,7 @@ describe('layering', () => {
   it('tests and benchmarks reach src/ only through the package entry points and the units\' index.ts', () => {
     // This file's planted cases are strings, not imports.
     const files = ['test', 'bench']
-      .flatMap((dir) => sourceFiles(join(ROOT, dir)))
+      .flatMap((dir) => typescriptFiles(join(ROOT, dir), { tests: true }))
       .filter((path) => path !== import.meta.filename)
       .map((path) => ({ path, text: readFileSync(path, 'utf8') }))
     expect(files.length).toBeGreaterThan(150)

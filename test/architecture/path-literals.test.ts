@@ -1,24 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative, resolve, sep } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { relative, resolve, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { strayPathLiterals } from './path-literals.ts'
+import { typescriptFiles } from './typescript-files.ts'
 
 // Each prefix and host name of doppel's URLs is written once, in the module that owns it (a service's
 // urls.ts, the tenants' names); everyone else builds paths with its builders or mounts rows on its prefix.
 
 const SRC = resolve(import.meta.dirname, '../../src')
 
-function modules(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) return modules(path)
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : []
-  })
-}
 
 describe("doppel's path and host literals", () => {
   it('appear only in the modules that own them', () => {
-    const stray = modules(SRC).flatMap((file) => {
+    const stray = typescriptFiles(SRC).flatMap((file) => {
       const path = relative(SRC, file).split(sep).join('/')
       return strayPathLiterals(path, readFileSync(file, 'utf8')).map(({ piece, line, text }) => `src/${path}:${line} writes ${piece} in ${JSON.stringify(text)}`)
     })
