@@ -103,6 +103,7 @@ it('refuses a large bad snapshot with the words doppel.restore throws, and chang
 })
 
 it('answers a large body that is not JSON, or nested too deep, as it answers a small one', { timeout: 120_000 }, async () => {
+  await withOldRole()
   const large = JSON.stringify(await snapshotOf(100))
   const cases = [
     { small: '{"doppel_snapshot":', large: large.slice(0, -1) },
@@ -123,13 +124,17 @@ it('answers a large body that is not JSON, or nested too deep, as it answers a s
     expect(smallEntry!.explanation?.rule).toBe('control request body')
   }
   // Nothing was replaced, and a restore runs again afterwards.
+  expect((await send(`${ROLE_URL}/old`)).status).toBe(200)
   expect((await send('/_doppel/snapshot', { method: 'PUT', body: large })).status).toBe(204)
+  expect((await send(`${ROLE_URL}/old`)).status).toBe(404)
 })
 
 it('refuses a large body of millions of tiny values as doppel.restore does, without running its parse out of memory', { timeout: 120_000 }, async () => {
+  await withOldRole()
   const body = `[${Array.from({ length: 4_000_000 }, () => '{}').join(',')}]`
   const response = await send('/_doppel/snapshot', { method: 'PUT', body })
   expect(response.status).toBe(400)
   expect(await response.json()).toEqual({ errors: ['Failed to read the snapshot: the snapshot must be an object'] })
   expect((await send('/_doppel/health')).status).toBe(200)
+  expect((await send(`${ROLE_URL}/old`)).status).toBe(200)
 })
