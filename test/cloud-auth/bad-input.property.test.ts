@@ -55,7 +55,7 @@ async function prepared(): Promise<ManagementClient> {
   await api.write('config/client', { access_key: user.access_key_id, secret_key: user.secret_access_key })
   await api.write('role/tagged', { auth_type: 'ec2', bound_ami_id: 'ami-1', role_tag: 'k', policies: 'p' })
   const tag = (await api.write('role/tagged/tag')).body.data.tag_value
-  await api.write(`roletag-denylist/${tag}`)
+  await api.write(`roletag-denylist/${encodeURIComponent(tag)}`)
   await api.read('/v1/sys/auth')
   return api
 }
@@ -64,10 +64,9 @@ async function expectNoHarm(api: ManagementClient, send: () => Promise<{ status:
   const before = api.doppel.store.snapshot()
   const answer = await send()
   expect(answer.status).toBeLessThan(500)
-  if (answer.status >= 400) {
-    expect(answer.body).toHaveProperty('errors')
-    expect(api.doppel.store.snapshot()).toEqual(before)
-  }
+  if (answer.status >= 400) expect(answer.body).toHaveProperty('errors')
+  // A refusal, or the redirect of a path with an empty segment, which runs nothing.
+  if (answer.status >= 400 || answer.status === 307) expect(api.doppel.store.snapshot()).toEqual(before)
 }
 
 describe('random input to every write endpoint: never a 5xx, and a 4xx changes nothing', () => {

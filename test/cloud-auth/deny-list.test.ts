@@ -29,20 +29,20 @@ describe('roletag-denylist/:role_tag and roletag-denylist', () => {
 
   it('takes the tag base64-encoded on every method, as the spec states', async () => {
     const { api, tag } = await tagged()
-    expect((await api.write(`roletag-denylist/${b64(tag)}`)).status).toBe(204)
-    expect((await api.read(`roletag-denylist/${tag}`)).status).toBe(200)
-    expect((await api.read(`roletag-denylist/${b64(tag)}`)).status).toBe(200)
+    expect((await api.write(`roletag-denylist/${encodeURIComponent(b64(tag))}`)).status).toBe(204)
+    expect((await api.read(`roletag-denylist/${encodeURIComponent(tag)}`)).status).toBe(200)
+    expect((await api.read(`roletag-denylist/${encodeURIComponent(b64(tag))}`)).status).toBe(200)
     expect((await api.list('roletag-denylist')).body.data.keys).toEqual([tag])
-    expect((await api.remove(`roletag-denylist/${b64(tag)}`)).status).toBe(204)
-    expect((await api.read(`roletag-denylist/${tag}`)).status).toBe(404)
+    expect((await api.remove(`roletag-denylist/${encodeURIComponent(b64(tag))}`)).status).toBe(204)
+    expect((await api.read(`roletag-denylist/${encodeURIComponent(tag)}`)).status).toBe(404)
   })
 
   it('sets creation_time once and moves expiration_time on every deny', async () => {
     const { api, tag } = await tagged()
-    await api.write(`roletag-denylist/${tag}`)
+    await api.write(`roletag-denylist/${encodeURIComponent(tag)}`)
     api.doppel.clock.advance('1h0m0.25s')
-    await api.write(`roletag-denylist/${tag}`)
-    expect((await api.read(`roletag-denylist/${tag}`)).body.data).toStrictEqual({
+    await api.write(`roletag-denylist/${encodeURIComponent(tag)}`)
+    expect((await api.read(`roletag-denylist/${encodeURIComponent(tag)}`)).body.data).toStrictEqual({
       creation_time: '2024-05-01T10:00:00Z',
       expiration_time: '2024-06-02T11:00:00.25Z',
     })
@@ -50,12 +50,12 @@ describe('roletag-denylist/:role_tag and roletag-denylist', () => {
 
   it('expires after the longest of the tag’s, the role’s and the mount’s maximum TTL', async () => {
     const { api, tag } = await tagged({ max_ttl: '800h' }, { ...ROLE, token_max_ttl: '900h' } as typeof ROLE)
-    await api.write(`roletag-denylist/${tag}`)
+    await api.write(`roletag-denylist/${encodeURIComponent(tag)}`)
     const expected = new Date(Date.parse('2024-05-01T10:00:00Z') + hours(900)).toISOString().replace('.000', '')
-    expect((await api.read(`roletag-denylist/${tag}`)).body.data.expiration_time).toBe(expected)
+    expect((await api.read(`roletag-denylist/${encodeURIComponent(tag)}`)).body.data.expiration_time).toBe(expected)
     const withTag = await tagged({ max_ttl: '800h' })
-    await withTag.api.write(`roletag-denylist/${withTag.tag}`)
-    expect((await withTag.api.read(`roletag-denylist/${withTag.tag}`)).body.data.expiration_time).toBe(
+    await withTag.api.write(`roletag-denylist/${encodeURIComponent(withTag.tag)}`)
+    expect((await withTag.api.read(`roletag-denylist/${encodeURIComponent(withTag.tag)}`)).body.data.expiration_time).toBe(
       new Date(Date.parse('2024-05-01T10:00:00Z') + hours(800)).toISOString().replace('.000', ''),
     )
   })
@@ -64,8 +64,8 @@ describe('roletag-denylist/:role_tag and roletag-denylist', () => {
     const { api, tag } = await tagged()
     expect((await api.list('roletag-denylist')).status).toBe(404)
     const second = (await api.write('role/abcd-123/tag', { policies: 'p' })).body.data.tag_value as string
-    await api.write(`roletag-denylist/${tag}`)
-    await api.write(`roletag-denylist/${second}`)
+    await api.write(`roletag-denylist/${encodeURIComponent(tag)}`)
+    await api.write(`roletag-denylist/${encodeURIComponent(second)}`)
     const keys = (await api.list('roletag-denylist/')).body.data.keys as string[]
     expect([...keys].sort()).toEqual([tag, second].sort())
     expect(keys.map(b64)).toEqual(keys.map(b64).sort())
@@ -89,7 +89,7 @@ describe('roletag-denylist/:role_tag and roletag-denylist', () => {
       it(name, async () => {
         const { api, tag } = await tagged()
         const before = api.doppel.store.snapshot()
-        const answer = await api.write(`roletag-denylist/${change(tag)}`)
+        const answer = await api.write(`roletag-denylist/${encodeURIComponent(change(tag))}`)
         expect(answer.status).toBe(400)
         expect(answer.body).toEqual(errors(message))
         expect(api.doppel.store.snapshot()).toEqual(before)
@@ -100,7 +100,7 @@ describe('roletag-denylist/:role_tag and roletag-denylist', () => {
   it('verifies against the plaintext rebuilt from the parsed items, so reordered items and 0 for false pass', async () => {
     const { api, tag } = await tagged()
     const reordered = tag.replace(':d=false:m=false', ':m=false:d=0')
-    expect((await api.write(`roletag-denylist/${reordered}`)).status).toBe(204)
+    expect((await api.write(`roletag-denylist/${encodeURIComponent(reordered)}`)).status).toBe(204)
     expect((await api.list('roletag-denylist')).body.data.keys).toEqual([reordered])
   })
 
@@ -108,14 +108,14 @@ describe('roletag-denylist/:role_tag and roletag-denylist', () => {
     const { api, tag } = await tagged()
     await api.remove('role/abcd-123')
     await api.write('role/abcd-123', ROLE)
-    expect((await api.write(`roletag-denylist/${tag}`)).body).toEqual(errors('role tag signature verification failed'))
+    expect((await api.write(`roletag-denylist/${encodeURIComponent(tag)}`)).body).toEqual(errors('role tag signature verification failed'))
   })
 
   it('accepts tags whose role name is given in another case and keeps them under the exact text', async () => {
     const { api } = await tagged()
     const tag = (await api.write('role/ABCD-123/tag')).body.data.tag_value as string
     expect(tag).toContain(':r=abcd-123:')
-    expect((await api.write(`roletag-denylist/${tag}`)).status).toBe(204)
+    expect((await api.write(`roletag-denylist/${encodeURIComponent(tag)}`)).status).toBe(204)
   })
 
   it('answers the empty name with the list path’s 405', async () => {

@@ -19,7 +19,9 @@ export interface CallOptions {
 
 async function answer(response: Response): Promise<Answer> {
   const text = await response.text()
-  return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) }
+  // JSON but for the HTML link of a redirect to a clean path.
+  const json = response.headers.get('content-type')?.startsWith('application/json')
+  return { status: response.status, headers: response.headers, body: text === '' ? undefined : json ? JSON.parse(text) : text }
 }
 
 export class ManagementClient {

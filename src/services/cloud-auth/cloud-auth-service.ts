@@ -1,7 +1,7 @@
 /**
- * The cloud auth service: every path under `/v1/`, from one table (`routing/api-routes.ts`). Strip the
- * prefix → match a row → read the operation unless the row reads the request itself → check the token
- * unless the row says not → run.
+ * The cloud auth service: every path under `/v1/`, from one table (`routing/api-routes.ts`). Decode the
+ * path → redirect it if it is not clean → strip the prefix → match a row → read the operation unless the
+ * row reads the request itself → check the token unless the row says not → run.
  */
 import type { RequestContext } from '../../core/glossary.ts'
 import { requestUrl } from '../../core/http.ts'
@@ -22,6 +22,7 @@ import type { RouteMatch } from '../../core/routing/index.ts'
 import { elsewhere, matchApiRoute, type MountPoint } from './routing/api-routes.ts'
 import type { ApiRoute, OperationCall, RouteToken } from './routing/api-route.ts'
 import { AUTH_API_PREFIX } from './urls.ts'
+import { cleanPathRedirect } from './routing/clean-path.ts'
 
 /**
  * The cloud auth service under `/v1/`, and its edge: whatever a step throws is answered here, once, by
@@ -36,8 +37,6 @@ export async function cloudAuth(request: Request, context: RequestContext): Prom
 }
 
 async function serve(request: Request, context: RequestContext): Promise<Response> {
-  // A running clock moves by itself: tokens it expired go before this request is answered.
-  context.emulator.sweepExpired()
   const url = requestUrl(request, context)
   let path = url.pathname
   if (path.includes('%')) {
@@ -51,6 +50,10 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
       })
     }
   }
+  const redirect = cleanPathRedirect(request, url, context.emulator.basePath)
+  if (redirect) return redirect
+  // A running clock moves by itself: tokens it expired go before this request is answered.
+  context.emulator.sweepExpired()
   if (path.startsWith(AUTH_API_PREFIX)) path = path.slice(AUTH_API_PREFIX.length)
   const match = matchApiRoute(context.profile, path)
   if (match?.row.reads === 'request') {
