@@ -177,6 +177,8 @@ describe.skipIf(!present)('dashboard in headless chromium through doppel serve',
     await refreshFromScript()
     expect(await fields.evaluate((node) => (node as HTMLDetailsElement).open)).toBe(true)
     await page.getByRole('link', { name: 'Journal' }).click()
+    // The page moves focus to the opened view's title on hashchange, which may come after the click returns.
+    await page.waitForFunction(() => document.activeElement?.id === 'journal-title')
     const link = page.locator('#journal-list a').first()
     await link.focus()
     const href = await link.getAttribute('href')

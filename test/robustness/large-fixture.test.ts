@@ -1,4 +1,3 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
 import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
@@ -34,36 +33,50 @@ function rolesFixture(limit: number): { text: string; count: number } {
   return { text: lines.join('\n') + '\n', count }
 }
 
-it('loads an 8 MiB fixture while other requests go on being answered (99% of pauses under 100 ms, none a second)', { timeout: 240_000 }, async () => {
+const cpuMs = () => {
+  const { user, system } = process.threadCpuUsage()
+  return (user + system) / 1000
+}
+
+it('loads an 8 MiB fixture while other requests go on being answered (99% held under 100 ms of CPU, none a second)', { timeout: 240_000 }, async () => {
   const { text, count } = rolesFixture(8 * 1024 * 1024 - 64)
   expect(Buffer.byteLength(text)).toBeGreaterThan(8_000_000)
-  const delay = monitorEventLoopDelay({ resolution: 10 })
-  delay.enable()
   let loading = true
-  let slowest = 0
+  const wall: number[] = []
+  const cpu: number[] = []
   const probes = (async () => {
     while (loading) {
       const started = performance.now()
+      const startedCpu = cpuMs()
       const res = await fetch(`${running.url}/_doppel/health`)
       await res.arrayBuffer()
-      slowest = Math.max(slowest, performance.now() - started)
+      wall.push(performance.now() - started)
+      cpu.push(cpuMs() - startedCpu)
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
   })()
   const res = await fetch(`${running.url}/_doppel/fixtures`, { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: text })
   loading = false
   await probes
-  delay.disable()
   expect(res.status).toBe(201)
   expect(((await res.json()) as { loaded: { roles: string[] } }).loaded.roles).toHaveLength(count)
   const roles = await doppel.fetch(`http://127.0.0.1/v1/auth/cloud/role/role-${count - 1}`, { headers: { 'X-Service-Token': 'root' } })
   expect(roles.status).toBe(200)
-  const p99 = delay.percentile(99) / 1e6
-  const max = delay.max / 1e6
-  console.log(`8 MiB fixture: ${count} roles; slowest health answer ${slowest.toFixed(0)} ms; event-loop delay p99 ${p99.toFixed(0)} ms, max ${max.toFixed(0)} ms`)
-  // On a quiet machine the longest pause is about 50 ms (a garbage collection); on one whose cores are
-  // shared with other test files, pauses stretch with the wait for a core. Before the fixture was parsed on a
-  // worker and applied in slices, one request waited 17 to 45 s.
-  expect(p99).toBeLessThan(100)
-  expect(max).toBeLessThan(1000)
+  const [wallP99, wallMax] = p99AndMax(wall)
+  const [cpuP99, cpuMax] = p99AndMax(cpu)
+  console.log(
+    `8 MiB fixture: ${count} roles; ${wall.length} health requests meanwhile, latency p99 ${wallP99.toFixed(0)} ms, max ${wallMax.toFixed(0)} ms; ` +
+      `CPU time of this thread while one was under way p99 ${cpuP99.toFixed(0)} ms, max ${cpuMax.toFixed(0)} ms`,
+  )
+  // The wall clock also counts the waits for a core when other test files share the machine's cores; the CPU
+  // time this thread spent while a request was under way is what doppel's own work held it for. Before the
+  // fixture was parsed on a worker and applied in slices, one request waited 17 to 45 s.
+  expect(wall.length).toBeGreaterThan(0)
+  expect(cpuP99).toBeLessThan(100)
+  expect(cpuMax).toBeLessThan(1000)
 })
+
+function p99AndMax(values: number[]): [number, number] {
+  const sorted = [...values].sort((a, b) => a - b)
+  return [sorted[Math.floor(sorted.length * 0.99)] ?? 0, sorted.at(-1) ?? 0]
+}

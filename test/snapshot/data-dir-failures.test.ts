@@ -171,7 +171,8 @@ describe('doppel serve --data-dir refuses a directory it cannot use, at once', (
       expect(stdout).toBe('')
       expect(stderr.trimEnd().split('\n')).toHaveLength(1)
       expect(stderr).toMatch(message)
-      expect(ms).toBeLessThan(1000)
+      // The start of a Node process is in it; on a machine busy with other test files that alone can take a second.
+      expect(ms).toBeLessThan(5000)
     })
   }
 
