@@ -1,16 +1,19 @@
-// `npm run build` (and `prepack`): compiles src/ to dist/ as JavaScript, declarations and source maps,
-// then copies what the code reads at run time (JSON Schemas, assets/ folders), and makes each entry's
-// declarations load Node's types themselves. See docs/decisions/build.md.
+// `npm run build` (and `prepack`): writes src/'s declarations to dist/ with tsc and its JavaScript, bundled
+// with source maps, with rolldown (scripts/bundle.ts), then copies what the code reads at run time (JSON
+// Schemas, assets/ folders), and makes each entry's declarations load Node's types themselves. See
+// docs/decisions/build.md.
 import { execFileSync } from 'node:child_process'
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { sep } from 'node:path'
+import { bundle } from './bundle.ts'
 
 const root = new URL('../', import.meta.url)
 const dist = new URL('dist/', root)
 rmSync(dist, { recursive: true, force: true })
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' })
+await bundle(root, dist)
 
 const runtimeFile = (path: string) => path.includes(`${sep}assets${sep}`) || path.endsWith('.schema.json')
 cpSync(new URL('src/', root), dist, {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { didYouMean } from '../core/did-you-mean.ts'
+import { packageFile } from '../core/package-files.ts'
 import { serve } from './serve-command.ts'
 import type { CliIo } from '../core/cli-io.ts'
 import type { ProxySession } from './proxy-session.ts'
@@ -54,7 +55,7 @@ Exit codes: 0 success, 1 usage or start-up error, 2 invalid scenario, 3 target u
 
 /** The version in doppel's own package.json. */
 export function version(): string {
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
+  return (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version
 }
 
 /**

@@ -76,7 +76,7 @@ afterAll(() => work && rmSync(work, { recursive: true, force: true }), 120_000)
 describe('the tarball', () => {
   it('ships the built package and nothing of the workshop', () => {
     const paths = tarball.files.map((file) => file.path)
-    for (const needed of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/doppel.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'certs/rsa2048.pem', 'certs/rsa2048.key', 'certs/dsa2048.pem', 'certs/dsa2048.key', 'certs/README.md', 'schemas/scenario.schema.json', 'dist/faces/conformance/vault-container.js', 'dist/features/dashboard/assets/index.html', 'dist/features/dashboard/assets/app.js']) {
+    for (const needed of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/doppel.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'certs/rsa2048.pem', 'certs/rsa2048.key', 'certs/dsa2048.pem', 'certs/dsa2048.key', 'certs/README.md', 'schemas/scenario.schema.json', 'dist/features/documents/parse-worker.js', 'dist/features/dashboard/assets/index.html', 'dist/features/dashboard/assets/app.js']) {
       expect(paths, needed).toContain(needed)
     }
     expect(paths.some((path) => path.startsWith('conformance/') && path.endsWith('.yaml'))).toBe(true)

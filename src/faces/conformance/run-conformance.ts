@@ -1,10 +1,10 @@
-import { fileURLToPath } from 'node:url'
 import type { CliIo } from '../../core/cli-io.ts'
+import { packageFile } from '../../core/package-files.ts'
 import { findScenarioFiles, EXIT, runSuite, type SuiteOptions } from '../scenario/index.ts'
 import { startVaultBridge, type VaultBridge } from './vault-bridge.ts'
 
 /** The bundled conformance scenarios, and the `targets.yaml` beside them when there is one. */
-export const CONFORMANCE_DIR = fileURLToPath(new URL('../../../conformance/', import.meta.url))
+export const CONFORMANCE_DIR = packageFile('conformance/')
 
 export interface ConformanceOptions extends Omit<SuiteOptions, 'files'> {
   /** Serve the fake cloud for a real server (an http target) from here, on a fresh mount of the method. */

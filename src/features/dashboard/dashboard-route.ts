@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { jsonResponse } from '../../core/http.ts'
+import { codeFile } from '../../core/package-files.ts'
 import { controlPath } from '../../services/control/urls.ts'
 import { explainResponse, listText } from '../../core/explanation.ts'
 
@@ -33,7 +34,7 @@ const loaded = new Map<string, Promise<string>>()
 function asset(name: string): Promise<string> {
   let text = loaded.get(name)
   if (text === undefined) {
-    text = readFile(new URL(`./assets/${name}`, import.meta.url), 'utf8')
+    text = readFile(codeFile(`features/dashboard/assets/${name}`), 'utf8')
     loaded.set(name, text)
   }
   return text

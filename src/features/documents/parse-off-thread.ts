@@ -1,5 +1,3 @@
-import { extname } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { ValuePath } from './glossary.ts'
 import type { ScenarioIssue } from './document-error.ts'
@@ -8,6 +6,7 @@ import { putTexts, unpackLargeValue } from './large-values.ts'
 import { loopYielder } from '../../core/yield-to-loop.ts'
 import type { WorkerBudget } from '../../core/shared-pool.ts'
 import { JsonScan, NestingTooDeepError } from '../../core/bounded-parse.ts'
+import { codeFile, MODULE_EXTENSION } from '../../core/package-files.ts'
 
 /** Documents up to this size are parsed on the calling thread: a worker's start costs more than they do. */
 export const OFF_THREAD_SIZE = 64 * 1024
@@ -103,10 +102,9 @@ export async function parseOffThread(job: ParseJob, budget: WorkerBudget): Promi
 /** A parse worker started once `budget` has room for its heap, which it holds until it ends. */
 async function startParseWorker(workerData: ParseJob | JsonJob, heapMb: number, budget: WorkerBudget, what: string, transferList: ArrayBuffer[] = []): Promise<Worker> {
   const release = await budget.take(heapMb, what)
-  const here = fileURLToPath(import.meta.url)
   let worker: Worker
   try {
-    worker = new Worker(new URL(`./parse-worker${extname(here)}`, import.meta.url), {
+    worker = new Worker(codeFile(`features/documents/parse-worker${MODULE_EXTENSION}`), {
       workerData,
       transferList,
       resourceLimits: { maxOldGenerationSizeMb: heapMb },

@@ -1,5 +1,7 @@
 import { createPrivateKey, X509Certificate, type KeyObject } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { packageFile } from '../../../core/package-files.ts'
 import { encodeDer, parseBer, tagOf } from '../../../core/asn1.ts'
 
 /**
@@ -22,7 +24,7 @@ export interface Signer {
   notAfterMs: number
 }
 
-const CERTS_DIR = new URL('../../../../certs/', import.meta.url)
+const CERTS_DIR = packageFile('certs')
 const loaded = new Map<SignerName, Signer>()
 
 /** The named signer, read from `certs/` on first use. */
@@ -36,8 +38,8 @@ export function getSigner(name: SignerName): Signer {
 }
 
 function loadSigner(name: SignerName): Signer {
-  const certificatePem = readFileSync(new URL(`${name}.pem`, CERTS_DIR), 'utf8')
-  const key = createPrivateKey(readFileSync(new URL(`${name}.key`, CERTS_DIR)))
+  const certificatePem = readFileSync(join(CERTS_DIR, `${name}.pem`), 'utf8')
+  const key = createPrivateKey(readFileSync(join(CERTS_DIR, `${name}.key`)))
   const certificate = new X509Certificate(certificatePem)
   // Certificate ::= SEQUENCE { tbsCertificate SEQUENCE { [0] version, serialNumber, signature, issuer, … } … }
   const fields = parseBer(certificate.raw).children[0]!.children
