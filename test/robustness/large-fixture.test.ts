@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
 import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
+import { p99AndMax, threadCpuMs } from '../support/thread-cpu.ts'
 
 // A fixture at the control API's 8 MiB body limit is parsed on a worker and put in over many turns of the
 // event loop: other requests go on being answered while it loads.
@@ -33,11 +34,6 @@ function rolesFixture(limit: number): { text: string; count: number } {
   return { text: lines.join('\n') + '\n', count }
 }
 
-const cpuMs = () => {
-  const { user, system } = process.threadCpuUsage()
-  return (user + system) / 1000
-}
-
 it('loads an 8 MiB fixture while other requests go on being answered (99% held under 100 ms of CPU, none a second)', { timeout: 240_000 }, async () => {
   const { text, count } = rolesFixture(8 * 1024 * 1024 - 64)
   expect(Buffer.byteLength(text)).toBeGreaterThan(8_000_000)
@@ -47,11 +43,11 @@ it('loads an 8 MiB fixture while other requests go on being answered (99% held u
   const probes = (async () => {
     while (loading) {
       const started = performance.now()
-      const startedCpu = cpuMs()
+      const startedCpu = threadCpuMs()
       const res = await fetch(`${running.url}/_doppel/health`)
       await res.arrayBuffer()
       wall.push(performance.now() - started)
-      cpu.push(cpuMs() - startedCpu)
+      cpu.push(threadCpuMs() - startedCpu)
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
   })()
@@ -62,8 +58,8 @@ it('loads an 8 MiB fixture while other requests go on being answered (99% held u
   expect(((await res.json()) as { loaded: { roles: string[] } }).loaded.roles).toHaveLength(count)
   const roles = await doppel.fetch(`http://127.0.0.1/v1/auth/cloud/role/role-${count - 1}`, { headers: { 'X-Service-Token': 'root' } })
   expect(roles.status).toBe(200)
-  const [wallP99, wallMax] = p99AndMax(wall)
-  const [cpuP99, cpuMax] = p99AndMax(cpu)
+  const { p99: wallP99, max: wallMax } = p99AndMax(wall)
+  const { p99: cpuP99, max: cpuMax } = p99AndMax(cpu)
   console.log(
     `8 MiB fixture: ${count} roles; ${wall.length} health requests meanwhile, latency p99 ${wallP99.toFixed(0)} ms, max ${wallMax.toFixed(0)} ms; ` +
       `CPU time of this thread while one was under way p99 ${cpuP99.toFixed(0)} ms, max ${cpuMax.toFixed(0)} ms`,
@@ -75,8 +71,3 @@ it('loads an 8 MiB fixture while other requests go on being answered (99% held u
   expect(cpuP99).toBeLessThan(100)
   expect(cpuMax).toBeLessThan(1000)
 })
-
-function p99AndMax(values: number[]): [number, number] {
-  const sorted = [...values].sort((a, b) => a - b)
-  return [sorted[Math.floor(sorted.length * 0.99)] ?? 0, sorted.at(-1) ?? 0]
-}

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
 import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
 import { openDataDir } from '../../src/features/snapshot/index.ts'
+import { p99AndMax, threadCpuMs } from '../support/thread-cpu.ts'
 
 // Issue 34: with a 160 MiB state each periodic save held every request for up to 1.0 s, GET /_doppel/snapshot
 // 1.9 s, PUT 5.5 s, and reading a full journal 0.2 to 0.6 s. Small requests sent meanwhile are timed here.
@@ -61,16 +62,6 @@ interface Held {
   cpu: { p99: number; max: number }
 }
 
-const cpuMs = () => {
-  const { user, system } = process.threadCpuUsage()
-  return (user + system) / 1000
-}
-
-const p99AndMax = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return { p99: sorted[Math.floor(sorted.length * 0.99)] ?? 0, max: sorted.at(-1) ?? 0 }
-}
-
 /** Small requests sent one after another while `work` runs, timed on the wall clock and in this thread's CPU time. */
 async function whileRunning(work: () => Promise<unknown>): Promise<Held> {
   let busy = true
@@ -79,10 +70,10 @@ async function whileRunning(work: () => Promise<unknown>): Promise<Held> {
   const probes = (async () => {
     while (busy) {
       const started = performance.now()
-      const startedCpu = cpuMs()
+      const startedCpu = threadCpuMs()
       await (await fetch(`${running.url}/v1/auth/cloud/role/role-7`, { headers })).arrayBuffer()
       wall.push(performance.now() - started)
-      cpu.push(cpuMs() - startedCpu)
+      cpu.push(threadCpuMs() - startedCpu)
       await new Promise((resolve) => setTimeout(resolve, 5))
     }
   })()
