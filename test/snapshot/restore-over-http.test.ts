@@ -2,6 +2,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
 import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
 import { SnapshotError } from '../../src/core/snapshot/index.ts'
+import { rawExchange } from '../server/raw-http.ts'
 
 // Issue 34: PUT /_doppel/snapshot parses a large body off the event loop and checks it in slices; these are
 // what it must keep meanwhile: the old state answering, one restore at a time, and the answers it gave.
@@ -83,6 +84,48 @@ it('refuses a second restore of the instance while one runs (409 in the control 
   expect((await send(`${ROLE_URL}/role-1499`)).status).toBe(200)
   // Once it is done, the next one runs.
   expect((await send('/_doppel/snapshot', { method: 'PUT', body })).status).toBe(204)
+})
+
+it('refuses a second restore at once, before its body is read: while the first one is still uploading', { timeout: 120_000 }, async () => {
+  const bytes = new TextEncoder().encode(JSON.stringify(await snapshotOf(200)))
+  // Bodies sent in pieces the test controls: the first stops halfway until told, the second never ends.
+  let finishFirst!: () => void
+  let halfSent!: () => void
+  const firstHalfSent = new Promise<void>((resolve) => (halfSent = resolve))
+  const first = send('/_doppel/snapshot', {
+    method: 'PUT',
+    duplex: 'half',
+    body: new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(bytes.subarray(0, bytes.length >> 1))
+        halfSent()
+        await new Promise<void>((resolve) => (finishFirst = resolve))
+        controller.enqueue(bytes.subarray(bytes.length >> 1))
+        controller.close()
+      },
+    }),
+  } as RequestInit)
+  await firstHalfSent
+  // The first request's headers are in and its body is on its way: its claim is held.
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  // The second on a raw connection: headers promising a 100 MB body (past what the server reads whole before
+  // answering), then 64 KiB of it (more than the journal keeps of a body), then nothing more.
+  const second = await rawExchange(
+    running.port,
+    [
+      'PUT /_doppel/snapshot HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Service-Token: root\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n',
+      `{"version":${' '.repeat(64 * 1024)}`,
+    ],
+    1,
+    { timeoutMs: 10_000 },
+  )
+  expect(second).toMatch(/^HTTP\/1\.1 409 /)
+  expect(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4))).toEqual({
+    errors: ['Failed to restore the snapshot: another restore of this instance is under way; try again when it is done'],
+  })
+  finishFirst()
+  expect((await first).status).toBe(204)
+  expect((await send(`${ROLE_URL}/role-199`)).status).toBe(200)
 })
 
 it('refuses a large bad snapshot with the words doppel.restore throws, and changes nothing', { timeout: 120_000 }, async () => {

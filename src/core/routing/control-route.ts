@@ -66,6 +66,11 @@ export interface ControlRoute extends RouteRow {
   access: ControlAccess
   /** How the body is read; absent when the route reads none. */
   body?: BodySpec
+  /**
+   * What the route holds from before its body is read until it has answered: the release, or the refusal
+   * when it cannot have it (answered without reading the body).
+   */
+  claim?(context: RequestContext): (() => void) | ControlAnswer
   run(call: ControlCall): ControlAnswer | Promise<ControlAnswer>
 }
 

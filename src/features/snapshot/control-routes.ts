@@ -1,4 +1,4 @@
-import { mount, type BodySpec, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
+import { mount, refused, type BodySpec, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
 import { streamedJsonResponse } from '../../core/json-chunks.ts'
 import { CONTROL_PREFIX } from '../../services/control/urls.ts'
 
@@ -19,6 +19,9 @@ export const SNAPSHOT_ROUTES: readonly ControlRoute[] = mount(CONTROL_PREFIX, [
     path: 'snapshot',
     access: 'management',
     body: SNAPSHOT,
+    // Claimed before the body is read: a second restore is refused at once, not after its whole upload.
+    claim: (context) =>
+      context.emulator.claimReplacement() ?? refused(409, 'Failed to restore the snapshot: another restore of this instance is under way; try again when it is done'),
     run: async (call) => (await restores()).restoreOverHttp(emulator(call), call.body as Uint8Array, SNAPSHOT),
   },
 ])

@@ -67,6 +67,8 @@ export async function control(request: Request, context: RequestContext, table: 
       hint: `${request.method} ${path} reads or replaces secrets: send a root token (or --control-token) in ${context.profile.tokenHeaders.join(' or ')} or Authorization: Bearer`,
     })
   }
+  const claimed = route.claim?.(context)
+  if (claimed !== undefined && typeof claimed !== 'function') return answer(claimed)
   try {
     const read = route.body ? await readControlBody(request, route.body) : { value: undefined }
     if (read.refusal) return bodyRefusal(read.refusal)
@@ -88,6 +90,8 @@ export async function control(request: Request, context: RequestContext, table: 
     const status = refusalStatus(error)
     if (status === undefined) throw error
     return answer(refused(status, (error as Error).message), explanationOf(error, `${request.method} ${path}`))
+  } finally {
+    claimed?.()
   }
 }
 
