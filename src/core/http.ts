@@ -99,6 +99,11 @@ export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES, in
   return out
 }
 
+/** Where the path starts in an absolute URL's text (the first `/` after `scheme://`): read without parsing the URL. */
+export function pathStart(href: string): number {
+  return href.indexOf('/', href.indexOf('//') + 2)
+}
+
 /** The request's URL: parsed once by `Doppel.handle` and carried in the context, else parsed here. */
 export function requestUrl(request: Request, context: { url?: URL }): URL {
   return context.url ?? new URL(request.url)

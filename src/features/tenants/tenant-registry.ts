@@ -1,6 +1,6 @@
 import { getHeapStatistics } from 'node:v8'
 import { Clock } from '../../core/clock.ts'
-import { jsonResponse } from '../../core/http.ts'
+import { jsonResponse, pathStart } from '../../core/http.ts'
 import { createDoppel, type Doppel, type DoppelOptions, type HandleOptions } from '../doppel/index.ts'
 import type { TenantDirectory, TenantOptions, TenantSummary } from './glossary.ts'
 import { checkTenantName, splitTenantPath, tenantBase, TenantNameError } from './tenant-name.ts'
@@ -59,7 +59,7 @@ export class TenantRegistry implements TenantDirectory {
   async handle(request: Request, options: HandleOptions = {}): Promise<Response> {
     // Most requests carry no prefix: tell by the string, without parsing the URL a second time.
     const raw = request.url
-    if (!raw.startsWith('/t', raw.indexOf('/', raw.indexOf('//') + 2))) return this.#root.handle(request, { ...options, tenants: this })
+    if (!raw.startsWith('/t', pathStart(raw))) return this.#root.handle(request, { ...options, tenants: this })
     const url = new URL(raw)
     let split
     try {

@@ -5,6 +5,7 @@
  * clients meet: raw in the path it is redirected, percent-encoded (`%2F`) it is not.
  */
 import { explainResponse } from '../../../core/explanation.ts'
+import { pathStart } from '../../../core/http.ts'
 
 /** The path with repeated slashes, `.` and `..` segments removed; a trailing slash is kept (as Go's ServeMux cleans). */
 function cleanPath(path: string): string {
@@ -21,10 +22,10 @@ function cleanPath(path: string): string {
 /** The 307 to a path's clean form (under `basePath`, a tenant's prefix), or undefined when the (still percent-encoded) path is clean. */
 export function cleanPathRedirect(request: Request, url: URL, basePath: string): Response | undefined {
   const href = request.url
-  const pathStart = href.indexOf('/', href.indexOf('//') + 2)
+  const start = pathStart(href)
   // Most paths are clean: tell by the string before taking it apart.
-  if (href.indexOf('//', pathStart) === -1 && href.indexOf('/.', pathStart) === -1) return undefined
-  const path = rawPath(href, pathStart) ?? url.pathname
+  if (href.indexOf('//', start) === -1 && href.indexOf('/.', start) === -1) return undefined
+  const path = rawPath(href, start) ?? url.pathname
   const clean = cleanPath(path)
   if (clean === path) return undefined
   // Go builds the target from the cleaned escaped path as if it were unescaped, so `%` comes back as `%25`;
@@ -49,14 +50,16 @@ export function cleanPathRedirect(request: Request, url: URL, basePath: string):
  */
 function rawPath(href: string, start: number): string | undefined {
   if (start === -1) return undefined
-  const end = href.slice(start).search(/[?#]/)
-  const path = end === -1 ? href.slice(start) : href.slice(start, start + end)
+  const path = href.slice(start).split(/[?#]/, 1)[0]!
   return /^[\w\-.~!$&'()*+,;=:@[\]/%]*$/.test(path) ? path : undefined
 }
 
-/** Go's `url.URL.EscapedPath` of a path with no raw form: all but letters, digits and -_.~$&+,/:;=@ %-escaped. */
+/**
+ * Go's `url.URL.EscapedPath` of a path with no raw form: all but letters, digits and -_.~$&+,/:;=@
+ * %-escaped. The path is ASCII (sent, or as the URL parser encodes it), so a character is one byte.
+ */
 function escapeGoPath(path: string): string {
-  return path.replace(/[^A-Za-z0-9\-_.~$&+,/:;=@]/g, (char) => encodeURIComponent(char).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`))
+  return path.replace(/[^A-Za-z0-9\-_.~$&+,/:;=@]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' }
