@@ -62,9 +62,7 @@ export async function parseOffThread(job: ParseJob, budget: WorkerBudget): Promi
   let ended = false
   return new Promise((resolve, reject) => {
     const overBudget = (error: Error) =>
-      (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? { file: job.file, line: 0, message: `the document is too large to parse: it needs more than ${heapMb} MiB` }
-        : undefined
+      outOfHeap(error) ? { file: job.file, line: 0, message: `the document is too large to parse: it needs more than ${heapMb} MiB` } : undefined
     worker.once('error', (error) => {
       ended = true
       for (const settle of pending.values()) settle(0)
@@ -116,6 +114,9 @@ async function startParseWorker(workerData: ParseJob | JsonJob, heapMb: number, 
   worker.once('exit', release)
   return worker
 }
+
+/** Whether a parse worker ended because it ran out of the heap it was given. */
+const outOfHeap = (error: Error) => (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY'
 
 class HeapExceeded extends Error {}
 
@@ -178,7 +179,7 @@ export async function parseJsonOffThread(bytes: Uint8Array, nestingLimit: number
       failed = reject
     })
   worker.on('message', (message) => messages.shift()?.(message))
-  worker.once('error', (error) => failed?.((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? new HeapExceeded() : error))
+  worker.once('error', (error) => failed?.(outOfHeap(error) ? new HeapExceeded() : error))
   worker.once('exit', () => failed?.(new Error('the parse worker stopped before it answered')))
   try {
     const answer = await next<Answer>()
