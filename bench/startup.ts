@@ -1,10 +1,12 @@
-import { execFileSync, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { bundle } from '../scripts/bundle.ts'
 import { figure, median, type Figure } from './lib.ts'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const ROOT_URL = new URL('..', import.meta.url)
+const ROOT = fileURLToPath(ROOT_URL)
 const CACHE = join(tmpdir(), 'doppel-bench-compile-cache')
 
 const MSW_ONLY = `await import('msw'); await import('msw/node')`
@@ -36,11 +38,11 @@ function timeProcess(source: string): { ms: number; stdout: string } {
 }
 
 /**
- * A fresh process that imports doppel as a user's project does (the built package, dist/, made first) and
- * creates an emulator with the fake cloud, against msw alone.
+ * A fresh process that imports doppel as a user's project does (the built package's JavaScript, dist/,
+ * bundled first as the build bundles it) and creates an emulator with the fake cloud, against msw alone.
  */
-export function benchStartup(runs = 9): Figure[] {
-  execFileSync(process.execPath, ['scripts/build.ts'], { cwd: ROOT, stdio: 'ignore' })
+export async function benchStartup(runs = 9): Promise<Figure[]> {
+  await bundle(ROOT_URL, new URL('dist/', ROOT_URL))
   const ratios: number[] = []
   const doppelTimes: number[] = []
   const mswTimes: number[] = []
