@@ -1,7 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml'
-import { checkJsonDepth, checkYamlDepth, JsonScan, jsonValueEnd, NestingTooDeepError, TooManyEntriesError } from './bounded-parse.ts'
+import { checkJsonDepth, checkYamlDepth, JsonScan, NestingTooDeepError, TooManyEntriesError } from './bounded-parse.ts'
+
+/** Where the first JSON value in `text` closes (just past it), or -1: one scan of the whole text. */
+const valueEnd = (text: string | Uint8Array, limit: number) => new JsonScan(limit).push(text)
 
 /** Nesting as the parsed value has it: 0 for a scalar, 1 + the deepest child for a collection. */
 function depthOf(value: unknown): number {
@@ -37,11 +40,11 @@ describe('nesting limits before parsing', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.string(), (object, tail) => {
         const text = JSON.stringify(object)
-        expect(jsonValueEnd(text + tail, 0, 1000)).toBe(text.length)
+        expect(valueEnd(text + tail, 1000)).toBe(text.length)
       }),
     )
-    expect(jsonValueEnd('{"a":"\\\\"}', 0, 10)).toBe(10)
-    expect(jsonValueEnd('{"a":"\\"}', 0, 10)).toBe(-1)
+    expect(valueEnd('{"a":"\\\\"}', 10)).toBe(10)
+    expect(valueEnd('{"a":"\\"}', 10)).toBe(-1)
   })
 
   it('YAML: never counts less than the parser builds, block or flow', () => {
@@ -132,7 +135,7 @@ describe('entry limits before parsing', () => {
       fc.property(fc.json(), fc.nat(), (text, cut) => {
         const bytes = Buffer.from(text)
         const at = cut % (bytes.length + 1)
-        const whole = jsonValueEnd(bytes, 0, 1000)
+        const whole = valueEnd(bytes, 1000)
         const scanner = new JsonScan(1000)
         const first = scanner.push(bytes.subarray(0, at))
         const end = first !== -1 ? first : (() => {

@@ -165,27 +165,12 @@ function endsRun(text: JsonSource, at: number, from: number): boolean {
   return from === 0 && at - backslashesBefore(text, at, from) === 0
 }
 
-/** The scan of a whole text from `start`. */
-function scanJson(text: JsonSource, start: number, limit: number, entries: EntryLimits | undefined, whole: boolean): number {
-  const end = new JsonScan(limit, entries, whole).push(start === 0 ? text : typeof text === 'string' ? text.slice(start) : text.subarray(start))
-  return end === -1 ? -1 : end + start
-}
-
-/**
- * Scans the JSON value that starts at `start` (strings skipped): the index just past the bracket that
- * closes it, or -1 when it is not closed. Throws NestingTooDeepError as soon as nesting passes `limit`,
- * and TooManyEntriesError as soon as it holds more entries than `entries` allows.
- */
-export function jsonValueEnd(text: JsonSource, start: number, limit: number, entries?: EntryLimits): number {
-  return scanJson(text, start, limit, entries, false)
-}
-
 /**
  * Throws NestingTooDeepError when any JSON value in `text` nests deeper than `limit` (TooManyEntriesError
  * past `entries`). Given bytes, it checks a body before it is decoded.
  */
 export function checkJsonDepth(text: JsonSource, limit: number, entries?: EntryLimits): void {
-  scanJson(text, 0, limit, entries, true)
+  new JsonScan(limit, entries, true).push(text)
 }
 
 /** `JSON.parse` after the nesting check. */

@@ -1,4 +1,4 @@
-import { checkJsonDepth, JsonScan, jsonValueEnd, SERVICE_ENTRY_LIMITS, SERVICE_NESTING_LIMIT } from '../../core/bounded-parse.ts'
+import { checkJsonDepth, JsonScan, SERVICE_ENTRY_LIMITS, SERVICE_NESTING_LIMIT } from '../../core/bounded-parse.ts'
 import { BodyTooLargeError, readBodyBytes } from '../../core/http.ts'
 import { AuthRefusal } from './auth-refusal.ts'
 
@@ -20,54 +20,71 @@ const FORM_ERROR = 'error parsing form data'
  */
 export async function readRequestData(request: Request): Promise<Record<string, unknown>> {
   const contentType = request.headers.get('content-type') ?? ''
+  const bounds = new BodyBounds(contentType)
   let bytes: Uint8Array
   try {
     // Bounds are checked as the body arrives: one past them is refused before it is read whole, decoded or parsed.
-    bytes = await readBodyBytes(request, undefined, boundsCheck(contentType))
+    bytes = await readBodyBytes(request, undefined, bounds.check)
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw new RequestDataError(JSON_ERROR, 413)
     if (error instanceof RequestDataError) throw error
     throw new RequestDataError(JSON_ERROR)
   }
-  return isForm(bytes, contentType) ? parseForm(bytes) : parseJsonObject(bytes)
+  return isForm(bytes, contentType) ? parseForm(bytes) : parseJsonObject(bytes, bounds.jsonEnd)
 }
 
 /**
  * The body's bounds, piece by piece: a form's fields, or the JSON object's nesting and entries
  * (SERVICE_ENTRY_LIMITS: the real service's listener bounds JSON the same way; a form holds no more fields
  * than one JSON collection may). Which one is decided by the first byte that is not white space, as
- * `isForm` decides.
+ * `isForm` decides. The JSON scan also finds where the first value closes, so the parse does not scan again.
  */
-function boundsCheck(contentType: string): (piece: Uint8Array) => void {
-  let kind: 'json' | 'form' | undefined
-  const json = new JsonScan(SERVICE_NESTING_LIMIT, SERVICE_ENTRY_LIMITS)
-  let fields = 0
-  let inField = false
-  return (piece) => {
-    if (kind === undefined) {
+class BodyBounds {
+  readonly #contentType: string
+  #kind: 'json' | 'form' | undefined
+  readonly #json = new JsonScan(SERVICE_NESTING_LIMIT, SERVICE_ENTRY_LIMITS)
+  /** Bytes seen before the current piece. */
+  #offset = 0
+  #fields = 0
+  #inField = false
+  /** Where the first JSON value closed in the whole body (just past its last byte), or -1. */
+  jsonEnd = -1
+
+  constructor(contentType: string) {
+    this.#contentType = contentType
+  }
+
+  readonly check = (piece: Uint8Array): void => {
+    const offset = this.#offset
+    this.#offset += piece.length
+    if (this.#kind === undefined) {
       const first = piece.findIndex((byte) => !isSpace(byte))
       if (first === -1) return
-      kind = isForm(piece.subarray(first), contentType) ? 'form' : 'json'
+      this.#kind = isForm(piece.subarray(first), this.#contentType) ? 'form' : 'json'
     }
-    if (kind === 'json') {
+    if (this.#kind === 'json') {
+      let end: number
       try {
-        json.push(piece)
+        end = this.#json.push(piece)
       } catch {
         throw new RequestDataError(JSON_ERROR)
       }
+      if (end !== -1) this.jsonEnd = offset + end
       return
     }
     for (let at = 0; at < piece.length; ) {
       let end = piece.indexOf(AMPERSAND, at)
       if (end === -1) end = piece.length
-      if (end > at && !inField && ++fields > SERVICE_ENTRY_LIMITS.perCollection) throw new RequestDataError(FORM_ERROR)
-      inField = end === piece.length ? inField || end > at : false
+      if (end > at && !this.#inField && ++this.#fields > SERVICE_ENTRY_LIMITS.perCollection) throw new RequestDataError(FORM_ERROR)
+      this.#inField = end === piece.length ? this.#inField || end > at : false
       at = end + 1
     }
   }
 }
 
-const decode = (bytes: Uint8Array) => new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)
+// Stateless between calls (no `stream` option), so one decoder serves every request.
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true })
+const decode = (bytes: Uint8Array) => UTF8.decode(bytes)
 const isSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d
 const AMPERSAND = 0x26
 const OPEN_BRACE = 0x7b
@@ -115,9 +132,9 @@ function unescapeForm(text: string): string {
 
 /**
  * Go's `json.Decoder.Decode` into a map: the first value must be an object (or `null`); whatever follows
- * a complete object is not read.
+ * a complete object is not read. `end` is where the body's bounds check found that object closing.
  */
-function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
+function parseJsonObject(bytes: Uint8Array, end: number): Record<string, unknown> {
   let start = 0
   while (isSpace(bytes[start])) start++
   if (start === bytes.length) return {}
@@ -125,11 +142,8 @@ function parseJsonObject(bytes: Uint8Array): Record<string, unknown> {
     if (start + 4 === bytes.length || isSpace(bytes[start + 4])) return {}
     throw new RequestDataError(JSON_ERROR)
   }
-  if (bytes[start] !== OPEN_BRACE) throw new RequestDataError(JSON_ERROR)
+  if (bytes[start] !== OPEN_BRACE || end === -1) throw new RequestDataError(JSON_ERROR)
   try {
-    // The scan finds the object's end and enforces the nesting and entry limits before anything is decoded or parsed.
-    const end = jsonValueEnd(bytes, start, SERVICE_NESTING_LIMIT, SERVICE_ENTRY_LIMITS)
-    if (end === -1) throw new RequestDataError(JSON_ERROR)
     return parseKeepingNumbers(decode(bytes.subarray(start, end))) as Record<string, unknown>
   } catch {
     throw new RequestDataError(JSON_ERROR)
