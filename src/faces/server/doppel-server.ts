@@ -51,6 +51,14 @@ const STOPPING_MESSAGE = 'doppel is stopping: the request was not finished'
 const DRAIN = Symbol('drain')
 type Drainable = Server & { [DRAIN]?: (budgetMs: number) => Promise<void> }
 
+/**
+ * A connection's answers under way, kept on its socket: the last one's promise, which the next request
+ * waits for, and the responses not yet ended. Kept there, not in a map from responses: such a map cost
+ * the server more CPU per request than the answers themselves (docs/performance.md "Answers written together").
+ */
+const ANSWERING = Symbol('doppel.answering')
+type Answering = Socket & { [ANSWERING]?: { last: Promise<void> | undefined; responses: ServerResponse[] } }
+
 /** Answers to requests Node's parser refuses, by its error code; anything else malformed is 400. */
 const PARSER_ERROR_STATUS: Record<string, number> = {
   HPE_HEADER_OVERFLOW: 431,
@@ -113,17 +121,19 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
 
   const router = requestRouter(doppel, options.tenants)
 
-  // Requests being answered, so that a stop can wait for them, then answer the rest itself.
-  const inFlight = new Map<ServerResponse, Promise<void>>()
+  // Connections with requests being answered, so that a stop can wait for them, then answer the rest itself.
+  const busy = new Set<Answering>()
   ;(server as Drainable)[DRAIN] = async (budgetMs) => {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()))
     server.closeIdleConnections()
-    if (inFlight.size > 0) {
+    if (busy.size > 0) {
       let timer: NodeJS.Timeout | undefined
-      await Promise.race([Promise.all(inFlight.values()), new Promise((resolve) => (timer = setTimeout(resolve, budgetMs)))])
+      const answered = Promise.all([...busy].map((connection) => connection[ANSWERING]!.last))
+      await Promise.race([answered, new Promise((resolve) => (timer = setTimeout(resolve, budgetMs)))])
       clearTimeout(timer)
     }
-    await Promise.all([...inFlight.keys()].map((res) => answerStopping(res)))
+    const waiting = [...busy].flatMap((connection) => connection[ANSWERING]!.responses)
+    await Promise.all(waiting.map((res) => answerStopping(res)))
     server.closeAllConnections()
     await closed
   }
@@ -147,16 +157,20 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
   // Node parses pipelined requests as they arrive and would run them side by side: a GET behind a POST could
   // be answered before the POST's body was read and its write made. Each request on a connection starts once
   // the one before it is answered, so requests take effect in the order they were sent.
-  const previous = new WeakMap<Socket, Promise<void>>()
   function answerInOrder(req: IncomingMessage, res: ServerResponse): void {
-    const connection = list.connectionOf(req)
-    const before = previous.get(connection)
+    const connection: Answering = list.connectionOf(req)
+    const answering = (connection[ANSWERING] ??= { last: undefined, responses: [] })
+    const before = answering.last
     const done = before === undefined ? answer(req, res) : before.then(() => answer(req, res))
-    previous.set(connection, done)
-    inFlight.set(res, done)
+    answering.last = done
+    answering.responses.push(res)
+    busy.add(connection)
+    // A connection's answers end in the order they began: the one that ended is the first still listed.
     void done.then(() => {
-      inFlight.delete(res)
-      if (previous.get(connection) === done) previous.delete(connection)
+      answering.responses.shift()
+      if (answering.last !== done) return
+      answering.last = undefined
+      busy.delete(connection)
     })
   }
 
