@@ -177,6 +177,7 @@ describe('HTTP rules of the management endpoints (docs/reference/cloud-auth.md Â
         expect(answer.status, body).toBe(400)
         expect(answer.body).toEqual(errors('error parsing JSON'))
       }
+      expect((await api.read('role/a')).status).toBe(404)
     })
 
     it('takes an empty body, a null body and trailing text after an object as the real decoder does', async () => {
