@@ -16,7 +16,7 @@ import { guardTlsConnections } from './tls-connections.ts'
 export interface ServerOptions extends GuardOptions {
   /** `main` serves every service; `cloud` serves the fake cloud at the root (`--cloud-port`). */
   surface?: Surface
-  /** Called once per answered request, for the access log. */
+  /** Called once per answered request, for the access log; a throw in it changes no answer (the first is reported as a process warning). */
   onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void
   /** Serve tenants under `/t/<name>/`: options, or a registry shared with another listener. Default: none. */
   tenants?: TenantOptions | TenantRegistry
@@ -159,17 +159,40 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
     const connection: Answering = list.connectionOf(req)
     const answering = (connection[ANSWERING] ??= { last: undefined, responses: [] })
     const before = answering.last
-    const done = before === undefined ? answer(req, res) : before.then(() => answer(req, res))
+    const run = () => answer(req, res)
+    // A request starts after the one before it, whether that one was answered or failed.
+    const done = before === undefined ? run() : before.then(run, run)
     answering.last = done
     answering.responses.push(res)
     busy.add(connection)
     // A connection's answers end in the order they began: the one that ended is the first still listed.
-    void done.then(() => {
+    const ended = () => {
       answering.responses.shift()
       if (answering.last !== done) return
       answering.last = undefined
       busy.delete(connection)
+    }
+    // `answer` answers every error of a service itself; one it could not answer leaves the connection in
+    // an unknown state, so it is closed.
+    done.then(ended, () => {
+      ended()
+      req.socket.destroy()
     })
+  }
+
+  let hookThrew = false
+  /**
+   * The access-log hook, called so that a throw in it changes no answer and stops no later request; the
+   * first throw is reported as a process warning, the rest would repeat it.
+   */
+  function logAnswer(line: { method: string; path: string; status: number; ms: number }): void {
+    try {
+      options.onRequest?.(line)
+    } catch (error) {
+      if (hookThrew) return
+      hookThrew = true
+      process.emitWarning(`doppel server: the onRequest hook threw (${error instanceof Error ? error.message : String(error)}); answers go on, and later throws are not reported`, 'DoppelWarning')
+    }
   }
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -215,7 +238,7 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
       res.end(JSON.stringify({ errors: [`internal error: ${(error as Error).message}`] }) + '\n')
     } finally {
       // The access log follows the journal's redaction: a presigned request's signature is no line's to print.
-      options.onRequest?.({ method: req.method ?? '', path: redactPath(req.url ?? '/'), status, ms: performance.now() - started })
+      if (options.onRequest) logAnswer({ method: req.method ?? '', path: redactPath(req.url ?? '/'), status, ms: performance.now() - started })
     }
   }
 
