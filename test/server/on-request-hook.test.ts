@@ -44,7 +44,7 @@ it('a hook that throws: every pipelined request is answered, in order, and one w
   expect(statuses(text)).toEqual([204, 200, 404])
   expect(logged).toEqual(['POST /v1/auth/cloud/role/logged 204', 'GET /v1/auth/cloud/role/logged 200', 'GET /v1/auth/cloud/role/absent 404'])
   const ours = warnings.filter((warning) => warning.name === 'DoppelWarning')
-  expect(ours.map((warning) => warning.message)).toEqual(['doppel server: the onRequest hook threw (the log is full); answers go on, and later throws are not reported'])
+  expect(ours.map((warning) => warning.message)).toEqual(['doppel: the onRequest callback threw (the log is full); doppel goes on, and later throws are not reported'])
 })
 
 it('a hook that throws does not hold the stop: close() resolves at once', async () => {

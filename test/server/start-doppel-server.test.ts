@@ -84,6 +84,31 @@ describe('startDoppelServer', () => {
     await expect(starting).rejects.toBe(reason)
   })
 
+  it('an onWarning that throws stops no start: the warning beyond loopback is given, the server runs, one process warning says why', async () => {
+    const warnings: Error[] = []
+    const listener = (warning: Error) => warnings.push(warning)
+    process.on('warning', listener)
+    try {
+      const lines: string[] = []
+      const server = await start({
+        port: 0,
+        host: '0.0.0.0',
+        onWarning: (line) => {
+          lines.push(line)
+          throw new Error('stderr is closed')
+        },
+      })
+      expect(lines).toEqual([expect.stringContaining('listening beyond loopback (0.0.0.0) with the default root token')])
+      expect((await fetch(`http://127.0.0.1:${server.main.port}/v1/auth/cloud/role/absent`, { headers: ROOT })).status).toBe(404)
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(warnings.filter((warning) => warning.name === 'DoppelWarning').map((warning) => warning.message)).toEqual([
+        'doppel: the onWarning callback threw (stderr is closed); doppel goes on, and later throws are not reported',
+      ])
+    } finally {
+      process.off('warning', listener)
+    }
+  })
+
   it('close is one orderly stop however often it is called', async () => {
     const server = await startDoppelServer({ port: 0 })
     await Promise.all([server.close(), server.close()])

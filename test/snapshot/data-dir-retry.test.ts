@@ -57,6 +57,52 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 describe('--data-dir on a full disk', () => {
+  it('an onError that throws turns no write that worked into a failure, and the retries go on', async () => {
+    const dir = join(await mkdtemp(join(tmpdir(), 'doppel-retry-')), 'state')
+    dirs.push(join(dir, '..'))
+    const { disk, fs } = fillableDisk()
+    let now = 1_000_000
+    const lines: string[] = []
+    const warnings: Error[] = []
+    const listener = (warning: Error) => warnings.push(warning)
+    process.on('warning', listener)
+    try {
+      const doppel = createDoppel()
+      const data = await openDataDir(doppel, {
+        dir,
+        interval: '1h',
+        fs,
+        wallClock: () => now,
+        onError: (line) => {
+          lines.push(line)
+          throw new Error('the log is closed')
+        },
+      })
+      disk.full = true
+      expect((await role(doppel, 'one')).status).toBe(204)
+      await expect(data.flush()).rejects.toThrow('ENOSPC')
+      disk.full = false
+      now += 1000
+      // The write works: its flush resolves, though the line saying so threw.
+      await data.flush()
+      expect((await role(doppel, 'two')).status).toBe(204)
+      await data.flush()
+      expect(lines).toEqual([expect.stringMatching(/^doppel: cannot write the snapshot .*ENOSPC/), `doppel: writing snapshots to ${dir} works again`])
+      await settle()
+      expect(warnings.filter((warning) => warning.name === 'DoppelWarning').map((warning) => warning.message)).toEqual([
+        'doppel: the onError callback threw (the log is closed); doppel goes on, and later throws are not reported',
+      ])
+      await data.close()
+    } finally {
+      process.off('warning', listener)
+    }
+    const restarted = createDoppel()
+    await (await openDataDir(restarted, { dir })).close()
+    for (const name of ['one', 'two']) {
+      expect((await restarted.fetch(`http://doppel.test/v1/auth/cloud/role/${name}`, { headers: { 'X-Service-Token': 'root' } })).status).toBe(200)
+    }
+  })
+
   it('reports ENOSPC once, backs off on the wall clock, recovers when space returns, and a restart has every write', async () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'doppel-retry-')), 'state')
     dirs.push(join(dir, '..'))

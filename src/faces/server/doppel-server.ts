@@ -9,6 +9,7 @@ import { LightRequest } from '../../core/light-request.ts'
 import { requestRouter, type TenantOptions, type TenantRegistry } from '../../features/tenants/index.ts'
 import { listVerb, plainAnswer, type ClientError } from './list-verb.ts'
 import { toFetchRequest, writeFetchResponse } from '../../core/node-adapter.ts'
+import { callerHook } from '../../core/caller-hook.ts'
 import { redactPath } from '../../services/control/index.ts'
 import { createRequestGuard, serviceRefusal, type GuardOptions } from './request-guard.ts'
 import { guardTlsConnections } from './tls-connections.ts'
@@ -180,20 +181,7 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
     })
   }
 
-  let hookThrew = false
-  /**
-   * The access-log hook, called so that a throw in it changes no answer and stops no later request; the
-   * first throw is reported as a process warning, the rest would repeat it.
-   */
-  function logAnswer(line: { method: string; path: string; status: number; ms: number }): void {
-    try {
-      options.onRequest?.(line)
-    } catch (error) {
-      if (hookThrew) return
-      hookThrew = true
-      process.emitWarning(`doppel server: the onRequest hook threw (${error instanceof Error ? error.message : String(error)}); answers go on, and later throws are not reported`, 'DoppelWarning')
-    }
-  }
+  const logAnswer = callerHook('onRequest', options.onRequest)
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now()
@@ -238,7 +226,7 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
       res.end(JSON.stringify({ errors: [`internal error: ${(error as Error).message}`] }) + '\n')
     } finally {
       // The access log follows the journal's redaction: a presigned request's signature is no line's to print.
-      if (options.onRequest) logAnswer({ method: req.method ?? '', path: redactPath(req.url ?? '/'), status, ms: performance.now() - started })
+      logAnswer?.({ method: req.method ?? '', path: redactPath(req.url ?? '/'), status, ms: performance.now() - started })
     }
   }
 

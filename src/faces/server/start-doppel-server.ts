@@ -6,6 +6,7 @@
 import type { Server } from 'node:http'
 import { join, resolve } from 'node:path'
 import { createSecureContext } from 'node:tls'
+import { callerHook } from '../../core/caller-hook.ts'
 import { createDoppel, type Doppel, type DoppelOptions } from '../../features/doppel/index.ts'
 import { DataDirError, openDataDir, type DataDir } from '../../features/snapshot/index.ts'
 import { TenantRegistry, type TenantOptions } from '../../features/tenants/index.ts'
@@ -44,7 +45,10 @@ export interface DoppelServerOptions extends DoppelOptions {
   pidFile?: string
   /** Called once per answered request (the CLI's access log). */
   onRequest?: ServerOptions['onRequest']
-  /** Lines for whoever runs the server: warnings, and `dataDir` writes that failed or work again. */
+  /**
+   * Lines for whoever runs the server: warnings, and `dataDir` writes that failed or work again. A throw in
+   * it stops nothing (the first is reported as a process warning).
+   */
   onWarning?: (line: string) => void
   /** Abandons the start: what was opened is closed, and the promise rejects with the signal's reason. */
   signal?: AbortSignal
@@ -90,7 +94,7 @@ export async function startDoppelServer(options: DoppelServerOptions = {}): Prom
     signal,
     ...instance
   } = options
-  const warn = onWarning ?? (() => {})
+  const warn = callerHook('onWarning', onWarning) ?? (() => {})
   // What is open so far, closed in reverse when the start fails or is abandoned.
   const opened: (() => unknown)[] = []
   const undo = async () => {

@@ -6,6 +6,7 @@
  * and retried, backing off on the wall clock, until it works; a failed write at stop is an error.
  */
 import { join } from 'node:path'
+import { callerHook } from '../../core/caller-hook.ts'
 import { DurationError, parseDuration } from '../../core/duration.ts'
 import { SnapshotError } from '../../core/snapshot/index.ts'
 import { jsonChunks } from '../../core/json-chunks.ts'
@@ -67,6 +68,8 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
   const intervalMs = parseInterval(options.interval ?? DEFAULT_SNAPSHOT_INTERVAL)
   const fs = options.fs ?? nodeFs
   const now = options.wallClock ?? Date.now
+  // The caller's line of report: a throw in it must not turn a write that worked into a failure, or stop the retries.
+  const reportError = callerHook('onError', options.onError)
   const file = join(options.dir, ROOT_SNAPSHOT_FILE)
   const dataDir = await prepareDirectory(fs, options.dir)
   await loadSnapshotFile(fs, doppel, file)
@@ -129,11 +132,11 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
     queued++
     const attempt = writing.then(saveAll).finally(() => queued--).then(
       () => {
-        if (failing) options.onError?.(`doppel: writing snapshots to ${options.dir} works again`)
+        if (failing) reportError?.(`doppel: writing snapshots to ${options.dir} works again`)
         failing = undefined
       },
       (error: unknown) => {
-        if (!failing) options.onError?.(`doppel: cannot write the snapshot ${current}: ${(error as Error).message}; retrying until it works`)
+        if (!failing) reportError?.(`doppel: cannot write the snapshot ${current}: ${(error as Error).message}; retrying until it works`)
         const delayMs = failing ? Math.min(failing.delayMs * 2, RETRY_MOST_MS) : RETRY_FIRST_MS
         failing = { delayMs, retryAt: now() + delayMs }
         throw error
