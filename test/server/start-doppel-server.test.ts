@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startDoppelServer, StartupError, type DoppelOptions, type DoppelServer, type DoppelServerOptions } from '../../src/index.ts'
+import { doppelWarningsDuring } from '../support/doppel-warnings.ts'
 import { tempDir } from '../support/temp-dir.ts'
 
 const ROOT = { 'X-Service-Token': 'root' }
@@ -85,11 +86,8 @@ describe('startDoppelServer', () => {
   })
 
   it('an onWarning that throws stops no start: the warning beyond loopback is given, the server runs, one process warning says why', async () => {
-    const warnings: Error[] = []
-    const listener = (warning: Error) => warnings.push(warning)
-    process.on('warning', listener)
-    try {
-      const lines: string[] = []
+    const lines: string[] = []
+    const warnings = await doppelWarningsDuring(async () => {
       const server = await start({
         port: 0,
         host: '0.0.0.0',
@@ -98,15 +96,10 @@ describe('startDoppelServer', () => {
           throw new Error('stderr is closed')
         },
       })
-      expect(lines).toEqual([expect.stringContaining('listening beyond loopback (0.0.0.0) with the default root token')])
       expect((await fetch(`http://127.0.0.1:${server.main.port}/v1/auth/cloud/role/absent`, { headers: ROOT })).status).toBe(404)
-      await new Promise((resolve) => setImmediate(resolve))
-      expect(warnings.filter((warning) => warning.name === 'DoppelWarning').map((warning) => warning.message)).toEqual([
-        'doppel: the onWarning callback threw (stderr is closed); doppel goes on, and later throws are not reported',
-      ])
-    } finally {
-      process.off('warning', listener)
-    }
+    })
+    expect(lines).toEqual([expect.stringContaining('listening beyond loopback (0.0.0.0) with the default root token')])
+    expect(warnings).toEqual(['doppel: the onWarning callback threw (stderr is closed); doppel goes on, and later throws are not reported'])
   })
 
   it('close is one orderly stop however often it is called', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openDataDir as open, type DataDir, type DataDirFs } from '../../src/features/snapshot/index.ts'
 import { createDoppel } from '../../src/index.ts'
+import { doppelWarningsDuring } from '../support/doppel-warnings.ts'
 
 const dirs: string[] = []
 const opened: DataDir[] = []
@@ -63,10 +64,7 @@ describe('--data-dir on a full disk', () => {
     const { disk, fs } = fillableDisk()
     let now = 1_000_000
     const lines: string[] = []
-    const warnings: Error[] = []
-    const listener = (warning: Error) => warnings.push(warning)
-    process.on('warning', listener)
-    try {
+    const warnings = await doppelWarningsDuring(async () => {
       const doppel = createDoppel()
       const data = await openDataDir(doppel, {
         dir,
@@ -87,15 +85,10 @@ describe('--data-dir on a full disk', () => {
       await data.flush()
       expect((await role(doppel, 'two')).status).toBe(204)
       await data.flush()
-      expect(lines).toEqual([expect.stringMatching(/^doppel: cannot write the snapshot .*ENOSPC/), `doppel: writing snapshots to ${dir} works again`])
-      await settle()
-      expect(warnings.filter((warning) => warning.name === 'DoppelWarning').map((warning) => warning.message)).toEqual([
-        'doppel: the onError callback threw (the log is closed); doppel goes on, and later throws are not reported',
-      ])
       await data.close()
-    } finally {
-      process.off('warning', listener)
-    }
+    })
+    expect(lines).toEqual([expect.stringMatching(/^doppel: cannot write the snapshot .*ENOSPC/), `doppel: writing snapshots to ${dir} works again`])
+    expect(warnings).toEqual(['doppel: the onError callback threw (the log is closed); doppel goes on, and later throws are not reported'])
     const restarted = createDoppel()
     await (await openDataDir(restarted, { dir })).close()
     for (const name of ['one', 'two']) {
