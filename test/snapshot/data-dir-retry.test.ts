@@ -22,6 +22,22 @@ async function openDataDir(...args: Parameters<typeof open>): Promise<DataDir> {
   return data
 }
 
+/** A data directory's path in a fresh temporary folder, removed after the test. */
+async function stateDir(): Promise<string> {
+  const parent = await mkdtemp(join(tmpdir(), 'doppel-retry-'))
+  dirs.push(parent)
+  return join(parent, 'state')
+}
+
+/** An instance restored from `dir` holds each of the roles `names`. */
+async function expectRolesAfterRestart(dir: string, names: string[]): Promise<void> {
+  const restarted = createDoppel()
+  await (await openDataDir(restarted, { dir })).close()
+  for (const name of names) {
+    expect((await restarted.fetch(`http://doppel.test/v1/auth/cloud/role/${name}`, { headers: { 'X-Service-Token': 'root' } })).status).toBe(200)
+  }
+}
+
 /** node:fs/promises, except that writing file contents fails with ENOSPC while `full` is set; counts the attempts. */
 function fillableDisk() {
   const disk = { full: false, attempts: 0 }
@@ -59,8 +75,7 @@ async function until(check: () => boolean): Promise<void> {
 
 describe('--data-dir on a full disk', () => {
   it('an onError that throws turns no write that worked into a failure, and the retries go on', async () => {
-    const dir = join(await mkdtemp(join(tmpdir(), 'doppel-retry-')), 'state')
-    dirs.push(join(dir, '..'))
+    const dir = await stateDir()
     const { disk, fs } = fillableDisk()
     let now = 1_000_000
     const lines: string[] = []
@@ -89,16 +104,11 @@ describe('--data-dir on a full disk', () => {
     })
     expect(lines).toEqual([expect.stringMatching(/^doppel: cannot write the snapshot .*ENOSPC/), `doppel: writing snapshots to ${dir} works again`])
     expect(warnings).toEqual(['doppel: the onError callback threw (the log is closed); doppel goes on, and later throws are not reported'])
-    const restarted = createDoppel()
-    await (await openDataDir(restarted, { dir })).close()
-    for (const name of ['one', 'two']) {
-      expect((await restarted.fetch(`http://doppel.test/v1/auth/cloud/role/${name}`, { headers: { 'X-Service-Token': 'root' } })).status).toBe(200)
-    }
+    await expectRolesAfterRestart(dir, ['one', 'two'])
   })
 
   it('reports ENOSPC once, backs off on the wall clock, recovers when space returns, and a restart has every write', async () => {
-    const dir = join(await mkdtemp(join(tmpdir(), 'doppel-retry-')), 'state')
-    dirs.push(join(dir, '..'))
+    const dir = await stateDir()
     const { disk, fs } = fillableDisk()
     let now = 1_000_000
     const lines: string[] = []
@@ -133,16 +143,11 @@ describe('--data-dir on a full disk', () => {
     expect(lines).toEqual([lines[0], `doppel: writing snapshots to ${dir} works again`])
     await data.close()
 
-    const restarted = createDoppel()
-    await (await openDataDir(restarted, { dir })).close()
-    for (const name of ['one', 'two']) {
-      expect((await restarted.fetch(`http://doppel.test/v1/auth/cloud/role/${name}`, { headers: { 'X-Service-Token': 'root' } })).status).toBe(200)
-    }
+    await expectRolesAfterRestart(dir, ['one', 'two'])
   })
 
   it('a full disk at stop makes close fail', async () => {
-    const dir = join(await mkdtemp(join(tmpdir(), 'doppel-retry-')), 'state')
-    dirs.push(join(dir, '..'))
+    const dir = await stateDir()
     const { disk, fs } = fillableDisk()
     const doppel = createDoppel()
     const data = await openDataDir(doppel, { dir, interval: '1h', fs })
