@@ -43,7 +43,7 @@ export interface DoppelServerOptions extends DoppelOptions {
   tenants?: TenantOptions
   /** Write this process's id here while the server runs. */
   pidFile?: string
-  /** Called once per answered request (the CLI's access log). */
+  /** Called once per answered request (the CLI's access log); a throw in it changes no answer (the first is reported as a process warning). */
   onRequest?: ServerOptions['onRequest']
   /**
    * Lines for whoever runs the server: warnings, and `dataDir` writes that failed or work again. A throw in
