@@ -33,7 +33,10 @@ export interface EmulatorOptions {
   services?: Readonly<Record<string, unknown>>
   /** How many requests the journal keeps. Default 1000. */
   journalLimit?: number
-  /** How many bytes of each body (request and answer) a journal entry keeps. Default 16 KiB. */
+  /**
+   * How many bytes of each body (request and answer), as received or sent, a journal entry keeps. Default 16 KiB.
+   * The entry is redacted when read, and its markers (`<redacted>`) may make the text read a little longer.
+   */
   journalBodyLimit?: number
   /** How many bytes the journal holds at most, its entries' bodies included; the oldest go first. Default 128 MiB. */
   journalBytesLimit?: number
