@@ -1,6 +1,6 @@
 // doppel as a user installs it: `npm pack`, the tarball installed into a fresh project with msw, vitest, jest
-// (with @swc/jest for TypeScript tests) and TypeScript (5.9 and the newest), then every face used from there under Node 24 and Node 22, with no
-// flag or extra config (Jest aside: docs/jest.md).
+// (with @swc/jest for TypeScript tests) and TypeScript (5.9 and the newest), then every face used from there under Node 24, Node 22 and
+// Node 26, with no flag or extra config (Jest aside: docs/jest.md).
 import { allPassedOn } from '../support/profile-scenarios.ts'
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
@@ -27,15 +27,15 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 const npmFlags = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error']
 
-/** A Node 22 binary from the npm registry (the `node-<platform>-<arch>` package), kept in node_modules/.cache. */
-async function node22(): Promise<string> {
-  const cache = join(root, 'node_modules', '.cache', 'doppel-node22')
+/** A Node binary of `range` from the npm registry (the `node-<platform>-<arch>` package), kept in node_modules/.cache. */
+async function nodeOf(major: number, range: string): Promise<string> {
+  const cache = join(root, 'node_modules', '.cache', `doppel-node${major}`)
   const pkg = `node-${process.platform}-${process.arch}`
   const binary = join(cache, 'node_modules', pkg, 'bin', 'node')
   if (!existsSync(binary)) {
     mkdirSync(cache, { recursive: true })
     writeFileSync(join(cache, 'package.json'), '{"private":true}\n')
-    await exec(npm, ['install', ...npmFlags, `${pkg}@^22.12.0`], { cwd: cache, timeout: 180_000 })
+    await exec(npm, ['install', ...npmFlags, `${pkg}@${range}`], { cwd: cache, timeout: 180_000 })
   }
   return binary
 }
@@ -53,12 +53,14 @@ const binaries: Record<string, string> = { 'Node 24': process.execPath }
 beforeAll(async () => {
   expect(process.versions.node.split('.')[0]).toBe('24')
   work = tempDir('pack')
-  const [packed, node] = await Promise.all([
+  const [packed, node22, node26] = await Promise.all([
     exec(npm, ['pack', '--json', '--loglevel=error', '--pack-destination', work], { cwd: root, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }),
-    node22(),
+    nodeOf(22, '^22.12.0'),
+    nodeOf(26, '^26.0.0'),
   ])
   tarball = (JSON.parse(packed.stdout) as Packed[])[0]!
-  binaries['Node 22'] = node
+  binaries['Node 22'] = node22
+  binaries['Node 26'] = node26
   project = join(work, 'consumer')
   mkdirSync(project)
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }) + '\n')
@@ -114,7 +116,7 @@ describe('the tarball', () => {
   })
 
   it('states the Node versions it is tested on', () => {
-    expect(manifest.engines.node).toBe('^22.12.0 || ^24.0.0')
+    expect(manifest.engines.node).toBe('^22.12.0 || ^24.0.0 || ^26.0.0')
   })
 
   // The machine's own Node, when it is older than the package supports (Debian's is 20 here): the CLI says
@@ -131,7 +133,7 @@ describe('the tarball', () => {
   })
 })
 
-describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (name) => {
+describe.each(['Node 24', 'Node 22', 'Node 26'])('installed in a fresh project, on %s', (name) => {
   const node = () => binaries[name]!
   const run = (args: string[], options: { timeout?: number } = {}) =>
     exec(node(), args, { cwd: project, timeout: options.timeout ?? 60_000, maxBuffer: 16 * 1024 * 1024 })
@@ -146,7 +148,7 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
 
   it('runs on the Node it claims', async () => {
     const { stdout } = await run(['-p', 'process.versions.node'])
-    expect(stdout.trim()).toMatch(name === 'Node 22' ? /^22\.(1[2-9]|[2-9]\d)\./ : /^24\./)
+    expect(stdout.trim()).toMatch({ 'Node 22': /^22\.(1[2-9]|[2-9]\d)\./, 'Node 24': /^24\./, 'Node 26': /^26\./ }[name]!)
   })
 
   it('imports every export with plain node, from dist/', async () => {
@@ -279,7 +281,7 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
 
   // Each recipe seeds the shipped fixtures and resets in afterEach or beforeEach (or both), over several
   // tests; the ES module one has a handler of the user's beside doppel's and onUnhandledFrame 'error'.
-  it('runs the Jest recipes of docs/jest.md as written: ES modules, CommonJS by require on Node 24 and by import() on both, TypeScript through @swc/jest', async () => {
+  it('runs the Jest recipes of docs/jest.md as written: ES modules, CommonJS by require on Node 24 and 26 and by import() on all, TypeScript through @swc/jest', async () => {
     const files = writeDocBlocks('docs/jest.md')
     const tests = files.filter((file) => file.includes('.test.'))
     expect(tests).toEqual(['login.test.js', 'login.test.cjs', 'login-import.test.cjs', 'deprecate.test.ts'])
@@ -294,7 +296,7 @@ describe.each(['Node 24', 'Node 22'])('installed in a fresh project, on %s', (na
     const outcome = Object.fromEntries(report.testResults.map((result) => [result.name.slice(project.length + 1), result.status]))
     expect(outcome, stdout).toEqual({
       'login.test.js': 'passed',
-      'login.test.cjs': name === 'Node 24' ? 'passed' : 'failed',
+      'login.test.cjs': name === 'Node 22' ? 'failed' : 'passed',
       'login-import.test.cjs': 'passed',
       'deprecate.test.ts': 'passed',
     })
