@@ -1,5 +1,5 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
-import { Readable } from 'node:stream'
+import { PassThrough, Readable } from 'node:stream'
 import { LightRequest } from './light-request.ts'
 import { responseParts } from './light-response.ts'
 import { isStreamed } from './json-chunks.ts'
@@ -45,7 +45,18 @@ export async function toFetchRequest(req: IncomingMessage, fallbackHost: string,
   }
   const headers = new Headers()
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!)
-  return new Request(url, { method, headers, body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } as RequestInit)
+  return new Request(url, { method, headers, body: detachableBody(req), duplex: 'half' } as RequestInit)
+}
+
+/**
+ * A streamed body as a web stream whose cancel (a service or the journal stopping early) lets go of the
+ * request instead of destroying it: destroying it resets the connection under an answer that said it
+ * stays open. The server ends such a connection after the answer instead (`doppel-server.ts`).
+ */
+function detachableBody(req: IncomingMessage): ReadableStream {
+  const through = new PassThrough()
+  req.pipe(through)
+  return Readable.toWeb(through) as ReadableStream
 }
 
 /** Statuses that carry no body and so no Content-Length. */

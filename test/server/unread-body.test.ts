@@ -1,0 +1,104 @@
+import { Agent, request } from 'node:http'
+import type { Socket } from 'node:net'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createDoppel } from '../../src/features/doppel/index.ts'
+import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
+import { rawExchange, statuses } from './raw-http.ts'
+
+// A body that had not arrived to its end when its answer was ready (a service answered without it, the
+// journal kept its start, a limit refused it): the connection is at an unknown point of the byte stream, so
+// the answer says `Connection: close` and the connection ends after it; the client's next request goes on a new connection and is answered.
+// A body that arrived whole keeps its connection usable, read or not. (Over 1 MiB, or chunked, a body
+// streams; smaller ones are read whole before any service sees them.)
+let running: RunningServer
+let agent: Agent
+
+beforeAll(async () => {
+  running = await listen(createDoppelServer(createDoppel({ seed: 1 })), 0, '127.0.0.1')
+})
+afterAll(() => running.close())
+afterEach(() => agent?.destroy())
+
+interface Answer {
+  status: number
+  connection: string | undefined
+  text: string
+  socket: Socket
+}
+
+/** One request through a keep-alive agent of one socket, as a client library sends it. */
+function send(path: string, { body, chunked = false, headers = {} }: { body?: string; chunked?: boolean; headers?: Record<string, string> } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const bytes = body === undefined ? undefined : Buffer.from(body)
+    const req = request(
+      `${running.url}${path}`,
+      {
+        method: bytes === undefined ? 'GET' : 'POST',
+        agent,
+        headers: { 'Content-Type': 'application/json', ...headers, ...(bytes && !chunked && { 'Content-Length': String(bytes.length) }) },
+      },
+      (res) => {
+        const socket = res.socket as Socket
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => (text += chunk))
+        res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, text, socket }))
+        res.on('error', reject)
+      },
+    )
+    req.on('error', reject)
+    if (bytes && chunked) for (let at = 0; at < bytes.length; at += 16 * 1024) req.write(bytes.subarray(at, at + 16 * 1024))
+    req.end(bytes && !chunked ? bytes : undefined)
+  })
+}
+
+const large = (size: number) => JSON.stringify({ auth_type: 'ec2', bound_ami_id: 'ami-1', pad: 'x'.repeat(size) })
+const ROOT = { 'X-Service-Token': 'root' }
+
+describe('a request whose body had not arrived to its end when it was answered', () => {
+  it.each([
+    ['no service owns its path (404)', '/nope', { body: large(2_000_000) }, 404],
+    ['over the registry body limit (413)', '/api/v2/organizations/acme/registry-modules', { body: large(2_000_000), headers: { Authorization: 'Bearer root', 'Content-Type': 'application/vnd.api+json' } }, 413],
+  ] as const)('is answered with Connection: close when %s, and the next request on the agent goes on a new connection', async (_, path, init, status) => {
+    agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const first = await send(path, init)
+    expect(first.status).toBe(status)
+    expect(first.connection).toBe('close')
+    const next = await send('/_doppel/health')
+    expect(next.status).toBe(200)
+    expect(next.socket).not.toBe(first.socket)
+  })
+
+  it('is answered with Connection: close while the client still holds back the rest of the body', async () => {
+    const head = 'POST /nope HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2000000\r\n\r\n'
+    const text = await rawExchange(running.port, [head + 'x'.repeat(20_000)], 1)
+    expect(statuses(text)).toEqual([404])
+    expect(text).toMatch(/\r\nConnection: close\r\n/i)
+  })
+})
+
+describe('a request whose body arrived whole', () => {
+  it('keeps its connection though nobody read the body: a chunked body to a path no service owns (404)', async () => {
+    agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const first = await send('/nope', { body: large(1000), chunked: true })
+    expect(first.status).toBe(404)
+    expect(first.connection).toBe('keep-alive')
+    const next = await send('/_doppel/health')
+    expect(next.status).toBe(200)
+    expect(next.socket).toBe(first.socket)
+  })
+
+  it.each([
+    ['a 2 MB role written (204)', '/v1/auth/cloud/role/big', { body: large(2_000_000), headers: ROOT }, 204],
+    ['a chunked role written (204)', '/v1/auth/cloud/role/chunked', { body: large(100_000), chunked: true, headers: ROOT }, 204],
+    ['a 2 MB role write without a token (403, the body read first as the real service reads it)', '/v1/auth/cloud/role/big', { body: large(2_000_000) }, 403],
+  ] as const)('keeps its connection: %s, then the next request on the same socket', async (_, path, init, status) => {
+    agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    const first = await send(path, init)
+    expect(first.status).toBe(status)
+    expect(first.connection).toBe('keep-alive')
+    const next = await send('/_doppel/health')
+    expect(next.status).toBe(200)
+    expect(next.socket).toBe(first.socket)
+  })
+})
