@@ -77,11 +77,23 @@ async function collect(response: Response): Promise<{ headers: Record<string, st
 }
 
 /**
+ * Before an answer: a request whose body did not arrive to its end (answered without it, or only its start
+ * read) leaves the connection at an unknown point of the byte stream, so the answer says `Connection:
+ * close` and the connection ends after it, as the real service's server does past what it is willing to
+ * discard. Kept open, the rest of the body would stall or reset the client's next request.
+ */
+export function closeIfUnread(res: ServerResponse): void {
+  if (!res.req.complete) res.shouldKeepAlive = false
+}
+
+/**
  * Writes a Fetch `Response` back through Node's `ServerResponse`. A light response (status, header
  * record, string or bytes) is written at once with one `writeHead` and `end`, as the real `Response`
- * would be on the wire (Content-Length set; an untyped string body is `text/plain;charset=UTF-8`).
+ * would be on the wire (Content-Length set; an untyped string body is `text/plain;charset=UTF-8`). The
+ * connection ends after it when the request's body has not arrived whole (`closeIfUnread`).
  */
 export function writeFetchResponse(res: ServerResponse, response: Response): void | Promise<void> {
+  closeIfUnread(res)
   const parts = responseParts(response)
   if (parts === undefined) return writeReadResponse(res, response)
   const { status, headers, body } = parts

@@ -26,12 +26,12 @@ interface Answer {
   socket: Socket
 }
 
-/** One request through a keep-alive agent of one socket, as a client library sends it. */
-function send(path: string, { body, chunked = false, headers = {} }: { body?: string; chunked?: boolean; headers?: Record<string, string> } = {}): Promise<Answer> {
+/** One request through a keep-alive agent of one socket, as a client library sends it; to doppel's server unless `origin` says. */
+function send(path: string, { body, chunked = false, headers = {}, origin = running.url }: { body?: string; chunked?: boolean; headers?: Record<string, string>; origin?: string } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const bytes = body === undefined ? undefined : Buffer.from(body)
     const req = request(
-      `${running.url}${path}`,
+      `${origin}${path}`,
       {
         method: bytes === undefined ? 'GET' : 'POST',
         agent,
@@ -100,5 +100,23 @@ describe('a request whose body arrived whole', () => {
     const next = await send('/_doppel/health')
     expect(next.status).toBe(200)
     expect(next.socket).toBe(first.socket)
+  })
+})
+
+describe("an instance's own metadata listener", () => {
+  it('answers a 2 MB body it does not read with Connection: close, and the next request on the agent', async () => {
+    const doppel = createDoppel({ seed: 1 })
+    try {
+      const instance = doppel.cloud.createInstance({})
+      const { endpoint } = await doppel.cloud.startImdsListener(instance.instance_id)
+      agent = new Agent({ keepAlive: true, maxSockets: 1 })
+      const first = await send('/latest/meta-data/instance-id', { body: large(2_000_000), origin: endpoint })
+      expect(first.status).toBe(405)
+      expect(first.connection).toBe('close')
+      const next = await send('/latest/meta-data/instance-id', { origin: endpoint })
+      expect(next).toMatchObject({ status: 200, text: instance.instance_id, connection: 'keep-alive' })
+    } finally {
+      await doppel.cloud.close()
+    }
   })
 })

@@ -8,7 +8,7 @@ import { Doppel, DroppedConnection, type Surface } from '../../features/doppel/i
 import { LightRequest } from '../../core/light-request.ts'
 import { requestRouter, type TenantOptions, type TenantRegistry } from '../../features/tenants/index.ts'
 import { listVerb, plainAnswer, type ClientError } from './list-verb.ts'
-import { toFetchRequest, writeFetchResponse } from '../../core/node-adapter.ts'
+import { closeIfUnread, toFetchRequest, writeFetchResponse } from '../../core/node-adapter.ts'
 import { callerHook } from '../../core/caller-hook.ts'
 import { redactPath } from '../../services/control/index.ts'
 import { createRequestGuard, serviceRefusal, type GuardOptions } from './request-guard.ts'
@@ -211,7 +211,6 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
       // in memory: under load one wake-up of each waiting client a turn instead of one an answer, which
       // cost the server up to a third of its CPU (docs/performance.md "Answers written together").
       await nextTurn()
-      closeIfUnread(req, res)
       await writeFetchResponse(res, response)
     } catch (error) {
       if (error instanceof DroppedConnection) {
@@ -223,7 +222,7 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
         return
       }
       status = 500
-      closeIfUnread(req, res)
+      closeIfUnread(res)
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' })
       res.end(JSON.stringify({ errors: [`internal error: ${(error as Error).message}`] }) + '\n')
     } finally {
@@ -242,15 +241,6 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
     socket.end(plainAnswer(PARSER_ERROR_STATUS[error.code ?? ''] ?? 400), () => socket.destroy())
   })
   return server
-}
-
-/**
- * A request whose body did not arrive to its end (answered without it, or only its start read) leaves the
- * connection at an unknown point of the byte stream: the answer says `Connection: close` and the
- * connection ends after it, as the real service's server does past what it is willing to discard.
- */
-function closeIfUnread(req: IncomingMessage, res: ServerResponse): void {
-  if (!req.complete) res.shouldKeepAlive = false
 }
 
 /**
