@@ -51,7 +51,7 @@ export async function toFetchRequest(req: IncomingMessage, fallbackHost: string,
 /**
  * A streamed body as a web stream whose cancel (a service or the journal stopping early) lets go of the
  * request instead of destroying it: destroying it resets the connection under an answer that said it
- * stays open. The server ends such a connection after the answer instead (`doppel-server.ts`).
+ * stays open. The answer ends such a connection after it instead (`closeIfUnread`).
  */
 function detachableBody(req: IncomingMessage): ReadableStream {
   const through = new PassThrough()
