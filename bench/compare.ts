@@ -11,7 +11,7 @@ import { setupServer } from 'msw/node'
 import { createHandlers } from '../src/faces/msw/index.ts'
 import { prepare } from './fixtures.ts'
 import { noOpHandler, OPERATION_NAMES, operations, sequence } from './in-process.ts'
-import { median } from './lib.ts'
+import { median, microsOf } from './lib.ts'
 
 const [revision, ...asked] = process.argv.slice(2)
 const unknown = asked.filter((name) => !(OPERATION_NAMES as readonly string[]).includes(name))
@@ -22,12 +22,6 @@ if (revision === undefined || revision.startsWith('-') || unknown.length > 0) {
 const chosen = asked.length > 0 ? asked : ['ec2', 'iam']
 const rounds = Number(process.env.ROUNDS ?? 3)
 const calls = Number(process.env.CALLS ?? 2000)
-/** µs a run of `run` took, on the wall clock. */
-async function timed(run: () => Promise<void>): Promise<number> {
-  const started = process.hrtime.bigint()
-  await run()
-  return Number(process.hrtime.bigint() - started) / 1000
-}
 const root = new URL('..', import.meta.url).pathname
 let commit: string
 try {
@@ -59,16 +53,16 @@ try {
       for (let round = 0; round < rounds; round++) {
         const times = { floor: [] as number[], here: [] as number[], there: [] as number[] }
         for (let i = 0; i < 200 + calls; i++) {
-          const f = await timed(floor)
+          const f = await microsOf(floor)
           // Which tree answers first alternates, so that neither always follows the floor.
           let h: number
           let t: number
           if (i % 2 === 0) {
-            h = await timed(mine)
-            t = await timed(theirs)
+            h = await microsOf(mine)
+            t = await microsOf(theirs)
           } else {
-            t = await timed(theirs)
-            h = await timed(mine)
+            t = await microsOf(theirs)
+            h = await microsOf(mine)
           }
           if (i < 200) continue
           times.floor.push(f)

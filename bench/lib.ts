@@ -69,6 +69,13 @@ export function figure(name: string, value: number, unit: string, target: string
   return { name, value: Math.round(value * 1000) / 1000, unit, target, met, ...(detail && { detail }) }
 }
 
+/** µs one call of `run` took, on the wall clock. */
+export async function microsOf(run: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint()
+  await run()
+  return Number(process.hrtime.bigint() - start) / 1000
+}
+
 /**
  * Interleaves single calls of the subject and the floor `iterations` times after a warm-up and compares
  * their medians: drift in machine load and garbage collection hits both sides alike.
@@ -81,12 +88,8 @@ export async function interleaved(subject: () => Promise<unknown>, floor: () => 
   const subjects: number[] = []
   const floors: number[] = []
   for (let i = 0; i < iterations; i++) {
-    let start = process.hrtime.bigint()
-    await floor()
-    floors.push(Number(process.hrtime.bigint() - start) / 1000)
-    start = process.hrtime.bigint()
-    await subject()
-    subjects.push(Number(process.hrtime.bigint() - start) / 1000)
+    floors.push(await microsOf(floor))
+    subjects.push(await microsOf(subject))
   }
   const s = median(subjects)
   const f = median(floors)
