@@ -1,19 +1,17 @@
 /** The data directory's retries, through an fs layer that runs out of space (ENOSPC) and a wall clock the test moves. */
 import * as fsPromises from 'node:fs/promises'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openDataDir as open, type DataDir, type DataDirFs } from '../../src/features/snapshot/index.ts'
 import { createDoppel } from '../../src/index.ts'
 import { doppelWarningsDuring } from '../support/doppel-warnings.ts'
+import { tempDir } from '../support/temp-dir.ts'
 
-const dirs: string[] = []
 const opened: DataDir[] = []
+// Each test's data directory is stopped after it, before tempDir removes the folders after the file: a failed
+// test must not leave periodic writes going into a folder being removed.
 afterEach(async () => {
-  // Stopped first: a failed test must not leave periodic writes going into a folder being removed.
   for (const data of opened.splice(0)) await data.close().catch(() => undefined)
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true })
 })
 
 async function openDataDir(...args: Parameters<typeof open>): Promise<DataDir> {
@@ -22,12 +20,8 @@ async function openDataDir(...args: Parameters<typeof open>): Promise<DataDir> {
   return data
 }
 
-/** A data directory's path in a fresh temporary folder, removed after the test. */
-async function stateDir(): Promise<string> {
-  const parent = await mkdtemp(join(tmpdir(), 'doppel-retry-'))
-  dirs.push(parent)
-  return join(parent, 'state')
-}
+/** A data directory's path in a fresh temporary folder, removed after the file's tests. */
+const stateDir = () => join(tempDir('retry'), 'state')
 
 /** An instance restored from `dir` holds each of the roles `names`. */
 async function expectRolesAfterRestart(dir: string, names: string[]): Promise<void> {
@@ -75,7 +69,7 @@ async function until(check: () => boolean): Promise<void> {
 
 describe('--data-dir on a full disk', () => {
   it('an onError that throws turns no write that worked into a failure, and the retries go on', async () => {
-    const dir = await stateDir()
+    const dir = stateDir()
     const { disk, fs } = fillableDisk()
     let now = 1_000_000
     const lines: string[] = []
@@ -108,7 +102,7 @@ describe('--data-dir on a full disk', () => {
   })
 
   it('reports ENOSPC once, backs off on the wall clock, recovers when space returns, and a restart has every write', async () => {
-    const dir = await stateDir()
+    const dir = stateDir()
     const { disk, fs } = fillableDisk()
     let now = 1_000_000
     const lines: string[] = []
@@ -147,7 +141,7 @@ describe('--data-dir on a full disk', () => {
   })
 
   it('a full disk at stop makes close fail', async () => {
-    const dir = await stateDir()
+    const dir = stateDir()
     const { disk, fs } = fillableDisk()
     const doppel = createDoppel()
     const data = await openDataDir(doppel, { dir, interval: '1h', fs })
