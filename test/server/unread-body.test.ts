@@ -66,12 +66,23 @@ async function andThenAnother(path: string, init: Parameters<typeof send>[1]): P
 
 describe('a request whose body had not arrived to its end when it was answered', () => {
   it.each([
-    ['no service owns its path (404)', '/nope', { body: large(2_000_000) }, 404],
-    ['over the registry body limit (413)', '/api/v2/organizations/acme/registry-modules', { body: large(2_000_000), headers: { Authorization: 'Bearer root', 'Content-Type': 'application/vnd.api+json' } }, 413],
-  ] as const)('is answered with Connection: close when %s, and the next request on the agent goes on a new connection', async (_, path, init, status) => {
+    ['no service owns its path (404)', '/nope', { body: large(2_000_000) }, 404, '404 page not found\n'],
+    [
+      'over the registry body limit (413)',
+      '/api/v2/organizations/acme/registry-modules',
+      { body: large(2_000_000), headers: { Authorization: 'Bearer root', 'Content-Type': 'application/vnd.api+json' } },
+      413,
+      '{"errors":[{"status":"413","title":"request entity too large","detail":"request body exceeds 1048576 bytes"}]}',
+    ],
+  ] as const)('is answered with Connection: close when %s, changes nothing, and the next request on the agent goes on a new connection', async (_, path, init, status, text) => {
+    const state = async () => (await fetch(`${running.url}/_doppel/state`)).text()
+    // A first request to the service lists its (empty) collections in the state; the refused one adds nothing.
+    await fetch(`${running.url}${path}`)
+    const before = await state()
     const { first, reused } = await andThenAnother(path, init)
-    expect(first).toMatchObject({ status, connection: 'close' })
+    expect(first).toMatchObject({ status, connection: 'close', text })
     expect(reused).toBe(false)
+    expect(await state()).toBe(before)
   })
 
   it('is answered with Connection: close while the client still holds back the rest of the body', async () => {
