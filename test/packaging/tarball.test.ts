@@ -27,15 +27,15 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 const npmFlags = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error']
 
-/** A Node binary of `range` from the npm registry (the `node-<platform>-<arch>` package), kept in node_modules/.cache. */
-async function nodeOf(major: number, range: string): Promise<string> {
-  const cache = join(root, 'node_modules', '.cache', `doppel-node${major}`)
+/** A Node binary of `version` from the npm registry (the `node-<platform>-<arch>` package), kept in node_modules/.cache. */
+async function nodeOf(version: string): Promise<string> {
+  const cache = join(root, 'node_modules', '.cache', `doppel-node-${version}`)
   const pkg = `node-${process.platform}-${process.arch}`
   const binary = join(cache, 'node_modules', pkg, 'bin', 'node')
   if (!existsSync(binary)) {
     mkdirSync(cache, { recursive: true })
     writeFileSync(join(cache, 'package.json'), '{"private":true}\n')
-    await exec(npm, ['install', ...npmFlags, `${pkg}@${range}`], { cwd: cache, timeout: 180_000 })
+    await exec(npm, ['install', ...npmFlags, `${pkg}@${version}`], { cwd: cache, timeout: 180_000 })
   }
   return binary
 }
@@ -55,8 +55,9 @@ beforeAll(async () => {
   work = tempDir('pack')
   const [packed, node22, node26] = await Promise.all([
     exec(npm, ['pack', '--json', '--loglevel=error', '--pack-destination', work], { cwd: root, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 }),
-    nodeOf(22, '^22.12.0'),
-    nodeOf(26, '^26.0.0'),
+    // Pinned, as everything the tests fetch: the newest of each line the package claims, on the day it was set.
+    nodeOf('22.23.5'),
+    nodeOf('26.12.1'),
   ])
   tarball = (JSON.parse(packed.stdout) as Packed[])[0]!
   binaries['Node 22'] = node22
