@@ -63,6 +63,17 @@ describe('parser errors', () => {
     const text = await rawExchange(running.port, ['GET http://127.0.0.1/_doppel/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'], 1)
     expect(statuses(text)).toEqual([400])
   })
+
+  it('answers CONNECT like any request, journals it, and closes the connection after it (no tunnel)', async () => {
+    const tunnel = await rawExchange(running.port, ['CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n', HEALTH], 2, { gapMs: 50 })
+    expect(statuses(tunnel)).toEqual([400])
+    expect(tunnel).toContain('the request target must be a path')
+    expect(tunnel).toMatch(/Connection: close/i)
+    const onPath = await rawExchange(running.port, ['CONNECT /v1/auth/cloud/roles HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Service-Token: root\r\n\r\n'], 1)
+    expect(statuses(onPath)).toEqual([405])
+    expect(onPath).toContain('{"errors":[]}')
+    expect(doppel.journal.entries().at(-1)).toMatchObject({ method: 'CONNECT', status: 405 })
+  })
 })
 
 describe('the LIST verb', () => {

@@ -1,4 +1,4 @@
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createHttpServer, ServerResponse, type IncomingMessage, type Server } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import { Server as TlsServer } from 'node:tls'
 import type { AddressInfo, Socket } from 'node:net'
@@ -98,6 +98,15 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
     ? createHttpsServer({ ...httpOptions, cert: options.tls.cert, key: options.tls.key, handshakeTimeout: headersTimeout }, onRequest)
     : createHttpServer(httpOptions, onRequest)
   if (options.tls) guardTlsConnections(server, headersTimeout)
+  // CONNECT opens no tunnel here: it is answered (and journaled) like any request, then the connection
+  // closes; Node alone would drop the connection unanswered.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const res = new ServerResponse(req)
+    res.shouldKeepAlive = false
+    res.assignSocket(socket)
+    res.once('finish', () => socket.end())
+    onRequest(req, res)
+  })
   const list = listVerb(server)
   const guard = createRequestGuard(doppel, server, options, { surface, tenants: options.tenants !== undefined })
   const closeAllConnections = server.closeAllConnections.bind(server)
