@@ -1,5 +1,6 @@
 import { describeValue } from './describe-value.ts'
 import { parseDuration } from './duration.ts'
+import { parseRfc3339, TimeParseError } from './go/rfc3339.ts'
 
 /** The times the clock can show: years 1970 to 9999, what RFC 3339 timestamps and the services represent. */
 export const EARLIEST_MS = 0
@@ -8,7 +9,7 @@ const RANGE = '1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z'
 
 /** How an instance's own clock starts (`createDoppel({ clock: { start, frozen } })`). */
 export interface ClockOptions {
-  /** Start time. Default: the wall clock at creation. */
+  /** Start time (a string is an RFC 3339 time, `2026-01-01T00:00:00Z`). Default: the wall clock at creation. */
   start?: Date | string | number
   /** When true, time moves only through `advance` and `set`. Default: false (wall time plus offset). */
   frozen?: boolean
@@ -75,7 +76,10 @@ export class Clock {
     return this.now()
   }
 
-  /** Moves time to an instant; throws RangeError (the clock unchanged) outside years 1970 to 9999. */
+  /**
+   * Moves time to an instant (a string is an RFC 3339 time); throws RangeError (the clock unchanged) for a
+   * string that is not one or a time outside years 1970 to 9999.
+   */
   set(to: Date | string | number): Date {
     const ms = toMs(to, 'set')
     if (this.#frozen) this.#frozenAt = ms
@@ -117,10 +121,27 @@ export class Clock {
 }
 
 function toMs(value: Date | string | number, field: 'start' | 'set'): number {
-  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value)
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : rfc3339Ms(value, field)
   if (!Number.isFinite(ms)) throw new RangeError(`Failed to set the clock: "${field}" is not a time: ${describeValue(String(value))}`)
   if (ms < EARLIEST_MS || ms > LATEST_MS) {
     throw new RangeError(`Failed to set the clock: "${field}" must be a time from ${RANGE}, not ${describeValue(String(value))}`)
   }
   return ms
+}
+
+/**
+ * A time given as text, read as Go reads RFC 3339 (what the services print and the options name): a day that
+ * does not exist or a form `Date.parse` guesses at (`03/04/2026`) is refused, not moved to a nearby day.
+ */
+function rfc3339Ms(value: string, field: 'start' | 'set'): number {
+  // The longest RFC 3339 time with nanoseconds is 35 characters; Go's message would repeat the whole text.
+  if (value.length > 64) return Number.NaN
+  try {
+    const nanos = parseRfc3339(value)
+    // Whole milliseconds, rounded down (BigInt division rounds towards zero, which before 1970 is up).
+    return Number(nanos / 1_000_000n) - (nanos % 1_000_000n < 0n ? 1 : 0)
+  } catch (error) {
+    if (!(error instanceof TimeParseError)) throw error
+    throw new RangeError(`Failed to set the clock: "${field}" is not an RFC 3339 time such as 2026-01-01T00:00:00Z: ${error.message}`)
+  }
 }

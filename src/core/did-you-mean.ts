@@ -27,3 +27,35 @@ export function editDistance(a: string, b: string): number {
   }
   return rows[a.length]![b.length]!
 }
+
+/**
+ * ` (did you mean "expect"?)` when a known key is within two edits of `key` (case aside) or extends it, else
+ * '': the hint after an unknown key in a document or a body.
+ */
+export function suggestKey(key: string, known: readonly string[]): string {
+  let best: string | undefined
+  let bestDistance = 3
+  const lower = key.toLowerCase()
+  for (const candidate of known) {
+    const other = candidate.toLowerCase()
+    // A truncated or over-long name is as good a hint as a typo.
+    const prefix = lower.length >= 3 && other.length >= 3 && (other.startsWith(lower) || lower.startsWith(other))
+    const distance = prefix ? 1 : editDistance(lower, other)
+    if (distance < bestDistance) {
+      best = candidate
+      bestDistance = distance
+    }
+  }
+  return best === undefined ? '' : ` (did you mean "${best}"?)`
+}
+
+/**
+ * Why `value` (an object) holds a key not in `known`, as `unknown field "tims" (did you mean "times"?)`, or
+ * undefined when every key is known; the first such key is named.
+ */
+export function unknownField(value: object, known: readonly string[]): string | undefined {
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) return `unknown field ${JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key)}${suggestKey(key, known)}`
+  }
+  return undefined
+}

@@ -14,6 +14,7 @@ export const CORE_ERROR_CODES = {
   DOPPEL_INVALID_SNAPSHOT: 'a snapshot document that does not restore; nothing changed',
   DOPPEL_BODY_TOO_LARGE: 'a request body over the size limit',
   DOPPEL_INVALID_DURATION: 'a duration that does not parse (Go durations, seconds, `<n>d`)',
+  DOPPEL_INVALID_TIME: 'an RFC 3339 time that does not parse',
   DOPPEL_INVALID_SCALAR: 'a bool or integer text Go strconv refuses',
   DOPPEL_INVALID_ASN1: 'a malformed ASN.1 encoding',
   DOPPEL_STATE_TOO_LARGE: "a write that would take the state past its size limit (`maxStateBytes`); nothing written",

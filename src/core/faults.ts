@@ -2,6 +2,7 @@ import type { SharedPool } from './shared-pool.ts'
 import { compilePathPattern, PATTERN_LIMIT, type PathPattern } from './path-pattern.ts'
 import type { Random } from './random.ts'
 import { errorKind } from './doppel-error.ts'
+import { unknownField } from './did-you-mean.ts'
 
 /** A fault to inject: which requests (`method`, `path`) and what happens to them. */
 export interface FaultInput {
@@ -148,13 +149,17 @@ export function checkFaultRoom(faults: Faults, count: number): void {
   }
 }
 
+/** A fault's fields as `add` takes them (a misspelt one is refused: `"time": 1` would fire forever). */
+const INPUT_FIELDS = ['method', 'path', 'status', 'latency_ms', 'drop', 'times']
+/** A saved fault's (`list()`, a snapshot's): the input's, its id and its counts. */
+const SAVED_FIELDS = ['id', 'hits', 'remaining', ...INPUT_FIELDS]
+
 /** A fault as `list()` gives it, checked as `add` checks its input; throws FaultError. */
 export function checkSavedFault(input: unknown): Fault {
-  const fault = validateFault(input)
-  const f = input as Record<string, unknown>
-  const known = new Set(['id', 'hits', 'remaining', 'method', 'path', 'status', 'latency_ms', 'drop', 'times'])
-  const unknown = Object.keys(f).find((key) => !known.has(key))
+  const f = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>
+  const unknown = Object.keys(f).find((key) => !SAVED_FIELDS.includes(key))
   if (unknown !== undefined) throw new FaultError(`Failed to read a fault: "${unknown}" is not a known field`)
+  const fault = validateFault(input, SAVED_FIELDS)
   if (typeof f.id !== 'string' || f.id === '') throw new FaultError('Failed to read a fault: "id" must be a non-empty string')
   if (!Number.isSafeInteger(f.hits) || (f.hits as number) < 0) throw new FaultError('Failed to read a fault: "hits" must be a count')
   if (f.remaining !== undefined && (!Number.isSafeInteger(f.remaining) || (f.remaining as number) < 1)) {
@@ -163,11 +168,13 @@ export function checkSavedFault(input: unknown): Fault {
   return { ...fault, id: f.id, hits: f.hits as number, ...(f.remaining !== undefined && { remaining: f.remaining as number }) }
 }
 
-function validateFault(input: unknown): FaultInput {
+function validateFault(input: unknown, fields = INPUT_FIELDS): FaultInput {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new FaultError('Failed to add a fault: the body must be a JSON object')
   }
   const f = input as Record<string, unknown>
+  const unknown = unknownField(f, fields)
+  if (unknown !== undefined) throw new FaultError(`Failed to add a fault: ${unknown}`)
   if (typeof f.path !== 'string' || f.path === '') throw new FaultError('Failed to add a fault: "path" must be a non-empty string')
   if (f.path.length > PATTERN_LIMIT) throw new FaultError(`Failed to add a fault: "path" must be at most ${PATTERN_LIMIT} characters`)
   if (f.method !== undefined && typeof f.method !== 'string') throw new FaultError('Failed to add a fault: "method" must be a string')

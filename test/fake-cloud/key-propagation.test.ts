@@ -39,12 +39,17 @@ describe('key propagation delay', () => {
     const other = loginWorld()
     world.cloud.setConsistency({ key_propagation_seconds: 5 })
     expect(other.cloud.consistency()).toEqual({ key_propagation_seconds: 0 })
-    for (const bad of [{ key_propagation_seconds: -1 }, { key_propagation_seconds: 1.5 }, { key_propagation_seconds: 3601 }, { other: 1 }]) {
+    const range = 'Failed to set the consistency settings: "key_propagation_seconds" must be an integer from 0 to 3600'
+    for (const [bad, message] of [
+      [{ key_propagation_seconds: -1 }, range],
+      [{ key_propagation_seconds: 1.5 }, range],
+      [{ key_propagation_seconds: 3601 }, range],
+      [{ other: 1 }, 'Failed to set the consistency settings: unknown field "other"'],
+      [{ key_propagation_second: 1 }, 'Failed to set the consistency settings: unknown field "key_propagation_second" (did you mean "key_propagation_seconds"?)'],
+    ] as const) {
       const response = await control(world, 'POST', bad)
       expect(response.status).toBe(400)
-      expect(await response.json()).toEqual({
-        errors: ['Failed to set the consistency settings: "key_propagation_seconds" must be an integer from 0 to 3600'],
-      })
+      expect(await response.json()).toEqual({ errors: [message] })
     }
     expect(world.cloud.consistency()).toEqual({ key_propagation_seconds: 5 })
     await world.doppel.reset()

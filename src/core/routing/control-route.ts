@@ -29,6 +29,8 @@ export interface BodySpec {
   limit: keyof typeof CONTROL_BODY_LIMITS
   /** An empty body is refused instead of read as `{}`. */
   required?: boolean
+  /** An `object` body's fields: any other is refused (400), so that a misspelt one does not go unnoticed. */
+  fields?: readonly string[]
   /** Media types a write may declare (the guard's check); JSON unless given. */
   types?: readonly string[]
   /** What the messages call the body: `request` unless given. */

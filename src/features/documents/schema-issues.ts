@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv'
 import type { ValuePath } from './glossary.ts'
-import { suggestKey } from './key-suggestion.ts'
+import { suggestKey } from '../../core/did-you-mean.ts'
 import type { CompiledSchemas } from './schema-compiler.ts'
 import type { JsonSchema, JsonType, SchemaIssue } from './schema-validator.ts'
 

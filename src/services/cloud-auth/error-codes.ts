@@ -13,7 +13,6 @@ export const CLOUD_AUTH_ERROR_CODES = {
   DOPPEL_INVALID_ARN: 'an IAM ARN that does not parse',
   DOPPEL_INVALID_ROLE_TAG: 'a role tag that does not parse or verify',
   DOPPEL_INVALID_PKCS7: 'a PKCS#7 signature that does not verify',
-  DOPPEL_INVALID_TIME: 'an RFC 3339 time that does not parse',
   DOPPEL_INSTANCE_CHECK_FAILED: 'DescribeInstances did not give the running instance asked for',
   DOPPEL_PROVIDER_CREDENTIALS: 'no credentials for a provider call',
   DOPPEL_UPSTREAM_FAILED: 'a provider call over HTTP got no answer',

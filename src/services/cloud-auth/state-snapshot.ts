@@ -17,7 +17,7 @@ import type {
 } from './glossary.ts'
 import { mountTable, type MountEntry } from './mounts/mount-table.ts'
 import { isNameSegment } from './routing/endpoint.ts'
-import { parseRfc3339, TimeParseError } from './login/ec2/rfc3339.ts'
+import { parseRfc3339, TimeParseError } from '../../core/go/rfc3339.ts'
 import { authDomain, authState, type AuthState, type FullArnEntry } from './state.ts'
 
 const strings = shape.array(shape.string)

@@ -1,4 +1,5 @@
 import { NestingTooDeepError, parseJsonBounded } from '../../core/bounded-parse.ts'
+import { unknownField } from '../../core/did-you-mean.ts'
 import { explainResponse } from '../../core/explanation.ts'
 import { BodyTooLargeError, jsonResponse, readBodyBytes } from '../../core/http.ts'
 import { CONTROL_BODY_LIMITS, type BodySpec } from '../../core/routing/index.ts'
@@ -21,6 +22,7 @@ const bodyMessages = {
   tooDeep: (what: string, detail: string) => `Failed to read the ${what}: the body is ${detail}`,
   notJson: (what: string) => `Failed to read the ${what}: the body is not complete JSON`,
   notObject: (what: string) => `Failed to read the ${what}: the body must be a JSON object`,
+  unknownField: (what: string, why: string, fields: readonly string[]) => `Failed to read the ${what}: ${why}; its fields are ${fields.map((f) => `"${f}"`).join(', ')}`,
 }
 
 /** Reads a route's body as its spec says. */
@@ -58,5 +60,7 @@ export function parseControlJson(text: string, spec: BodySpec, parse: (text: str
   if (spec.kind === 'object' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
     return refuse(400, bodyMessages.notObject(what))
   }
+  const unknown = spec.kind === 'object' && spec.fields ? unknownField(value as object, spec.fields) : undefined
+  if (unknown !== undefined) return refuse(400, bodyMessages.unknownField(what, unknown, spec.fields!))
   return { value }
 }

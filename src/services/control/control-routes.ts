@@ -5,6 +5,7 @@ import { CONTROL_PREFIX } from './urls.ts'
 import { redactEntries, redactSnapshot } from './redact.ts'
 
 const SETTINGS: BodySpec = { kind: 'object', limit: 'control' }
+const CLOCK_MOVE: BodySpec = { ...SETTINGS, fields: ['advance', 'set'] }
 
 const emulator = (call: ControlCall) => call.context.emulator
 const clock = (call: ControlCall) => ({ now: emulator(call).clock.now().toISOString(), frozen: emulator(call).clock.frozen })
@@ -29,9 +30,10 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = mount(CONTROL_PREFIX, [
     method: 'POST',
     path: 'clock',
     access: 'control',
-    body: SETTINGS,
+    body: CLOCK_MOVE,
     run: (call) => {
       const body = call.body as Record<string, unknown>
+      if (body.advance !== undefined && body.set !== undefined) return refused(400, 'Failed to move the clock: give "advance" or "set", not both')
       if (typeof body.advance === 'string' || typeof body.advance === 'number') emulator(call).clock.advance(body.advance)
       else if (typeof body.set === 'string') emulator(call).clock.set(body.set)
       else return refused(400, 'Failed to move the clock: give "advance" (duration) or "set" (RFC 3339 time)')

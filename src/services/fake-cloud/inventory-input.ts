@@ -1,3 +1,4 @@
+import { unknownField } from '../../core/did-you-mean.ts'
 import { cloudErrors } from './cloud-errors.ts'
 import type { InstanceInput, InstanceState, MetadataOptions, PrincipalInput } from './glossary.ts'
 import { policyDocumentProblem, policyListProblem } from './iam/policy-document.ts'
@@ -98,9 +99,10 @@ export function parseMetadataOptions(value: unknown, instanceId: string): Metada
 function checkObject<T>(value: unknown, rules: Record<string, FieldRule>, operation: string): T {
   if (value === undefined || value === null) return {} as T
   if (typeof value !== 'object' || Array.isArray(value)) throw cloudErrors.badInput(`${operation}: the input must be an object`)
+  const unknown = unknownField(value, Object.keys(rules))
+  if (unknown !== undefined) throw cloudErrors.badInput(`${operation}: ${unknown}`)
   for (const [field, fieldValue] of Object.entries(value)) {
-    const rule = Object.hasOwn(rules, field) ? rules[field] : undefined
-    if (rule === undefined) throw cloudErrors.badInput(`${operation}: unknown field "${field}"`)
+    const rule = rules[field]!
     if (fieldValue !== undefined && !rule.test(fieldValue)) throw cloudErrors.badInput(`${operation}: "${field}" must be ${rule.expected}`)
   }
   return structuredClone(value) as T

@@ -1,3 +1,4 @@
+import { unknownField } from '../../../core/did-you-mean.ts'
 import { cloudErrors } from '../cloud-errors.ts'
 import type { AccessKeyRecord, CloudState } from '../cloud-state.ts'
 import { cloudPath } from '../urls.ts'
@@ -23,9 +24,10 @@ export function consistencySettings(state: CloudState): ConsistencySettings {
 /** Sets the delay; refuses anything but an integer number of seconds from 0 to 3600. */
 export function setConsistency(state: CloudState, input: unknown): ConsistencySettings {
   const value = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : undefined
-  const unknown = value === undefined ? undefined : Object.keys(value).find((key) => key !== 'key_propagation_seconds')
+  const unknown = value === undefined ? undefined : unknownField(value, ['key_propagation_seconds'])
+  if (unknown !== undefined) throw cloudErrors.badInput(`Failed to set the consistency settings: ${unknown}`)
   const seconds = value?.key_propagation_seconds
-  if (value === undefined || unknown !== undefined || !Number.isInteger(seconds) || (seconds as number) < 0 || (seconds as number) > MAX_KEY_PROPAGATION_SECONDS) {
+  if (value === undefined || !Number.isInteger(seconds) || (seconds as number) < 0 || (seconds as number) > MAX_KEY_PROPAGATION_SECONDS) {
     throw cloudErrors.badInput(`Failed to set the consistency settings: "key_propagation_seconds" must be an integer from 0 to ${MAX_KEY_PROPAGATION_SECONDS}`)
   }
   state.keyPropagationSeconds = seconds as number

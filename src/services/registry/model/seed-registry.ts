@@ -16,12 +16,19 @@ import { MODULE_NAME, ORGANIZATION_NAME, PROVIDER_NAME } from './names.ts'
 import { coordinates, ensureOrganization, findModule, findVersion, newId, newObjectId, now, registryState } from './registry-state.ts'
 import { isSemver } from './semver.ts'
 import { errorKind } from '../../../core/doppel-error.ts'
+import { unknownField } from '../../../core/did-you-mean.ts'
 
 /** An invalid registry fixture; nothing of it was stored. */
 export class RegistryFixtureError extends errorKind('RegistryFixtureError', 'DOPPEL_INVALID_REGISTRY_FIXTURE') {}
 
 function fail(where: string, problem: string): never {
   throw new RegistryFixtureError(`Failed to seed the registry: ${where} ${problem}`)
+}
+
+/** Refuses a key the fixture format does not have: a misspelt one would otherwise be dropped unseen. */
+function knownFields(value: Record<string, unknown>, where: string, known: readonly string[]): void {
+  const unknown = unknownField(value, known)
+  if (unknown !== undefined) fail(where, `has an ${unknown}`)
 }
 
 function list(value: unknown, where: string): unknown[] {
@@ -42,12 +49,15 @@ function organization(value: unknown, where: string): string {
 /** Checks a whole fixture before anything is stored, so a bad fixture leaves the state as it was. */
 function validate(emulator: Emulator, fixture: unknown): RegistryFixture {
   if (!isObject(fixture)) fail('the fixture', 'must be an object')
-  list(fixture.organizations, 'organizations').forEach((o, i) =>
-    organization(isObject(o) ? o.name : o, `organizations[${i}]${isObject(o) ? '.name' : ''}`),
-  )
+  knownFields(fixture, 'the fixture', ['organizations', 'tokens', 'modules'])
+  list(fixture.organizations, 'organizations').forEach((o, i) => {
+    if (isObject(o)) knownFields(o, `organizations[${i}]`, ['name'])
+    organization(isObject(o) ? o.name : o, `organizations[${i}]${isObject(o) ? '.name' : ''}`)
+  })
   const tokens = new Set<string>()
   list(fixture.tokens, 'tokens').forEach((t, i) => {
     if (!isObject(t)) fail(`tokens[${i}]`, 'must be an object')
+    knownFields(t, `tokens[${i}]`, ['token', 'organizations'])
     if (t.token !== undefined) {
       if (typeof t.token !== 'string' || !/^\S+$/.test(t.token)) fail(`tokens[${i}].token`, 'must be a non-empty string without spaces')
       if (emulator.isRootToken(t.token)) fail(`tokens[${i}].token`, 'is a root token')
@@ -64,6 +74,7 @@ function validate(emulator: Emulator, fixture: unknown): RegistryFixture {
 
 function validateModule(emulator: Emulator, m: unknown, where: string, seen: Set<string>): void {
   if (!isObject(m)) fail(where, 'must be an object')
+  knownFields(m, where, ['organization', 'name', 'provider', 'description', 'versions'])
   organization(m.organization, `${where}.organization`)
   if (typeof m.name !== 'string' || !MODULE_NAME.test(m.name)) fail(`${where}.name`, `is not a module name: ${describeValue(m.name)}`)
   if (typeof m.provider !== 'string' || !PROVIDER_NAME.test(m.provider)) {
@@ -78,6 +89,7 @@ function validateModule(emulator: Emulator, m: unknown, where: string, seen: Set
   list(m.versions, `${where}.versions`).forEach((entry, j) => {
     const at = `${where}.versions[${j}]`
     const v: Record<string, unknown> = isObject(entry) ? entry : { version: entry }
+    knownFields(v, at, ['version', 'status', 'deprecation', 'readme', 'inputs', 'outputs', 'resources'])
     if (typeof v.version !== 'string' || !isSemver(v.version)) fail(`${at}.version`, `is not a semantic version: ${describeValue(v.version)}`)
     if (versions.has(v.version) || findVersion(state, m.organization as string, m.name as string, m.provider as string, v.version)) {
       fail(`${at}.version`, `${v.version} already exists`)
@@ -86,6 +98,7 @@ function validateModule(emulator: Emulator, m: unknown, where: string, seen: Set
     if (v.status !== undefined && v.status !== 'ok' && v.status !== 'pending') fail(`${at}.status`, 'must be "ok" or "pending"')
     if (v.deprecation !== undefined && v.deprecation !== null) {
       if (!isObject(v.deprecation)) fail(`${at}.deprecation`, 'must be an object or null')
+      knownFields(v.deprecation, `${at}.deprecation`, ['reason', 'link'])
       optional(v.deprecation.reason, `${at}.deprecation.reason`, 'string')
       optional(v.deprecation.link, `${at}.deprecation.link`, 'string')
     }
@@ -98,6 +111,7 @@ function validateModule(emulator: Emulator, m: unknown, where: string, seen: Set
     for (const [kind, shape] of Object.entries(fields)) {
       list(v[kind], `${at}.${kind}`).forEach((item, k) => {
         if (!isObject(item)) fail(`${at}.${kind}[${k}]`, 'must be an object')
+        knownFields(item, `${at}.${kind}[${k}]`, Object.keys(shape))
         for (const [field, type] of Object.entries(shape)) {
           const value = item[field]
           if (type === 'required') {

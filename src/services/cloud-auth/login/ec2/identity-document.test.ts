@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { LoginError } from '../login-error.ts'
 import { parseIdentityDocument } from './identity-document.ts'
-import { parseRfc3339, TimeParseError } from './rfc3339.ts'
+import { parseRfc3339, TimeParseError } from '../../../../core/go/rfc3339.ts'
 
 const refusal = (run: () => unknown): string => {
   try {

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto'
 import type { AccessListEntry, RoleEntry } from '../../glossary.ts'
 import { LoginError } from '../login-error.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
-import { parseRfc3339, TimeParseError } from './rfc3339.ts'
+import { parseRfc3339, TimeParseError } from '../../../../core/go/rfc3339.ts'
 import { mountPath } from '../../urls.ts'
 
 /** The nonce a client sends as `nonce: ""`: reauthentication is then disabled for the instance. */

@@ -1,10 +1,10 @@
 /**
- * Go's `time.Parse(time.RFC3339, value)`, for the identity document's `pendingTime`: an instant in
+ * Go's `time.Parse(time.RFC3339, value)` (the identity document's `pendingTime`, the clock's times): an instant in
  * nanoseconds since the epoch, or Go's error text.
  */
 
-import { goQuote } from '../../../../core/go/go-format.ts'
-import { errorKind } from '../../../../core/doppel-error.ts'
+import { goQuote } from './go-format.ts'
+import { errorKind } from '../doppel-error.ts'
 
 const LAYOUT = '2006-01-02T15:04:05Z07:00'
 
