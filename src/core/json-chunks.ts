@@ -7,8 +7,9 @@ const PIECE = 64 * 1024
  * The JSON text of `value` exactly as `JSON.stringify` writes it, in pieces, with a turn of the event loop
  * whenever a few milliseconds of work have passed: a state of hundreds of megabytes is written without
  * holding other requests. Arrays and plain objects are walked; anything else (a record's fields, a value
- * with `toJSON`) is written by `JSON.stringify`. One extension: an iterable that is not an array (a
- * generator) is written as an array, each item taken only when it is reached.
+ * with `toJSON`) is written by `JSON.stringify`. Two extensions: an iterable that is not an array (a
+ * generator) is written as an array, and a `JsonEntries` as an object, each item or entry taken only when
+ * it is reached.
  */
 export async function* jsonChunks(value: unknown, pause: () => Promise<void> = loopYielder()): AsyncGenerator<string> {
   let pending: string[] = []
@@ -24,7 +25,20 @@ export async function* jsonChunks(value: unknown, pause: () => Promise<void> = l
     length = 0
   }
   async function* write(item: unknown): AsyncGenerator<string> {
-    if (Array.isArray(item) || isLazyList(item)) {
+    if (item instanceof JsonEntries) {
+      out('{')
+      let first = true
+      for (const [key, field] of item.entries) {
+        if (field === undefined) continue
+        if (!first) out(',')
+        first = false
+        out(JSON.stringify(key) + ':')
+        yield* write(field)
+        yield* flush()
+        await pause()
+      }
+      out('}')
+    } else if (Array.isArray(item) || isLazyList(item)) {
       out('[')
       let first = true
       for (const element of item as Iterable<unknown>) {
@@ -54,6 +68,14 @@ export async function* jsonChunks(value: unknown, pause: () => Promise<void> = l
   }
   yield* write(value)
   if (length > 0) yield pending.join('')
+}
+
+/** An object `jsonChunks` writes from its entries, taking each as it reaches it (a keyed collection of records). */
+export class JsonEntries {
+  readonly entries: Iterable<readonly [string, unknown]>
+  constructor(entries: Iterable<readonly [string, unknown]>) {
+    this.entries = entries
+  }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -233,6 +233,14 @@ export class Store {
     return created
   }
 
+  /**
+   * Every collection's records as they are now, by key: the stored records themselves, not copies (a write
+   * replaces a record, never changes one), for an answer written after this turn.
+   */
+  entries(): [name: string, records: [key: string, record: unknown][]][] {
+    return [...this.#collections].map(([name, collection]) => [name, [...collection.entries()]])
+  }
+
   /** A JSON-ready copy of every record, for "state unchanged" assertions and `inspect`. */
   snapshot(): Record<string, Record<string, unknown>> {
     const out: Record<string, Record<string, unknown>> = {}

@@ -1,8 +1,8 @@
 import { decodeSegment } from '../../core/decode-segment.ts'
-import { streamedJsonResponse } from '../../core/json-chunks.ts'
+import { JsonEntries, streamedJsonResponse } from '../../core/json-chunks.ts'
 import { act, created, mount, noContentAnswer, ok, refused, type BodySpec, type ControlCall, type ControlRoute } from '../../core/routing/index.ts'
 import { CONTROL_PREFIX } from './urls.ts'
-import { redactEntries, redactSnapshot } from './redact.ts'
+import { redactEntries, redactRecords } from './redact.ts'
 
 const SETTINGS: BodySpec = { kind: 'object', limit: 'control' }
 const CLOCK_MOVE: BodySpec = { ...SETTINGS, fields: ['advance', 'set'] }
@@ -59,8 +59,12 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = mount(CONTROL_PREFIX, [
     path: 'state',
     access: 'control',
     run: (call) => {
-      const snapshot = emulator(call).store.snapshot()
-      return ok(call.management ? snapshot : redactSnapshot(snapshot))
+      // Taken at once, written (and redacted) piece by piece as it is sent: a large state holds no other request.
+      const collections = emulator(call).store.entries()
+      return streamedJsonResponse(
+        200,
+        new JsonEntries(collections.map(([name, records]) => [name, new JsonEntries(call.management ? records : redactRecords(name, records))])),
+      )
     },
   },
   { method: 'POST', path: 'faults', access: 'control', body: SETTINGS, run: (call) => created({ id: emulator(call).faults.add(call.body as never).id }) },

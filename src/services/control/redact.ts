@@ -156,19 +156,11 @@ export function redactUrl(text: string): string {
   return changed ? url.toString() : text
 }
 
-/** A store snapshot with every secret replaced; records keyed by a secret get `<redacted N>` keys. */
-export function redactSnapshot(snapshot: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
-  const out: Record<string, Record<string, unknown>> = {}
-  for (const [name, records] of Object.entries(snapshot)) {
-    const keyed = SECRET_KEYED_COLLECTIONS[name]
-    const collection: Record<string, unknown> = {}
-    let n = 0
-    for (const [key, record] of Object.entries(records)) {
-      collection[keyed ? `${REDACTED.slice(0, -1)} ${++n}>` : key] = redactValue(record, keyed)
-    }
-    out[name] = collection
-  }
-  return out
+/** A collection's records (`Store.entries`) with every secret replaced, each when it is reached; records keyed by a secret get `<redacted N>` keys. */
+export function* redactRecords(collection: string, records: Iterable<[string, unknown]>): Generator<[string, unknown]> {
+  const keyed = SECRET_KEYED_COLLECTIONS[collection]
+  let n = 0
+  for (const [key, record] of records) yield [keyed ? `${REDACTED.slice(0, -1)} ${++n}>` : key, redactValue(record, keyed)]
 }
 
 /** Journal entries (or any JSON value) with secret fields, headers, URL parts and token values replaced. */
