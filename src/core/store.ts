@@ -13,10 +13,11 @@ export interface CollectionOptions<T> {
 }
 
 /**
- * The JSON size of every record a store may hold, by default. A snapshot (`GET /_doppel/snapshot`,
- * `--data-dir`) and `GET /_doppel/state` are built as one string: this keeps them below V8's string limit
- * (about 512 MB), with room for the parts a snapshot keeps outside the store, while leaving room for the
- * tokens of a load test's logins (600 to 800 bytes each: over 300,000 before a login is refused).
+ * The JSON size of every record a store may hold, by default. Snapshots are written piece by piece, but
+ * read back as one text (`PUT /_doppel/snapshot`, a `--data-dir` at start): this keeps a saved state below
+ * V8's string limit (about 512 MB), with room for the parts a snapshot keeps outside the store, so that what
+ * was saved loads again, while leaving room for the tokens of a load test's logins (600 to 800 bytes each:
+ * over 300,000 before a login is refused).
  */
 const DEFAULT_MAX_STATE_BYTES = 256 * 1024 * 1024
 
