@@ -237,6 +237,7 @@ export class Store {
   /**
    * Every collection's records as they are now, by key: the stored records themselves, not copies (a write
    * replaces a record, never changes one), for an answer written after this turn.
+   * @internal
    */
   entries(): [name: string, records: [key: string, record: unknown][]][] {
     return [...this.#collections].map(([name, collection]) => [name, [...collection.entries()]])
