@@ -170,6 +170,8 @@ function endsRun(text: JsonSource, at: number, from: number): boolean {
  * past `entries`). Given bytes, it checks a body before it is decoded.
  */
 export function checkJsonDepth(text: JsonSource, limit: number, entries?: EntryLimits): void {
+  // Each level opens with a character of its own: a text no longer than the limit cannot pass it.
+  if (entries === undefined && text.length <= limit) return
   new JsonScan(limit, entries, true).push(text)
 }
 

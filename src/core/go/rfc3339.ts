@@ -25,8 +25,35 @@ const ELEMENTS: ({ literal: string } | { field: string; width: number; digits: R
 
 export class TimeParseError extends errorKind('TimeParseError', 'DOPPEL_INVALID_TIME') {}
 
+/** The layout's whole shape at once: a time of it in range is read from the match, anything else by the element walk below. */
+const SHAPE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(?:Z|([+-])(\d{2}):(\d{2}))$/
+
 /** Parses an RFC 3339 time; throws TimeParseError with Go's message. */
 export function parseRfc3339(value: string): bigint {
+  const match = SHAPE.exec(value)
+  if (match !== null) {
+    const [, year, month, day, hour, minute, second, fraction, sign, zoneHours, zoneMinutes] = match
+    const numbers = [Number(year), Number(month), Number(day), Number(hour), Number(minute), Number(second)] as const
+    if (numbers[1] >= 1 && numbers[1] <= 12 && numbers[2] >= 1 && numbers[3] <= 23 && numbers[4] <= 59 && numbers[5] <= 59) {
+      const offsetMinutes = sign === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(zoneHours) * 60 + Number(zoneMinutes))
+      const nanos = toNanos(numbers, fraction === undefined ? 0n : BigInt(fraction.slice(0, 9).padEnd(9, '0')), offsetMinutes)
+      if (nanos !== undefined) return nanos
+    }
+  }
+  return parseByElements(value)
+}
+
+/** The instant of a time whose fields are each in range, or undefined when its day is past its month's end. */
+function toNanos([year, month, day, hour, minute, second]: readonly number[], fractionNanos: bigint, offsetMinutes: number): bigint | undefined {
+  const date = new Date(Date.UTC(year!, month! - 1, day!, hour!, minute!, second!))
+  date.setUTCFullYear(year!)
+  if (date.getUTCDate() !== day) return undefined
+  const seconds = BigInt(Math.floor(date.getTime() / 1000)) - BigInt(offsetMinutes * 60)
+  return seconds * 1_000_000_000n + fractionNanos
+}
+
+/** Go's walk over the layout, element by element: what it reads, and where and why it stops. */
+function parseByElements(value: string): bigint {
   const fail = (reason: string) => new TimeParseError(`parsing time ${goQuote(value)} as ${goQuote(LAYOUT)}: ${reason}`)
   const cannot = (rest: string, element: string) => fail(`cannot parse ${goQuote(rest)} as ${goQuote(element)}`)
   let rest = value
@@ -62,10 +89,7 @@ export function parseRfc3339(value: string): bigint {
     rest = rest.slice(zone[0].length)
   }
   if (rest !== '') throw new TimeParseError(`parsing time ${goQuote(value)}: extra text: ${goQuote(rest)}`)
-  const [year, month, day, hour, minute, second] = numbers as [number, number, number, number, number, number]
-  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second))
-  date.setUTCFullYear(year)
-  if (date.getUTCDate() !== day) throw new TimeParseError(`parsing time ${goQuote(value)}: day out of range`)
-  const seconds = BigInt(Math.floor(date.getTime() / 1000)) - BigInt(offsetMinutes * 60)
-  return seconds * 1_000_000_000n + nanos
+  const instant = toNanos(numbers, nanos, offsetMinutes)
+  if (instant === undefined) throw new TimeParseError(`parsing time ${goQuote(value)}: day out of range`)
+  return instant
 }
