@@ -52,7 +52,11 @@ export interface EmulatorOptions {
    * `faultLimit`, `journalBytesLimit` and the services' own limits.
    */
   sharedLimits?: SharedLimits
-  /** The JSON size of all records together; a write past it is refused (413). Default 256 MiB. */
+  /**
+   * The JSON size of all records together; a write past it is refused (413). Default 256 MiB, so that a
+   * saved state loads again. `Infinity`: no limit, and no write measures its record (about 1% of a login in
+   * process); not with a data directory.
+   */
   maxStateBytes?: number
 }
 

@@ -69,14 +69,17 @@ export class KeyedCollection<T> {
   /** Inserts or replaces the record with the same key; throws StateTooLargeError (nothing written) past the store's limit. */
   set(record: T): T {
     const key = this.#key(record)
-    const size = this.#writes.known?.get(record as object) ?? JSON.stringify(record).length
-    const freed = this.#sizes.get(key) ?? 0
-    const bytes = this.#writes.bytes - freed + size
-    if (size > freed && bytes > this.#writes.maxBytes) {
-      throw new StateTooLargeError(`Failed to write: the state would grow past its limit of ${this.#writes.maxBytes} bytes of records; delete some or reset`)
+    // Sizes are counted only to enforce a limit: a store without one measures nothing.
+    if (this.#writes.maxBytes !== Infinity) {
+      const size = this.#writes.known?.get(record as object) ?? JSON.stringify(record).length
+      const freed = this.#sizes.get(key) ?? 0
+      const bytes = this.#writes.bytes - freed + size
+      if (size > freed && bytes > this.#writes.maxBytes) {
+        throw new StateTooLargeError(`Failed to write: the state would grow past its limit of ${this.#writes.maxBytes} bytes of records; delete some or reset`)
+      }
+      this.#writes.bytes = bytes
+      this.#sizes.set(key, size)
     }
-    this.#writes.bytes = bytes
-    this.#sizes.set(key, size)
     const previous = this.#records.get(key)
     if (previous !== undefined) this.#unindex(key, previous)
     this.#records.set(key, record)
@@ -90,7 +93,7 @@ export class KeyedCollection<T> {
     if (previous === undefined) return undefined
     this.#unindex(key, previous)
     this.#records.delete(key)
-    this.#writes.bytes -= this.#sizes.get(key)!
+    this.#writes.bytes -= this.#sizes.get(key) ?? 0
     this.#sizes.delete(key)
     this.#writes.count++
     return previous
@@ -112,13 +115,13 @@ export class KeyedCollection<T> {
     for (const map of this.#indexes.values()) map.clear()
     let freed = 0
     for (const [key, record] of this.#records) {
-      const size = this.#sizes.get(key)!
+      const size = this.#sizes.get(key)
       if (drop(record)) {
-        freed += size
+        freed += size ?? 0
         continue
       }
       kept.set(key, record)
-      sizes.set(key, size)
+      if (size !== undefined) sizes.set(key, size)
       this.#index(key, record)
     }
     this.#records = kept
@@ -207,16 +210,18 @@ export class Store {
   #writes: WriteCounter
 
   constructor(maxBytes = DEFAULT_MAX_STATE_BYTES) {
-    if (!(Number.isSafeInteger(maxBytes) && maxBytes > 0)) throw new RangeError(`maxStateBytes must be a whole number above 0, not ${maxBytes}`)
+    if (!(maxBytes === Infinity || (Number.isSafeInteger(maxBytes) && maxBytes > 0))) {
+      throw new RangeError(`maxStateBytes must be a whole number above 0, or Infinity for no limit, not ${maxBytes}`)
+    }
     this.#writes = { count: 0, bytes: 0, maxBytes }
   }
 
-  /** The JSON size of every record held. */
+  /** The JSON size of every record held (not counted, 0, when `maxBytes` is Infinity). */
   get bytes(): number {
     return this.#writes.bytes
   }
 
-  /** The most `bytes` may be; a write past it throws StateTooLargeError. */
+  /** The most `bytes` may be; a write past it throws StateTooLargeError. Infinity: no limit, and no sizes counted. */
   get maxBytes(): number {
     return this.#writes.maxBytes
   }

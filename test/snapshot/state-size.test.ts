@@ -1,11 +1,13 @@
 /**
  * The state's size limit (issue 29): a write that would take the records past `maxStateBytes` is refused
- * in its service's own envelope and changes nothing, so a snapshot and `GET /_doppel/state` always fit in
- * one string; a state at the default limit reads back.
+ * in its service's own envelope and changes nothing, so that a saved state loads again; a state at the
+ * default limit reads back. `Infinity` turns the limit, and the measuring, off.
  */
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { createDoppel, type Doppel } from '../../src/index.ts'
+import { openDataDir } from '../../src/features/snapshot/index.ts'
+import { tempDir } from '../support/temp-dir.ts'
 import { BASE, createModule, createVersion, tarball, upload, v2, versionPath } from '../registry/registry-client.ts'
 
 const ROOT = { 'X-Service-Token': 'root', Authorization: 'Bearer root' }
@@ -112,4 +114,37 @@ describe('the state size limit', () => {
       expect(JSON.parse(reply.text)).toBeTypeOf('object')
     }
   }, 60_000)
+
+  it('Infinity turns the limit off and measures no record; a data directory refuses it', async () => {
+    const measured = (doppel: Doppel) => {
+      const sizes: number[] = []
+      const stringify = JSON.stringify
+      // Every JSON text made while the write runs: the record's measure is one of them when sizes are counted.
+      JSON.stringify = ((...args: Parameters<typeof stringify>) => {
+        const text = stringify(...args)
+        sizes.push(text?.length ?? 0)
+        return text
+      }) as typeof stringify
+      try {
+        doppel.cloud.createPrincipal({ type: 'user', name: `p-${'x'.repeat(40)}` })
+      } finally {
+        JSON.stringify = stringify
+      }
+      return sizes
+    }
+    const limited = createDoppel({ maxStateBytes: LIMIT })
+    const unlimited = createDoppel({ maxStateBytes: Infinity })
+    expect(measured(limited).length).toBeGreaterThan(0)
+    expect(measured(unlimited)).toEqual([])
+    expect(limited.store.bytes).toBeGreaterThan(0)
+    expect(unlimited.store.bytes).toBe(0)
+    // Past what the limited instance takes, the unlimited one goes on writing, replacing and deleting.
+    expect((await fillWithRoles(limited)).status).toBe(413)
+    for (let i = 0; i < 300; i++) expect((await send(unlimited, 'POST', `/v1/auth/cloud/role/r${i}`, { auth_type: 'ec2', bound_ami_id: 'ami-1' })).status).toBe(204)
+    expect((await send(unlimited, 'POST', '/v1/auth/cloud/role/r0', { auth_type: 'ec2', bound_ami_id: 'ami-2' })).status).toBe(204)
+    expect((await send(unlimited, 'DELETE', '/v1/auth/cloud/role/r1')).status).toBe(204)
+    expect(unlimited.store.bytes).toBe(0)
+    expect(() => createDoppel({ maxStateBytes: -1 })).toThrow('maxStateBytes must be a whole number above 0, or Infinity for no limit, not -1')
+    await expect(openDataDir(unlimited, { dir: tempDir('unlimited') })).rejects.toThrow('a data directory needs a state size limit (maxStateBytes is Infinity)')
+  })
 })

@@ -70,6 +70,8 @@ export async function openDataDir(doppel: Doppel, options: DataDirOptions): Prom
   const now = options.wallClock ?? Date.now
   // The caller's line of report: a throw in it must not turn a write that worked into a failure, or stop the retries.
   const reportError = callerHook('onError', options.onError)
+  // A saved state is read back as one text: without a limit it could grow past what loads again.
+  if (doppel.store.maxBytes === Infinity) throw new DataDirError('doppel serve: a data directory needs a state size limit (maxStateBytes is Infinity): a saved state must load again')
   const file = join(options.dir, ROOT_SNAPSHOT_FILE)
   const dataDir = await prepareDirectory(fs, options.dir)
   await loadSnapshotFile(fs, doppel, file)
