@@ -4,6 +4,7 @@ import { LightRequest } from './light-request.ts'
 import { responseParts } from './light-response.ts'
 import { isStreamed } from './json-chunks.ts'
 import { once } from 'node:events'
+import type { Socket } from 'node:net'
 
 /** Bodies up to this size are read into memory first (cheaper than a stream); larger ones stream. */
 const BUFFERED_BODY_LIMIT = 1024 * 1024
@@ -83,8 +84,41 @@ async function collect(response: Response): Promise<{ headers: Record<string, st
  * discard. Kept open, the rest of the body would stall or reset the client's next request.
  */
 export function closeIfUnread(res: ServerResponse): void {
-  if (!res.req.complete) res.shouldKeepAlive = false
+  if (res.req.complete) return
+  res.shouldKeepAlive = false
+  lingerOnClose(res.socket, res.req)
 }
+
+/**
+ * How long a connection closed under a body still arriving stays open for reading after the answer: Go's
+ * `rstAvoidanceDelay`, under the real service. Closed at once, the socket is reset under a client still
+ * sending (unread bytes make the kernel answer with RST), which then sees EPIPE or ECONNRESET, and may lose
+ * the answer itself, instead of the answer.
+ */
+const LINGER_MS = 500
+
+/**
+ * After the answer Node ends the connection with `destroySoon`: here it sends the answer and its FIN at
+ * once, goes on reading (the rest of the body is dropped) and closes when the client has ended its side, or
+ * after `LINGER_MS`. A taken-over connection (the LIST verb's) has no `destroySoon` and is
+ * ended as Node ends it.
+ */
+function lingerOnClose(socket: ServerResponse['socket'], req: IncomingMessage): void {
+  const lingering = socket as (Socket & { [LINGERS]?: true }) | null
+  if (lingering === null || typeof lingering.destroySoon !== 'function' || lingering[LINGERS]) return
+  lingering[LINGERS] = true
+  lingering.destroySoon = () => {
+    if (lingering.writable) lingering.end()
+    // A body a service let go of is paused: flowing again, with no reader, it is dropped as it arrives.
+    req.resume()
+    const timer = setTimeout(() => lingering.destroy(), LINGER_MS)
+    timer.unref()
+    lingering.once('close', () => clearTimeout(timer))
+    lingering.once('end', () => lingering.destroy())
+  }
+}
+
+const LINGERS = Symbol('doppel.lingers')
 
 /**
  * Writes a Fetch `Response` back through Node's `ServerResponse`. A light response (status, header

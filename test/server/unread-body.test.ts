@@ -1,5 +1,6 @@
 import { Agent, request } from 'node:http'
-import type { Socket } from 'node:net'
+import { connect, type Socket } from 'node:net'
+import { once } from 'node:events'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createDoppel } from '../../src/features/doppel/index.ts'
 import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
@@ -83,6 +84,28 @@ describe('a request whose body had not arrived to its end when it was answered',
     expect(first).toMatchObject({ status, connection: 'close', text })
     expect(reused).toBe(false)
     expect(await state()).toBe(before)
+  })
+
+  it('goes on reading after that answer: a client still sending a 16 MB body gets the answer, its write completes, then the connection ends', async () => {
+    // As hvac or fetch send a body: in one write, reading the answer as it comes. Closed at once under the
+    // body, the socket was reset and the client's write failed with EPIPE, sometimes before it read the answer.
+    const socket = connect({ port: running.port, host: '127.0.0.1', allowHalfOpen: true })
+    const errors: string[] = []
+    socket.on('error', (error: NodeJS.ErrnoException) => errors.push(error.code ?? error.message))
+    let text = ''
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')))
+    const ended = once(socket, 'end')
+    await once(socket, 'connect')
+    const body = Buffer.alloc(16 * 1024 * 1024, 'x')
+    socket.write(`POST /nope HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`)
+    const written = new Promise<Error | null | undefined>((resolve) => socket.write(body, resolve))
+    expect(await written).toBeFalsy()
+    await ended
+    socket.destroy()
+    expect(errors).toEqual([])
+    expect(statuses(text)).toEqual([404])
+    expect(text).toMatch(/\r\nConnection: close\r\n/i)
+    expect(text.endsWith('404 page not found\n')).toBe(true)
   })
 
   it('is answered with Connection: close while the client still holds back the rest of the body', async () => {
