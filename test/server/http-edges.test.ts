@@ -1,4 +1,6 @@
 import fc from 'fast-check'
+import { once } from 'node:events'
+import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
 import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
@@ -73,6 +75,23 @@ describe('parser errors', () => {
     expect(statuses(onPath)).toEqual([405])
     expect(onPath).toContain('{"errors":[]}')
     expect(doppel.journal.entries().at(-1)).toMatchObject({ method: 'CONNECT', status: 405 })
+  })
+
+  it('closes a CONNECT connection itself after the answer: a client keeping it open does not hold the server\'s close', async () => {
+    const own = await listen(createDoppelServer(createDoppel({ seed: 1 })), 0, '127.0.0.1')
+    const socket = connect({ port: own.port, host: '127.0.0.1', allowHalfOpen: true })
+    socket.on('error', () => {})
+    let text = ''
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')))
+    const ended = once(socket, 'end')
+    await once(socket, 'connect')
+    socket.write('CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n')
+    await ended
+    expect(statuses(text)).toEqual([400])
+    const started = performance.now()
+    await Promise.race([own.close(), new Promise((resolve) => setTimeout(resolve, 2000))])
+    expect(performance.now() - started).toBeLessThan(1000)
+    socket.destroy()
   })
 })
 

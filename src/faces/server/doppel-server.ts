@@ -99,12 +99,14 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
     : createHttpServer(httpOptions, onRequest)
   if (options.tls) guardTlsConnections(server, headersTimeout)
   // CONNECT opens no tunnel here: it is answered (and journaled) like any request, then the connection
-  // closes; Node alone would drop the connection unanswered.
+  // closes; Node alone would drop the connection unanswered. Node's server no longer holds such a socket,
+  // so it is closed here as Node closes any other: `destroySoon`, never left half-open for the client to
+  // keep (which would hold the server's close).
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
     const res = new ServerResponse(req)
     res.shouldKeepAlive = false
     res.assignSocket(socket)
-    res.once('finish', () => socket.end())
+    res.once('finish', () => socket.destroySoon())
     onRequest(req, res)
   })
   const list = listVerb(server)
