@@ -104,9 +104,9 @@ const LINGER_MS = 500
  * ended as Node ends it.
  */
 function lingerOnClose(socket: ServerResponse['socket'], req: IncomingMessage): void {
-  const lingering = socket as (Socket & { [LINGERS]?: true }) | null
-  if (lingering === null || typeof lingering.destroySoon !== 'function' || lingering[LINGERS]) return
-  lingering[LINGERS] = true
+  const lingering = socket as Socket | null
+  // An own `destroySoon` is this one, set for an earlier answer on the connection.
+  if (lingering === null || typeof lingering.destroySoon !== 'function' || Object.hasOwn(lingering, 'destroySoon')) return
   lingering.destroySoon = () => {
     if (lingering.writable) lingering.end()
     // A body a service let go of is paused: flowing again, with no reader, it is dropped as it arrives.
@@ -117,8 +117,6 @@ function lingerOnClose(socket: ServerResponse['socket'], req: IncomingMessage): 
     lingering.once('end', () => lingering.destroy())
   }
 }
-
-const LINGERS = Symbol('doppel.lingers')
 
 /**
  * Writes a Fetch `Response` back through Node's `ServerResponse`. A light response (status, header
