@@ -13,7 +13,7 @@ interface Reply {
   json(): any
 }
 
-function send(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Reply> {
+function send(port: number, method: string, path: string, headers: Record<string, string | string[]> = {}, body?: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { Host: `127.0.0.1:${port}`, ...headers }, agent: false }, (res) => {
       let text = ''
@@ -213,6 +213,12 @@ describe('beyond loopback', () => {
     }
     const write = await send(port, 'POST', '/_doppel/reset', { 'X-Service-Token': 'ctl-token' })
     expect(write.status).toBe(204)
+  })
+
+  it('reads the token as the services read theirs: the first Authorization value that starts with "Bearer "', async () => {
+    expect((await send(port, 'GET', '/_doppel/state', { Authorization: ['Basic eDp5', 'Bearer ctl-token'] })).status).toBe(200)
+    expect((await send(port, 'GET', '/_doppel/state', { Authorization: ['Bearer wrong', 'Bearer ctl-token'] })).status).toBe(401)
+    expect((await send(port, 'GET', '/_doppel/state', { Authorization: 'bearer ctl-token' })).status).toBe(401)
   })
 
   it('asks for the token before judging the body', async () => {

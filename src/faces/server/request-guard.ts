@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { controlAccess, controlBodyTypes, hasManagementToken, JSON_TYPES } from '../../services/control/index.ts'
 import { CONTROL_URLS, isControlTarget } from '../../services/control/urls.ts'
 import { Emulator } from '../../core/emulator.ts'
+import { LightRequest } from '../../core/light-request.ts'
 import { SERVICE_PROFILE } from '../../core/profile.ts'
 import { CONTROL_TABLE, type Doppel, classifyRequest, ownerOfPath, type Classification, type Surface } from '../../features/doppel/index.ts'
 import { isFakeCloudHost } from '../../services/fake-cloud/urls.ts'
@@ -207,10 +208,12 @@ export function createRequestGuard(
 /** Whether the request carries a root token of the emulator served (a proxy has none) or a control token. */
 function controlTokenPresent(handler: Pick<Doppel, 'handle'>, req: IncomingMessage, controlTokens: readonly string[] = []): boolean {
   const context = handler instanceof Emulator ? { emulator: handler, profile: handler.profile } : { emulator: { rootTokens: new Set<string>() }, profile: SERVICE_PROFILE }
-  const headers = new Headers()
-  for (const name of [...context.profile.tokenHeaders, 'authorization']) {
-    const value = req.headers[name]
-    if (typeof value === 'string') headers.set(name, value)
+  // The token headers as sent, each value apart (Node keeps only the first Authorization in req.headers),
+  // so that the token is read as every other request's is.
+  const names = new Set([...context.profile.tokenHeaders, 'authorization'])
+  const raw: string[] = []
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (names.has(req.rawHeaders[i]!.toLowerCase())) raw.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!)
   }
-  return hasManagementToken(new Request('http://doppel.invalid/', { headers }), context, controlTokens)
+  return hasManagementToken(new LightRequest('GET', 'http://doppel.invalid/', raw, undefined), context, controlTokens)
 }

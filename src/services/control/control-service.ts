@@ -3,7 +3,7 @@ import type { RequestContext } from '../../core/glossary.ts'
 import { jsonResponse, requestUrl } from '../../core/http.ts'
 import { LightResponse } from '../../core/light-response.ts'
 import { explainResponse, explanationOf, listText, type Explanation } from '../../core/explanation.ts'
-import { requestToken } from '../../core/request-token.ts'
+import { requestToken, tokenPlaces } from '../../core/request-token.ts'
 import { refused, type ControlAccess, type ControlAnswer, type ControlCall, type ControlRoute, type RouteTable } from '../../core/routing/index.ts'
 import { bodyRefusal, readControlBody } from './control-body.ts'
 import { hasManagementToken } from './management-token.ts'
@@ -64,7 +64,7 @@ export async function control(request: Request, context: RequestContext, table: 
     return answer(refused(403, 'permission denied'), {
       rule: 'management token',
       seen: requestToken(request, context.profile) === undefined ? 'no token' : 'a token that is not a root or control token',
-      hint: `${request.method} ${path} reads or replaces secrets: send a root token (or --control-token) in ${context.profile.tokenHeaders.join(' or ')} or Authorization: Bearer`,
+      hint: `${request.method} ${path} reads or replaces secrets: send a root token (or --control-token) in ${tokenPlaces(context.profile)}`,
     })
   }
   const claimed = route.claim?.(context)

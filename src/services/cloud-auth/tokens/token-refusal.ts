@@ -3,6 +3,7 @@ import type { RequestContext } from '../../../core/glossary.ts'
 import { formatRfc3339Nano } from '../time-format.ts'
 import { authError } from '../envelope.ts'
 import { MESSAGES } from '../auth-messages.ts'
+import { tokenPlaces } from '../../../core/request-token.ts'
 import type { TokenStore } from './token-store.ts'
 
 /**
@@ -16,8 +17,7 @@ export function tokenDenied(context: RequestContext, store: TokenStore | undefin
 
 /** Why a token a request carries does not serve it (see `tokenDenied`). */
 export function tokenExplanation(context: RequestContext, store: TokenStore | undefined, id: string | undefined, boundCidrs?: readonly string[]): Explanation {
-  const headers = context.profile.tokenHeaders.join(' or ')
-  if (!id) return { rule: 'token', seen: 'no token', hint: `send one in ${headers} or Authorization: Bearer` }
+  if (!id) return { rule: 'token', seen: 'no token', hint: `send one in ${tokenPlaces(context.profile)}` }
   if (boundCidrs) {
     return { rule: 'token_bound_cidrs', seen: context.remoteAddress, expected: listText(boundCidrs), hint: 'call from an address the role binds the token to' }
   }
