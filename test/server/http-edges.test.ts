@@ -95,6 +95,18 @@ describe('parser errors', () => {
   })
 })
 
+describe('OPTIONS *', () => {
+  it("is answered as Go's server answers it, 200 with an empty body, on a connection that stays open (it was a 500)", async () => {
+    const host = `Host: 127.0.0.1:${running.port}`
+    const text = await rawExchange(running.port, [`OPTIONS * HTTP/1.1\r\n${host}\r\n\r\nOPTIONS * HTTP/1.1\r\n${host}\r\nContent-Length: 3\r\n\r\nabc${HEALTH}`], 3)
+    expect(statuses(text)).toEqual([200, 200, 200])
+    const [first] = text.split('\r\n\r\n')
+    expect(first).toMatch(/content-length: 0/i)
+    expect(first).not.toMatch(/content-type/i)
+    expect(text).toContain('{"status":"ok"}')
+  })
+})
+
 describe('the LIST verb', () => {
   const listed = (text: string) => text.includes('"keys":["web"]')
 

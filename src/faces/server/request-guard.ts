@@ -5,6 +5,7 @@ import { controlAccess, controlBodyTypes, hasManagementToken, JSON_TYPES } from 
 import { CONTROL_URLS, isControlTarget } from '../../services/control/urls.ts'
 import { Emulator } from '../../core/emulator.ts'
 import { LightRequest } from '../../core/light-request.ts'
+import { LightResponse } from '../../core/light-response.ts'
 import { SERVICE_PROFILE } from '../../core/profile.ts'
 import { CONTROL_TABLE, type Doppel, classifyRequest, ownerOfPath, type Classification, type Surface } from '../../features/doppel/index.ts'
 import { isFakeCloudHost } from '../../services/fake-cloud/urls.ts'
@@ -148,7 +149,10 @@ export function createRequestGuard(
 
   return (req, res) => {
     const target = req.url ?? '/'
-    if (!target.startsWith('/') && !(req.method === 'OPTIONS' && target === '*')) {
+    // Go's server answers `OPTIONS *` itself, before any handler: 200 with an empty body (seen on the real
+    // server). Nothing else a service owns can follow from it.
+    if (req.method === 'OPTIONS' && target === '*') return new LightResponse(null, { status: 200 })
+    if (!target.startsWith('/')) {
       return refusal(target, 400, 'Failed to read the request: the request target must be a path', {
         rule: 'request target',
         seen: target,
