@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { AccessListEntry, DenyListEntry } from '../../src/services/cloud-auth/index.ts'
 import { authState } from '../../src/services/cloud-auth/index.ts'
 import { managementClient, type ManagementClient } from './management-client.ts'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 
 const NOW = Date.parse('2024-05-01T10:00:00Z')
 const HOUR = 3_600_000
@@ -63,6 +64,25 @@ describe('tidy/identity-accesslist and tidy/roletag-denylist', () => {
       expect(accessKeys(api)).toEqual(['buffered', 'fresh', 'old'])
     })
   }
+
+  it("answers with the body the real service renders in the method: mount_type empty, no trailing newline (seen on the real server)", async () => {
+    for (const profile of ['service', 'vault'] as const) {
+      const doppel = createDoppel({ profile })
+      const mount = profile === 'vault' ? 'aws' : 'cloud'
+      const token = profile === 'vault' ? 'X-Vault-Token' : 'X-Service-Token'
+      const answer = await doppel.fetch(new Request(`http://127.0.0.1:8200/v1/auth/${mount}/tidy/identity-accesslist`, { method: 'POST', headers: { [token]: 'root' } }))
+      expect(answer.status).toBe(202)
+      const text = await answer.text()
+      expect(text.endsWith('}')).toBe(true)
+      expect(JSON.parse(text)).toMatchObject({ data: null, warnings: [STARTED], auth: null, mount_type: '' })
+    }
+    // Every other answer keeps the mount type and the encoder's newline.
+    const doppel = createDoppel()
+    const read = await doppel.fetch(new Request('http://127.0.0.1:8200/v1/auth/cloud/config/identity', { headers: { 'X-Service-Token': 'root' } }))
+    const text = await read.text()
+    expect(text.endsWith('}\n')).toBe(true)
+    expect(JSON.parse(text).mount_type).toBe('aws')
+  })
 
   it('takes safety_buffer as a duration', async () => {
     const api = seeded()

@@ -22,7 +22,8 @@ afterAll(() => running.close())
 /** The status of lookup-self sent over a raw connection with these header lines, each as written. */
 async function lookupSelf(lines: string[]): Promise<number> {
   const head = ['GET /v1/auth/token/lookup-self HTTP/1.1', 'Host: 127.0.0.1', 'Connection: close', ...lines].join('\r\n')
-  return statuses(await rawExchange(running.port, [`${head}\r\n\r\n`], 1))[0]!
+  // Written one byte a character, so that a line can hold any byte.
+  return statuses(await rawExchange(running.port, [Buffer.from(`${head}\r\n\r\n`, 'latin1')], 1))[0]!
 }
 
 describe('the token a request carries', () => {
@@ -34,7 +35,13 @@ describe('the token a request carries', () => {
     ['Authorization: Bearer\troot', 403],
     ['Authorization: Bearer ', 403],
     ['Authorization: Basic cm9vdDo=', 403],
-  ])('%s: %i', async (line, status) => {
+    // White space is trimmed as Go trims the bytes: a UTF-8 encoded space, not a lone 0xA0 byte.
+    ['Authorization: Bearer root\xc2\xa0', 200],
+    ['Authorization: Bearer \xe3\x80\x80root', 200],
+    ['Authorization: Bearer root\xc2\x85', 200],
+    ['Authorization: Bearer root\xa0', 403],
+    ['X-Service-Token: root\xa0', 403],
+  ])('%j: %i', async (line, status) => {
     expect(await lookupSelf([line])).toBe(status)
   })
 

@@ -73,10 +73,12 @@ describe('one token reader', () => {
     expect(plain.status).toBe(200)
   })
 
-  it('both trim a Bearer token', async () => {
+  it("both trim a Bearer token as Go's strings.TrimSpace trims its bytes (each case seen on the real server)", async () => {
     const doppel = createDoppel({ seed: 1, rootTokens: [root] })
-    const headers = { Authorization: `Bearer ${root}${tail}` }
-    const lookup = await doppel.fetch('http://doppel.test/v1/auth/token/lookup-self', { headers })
-    expect(lookup.status).toBe(200)
+    const lookup = (value: string) => doppel.fetch('http://doppel.test/v1/auth/token/lookup-self', { headers: { Authorization: value } }).then((r) => r.status)
+    // A header value is bytes: U+00A0 sent as the one byte 0xA0 is no UTF-8 and stays; its UTF-8 form is trimmed.
+    expect(await lookup(`Bearer ${root}${tail}`)).toBe(403)
+    expect(await lookup(`Bearer ${root}\u00c2\u00a0`)).toBe(200)
+    expect(await lookup(`Bearer \u00e3\u0080\u0080${root}`)).toBe(200)
   })
 })

@@ -11,6 +11,12 @@ export interface AuthEnvelopeInput {
   mountType?: string
   /** Extra top-level keys (`GET sys/auth` repeats its data there, as the real service does). */
   topLevel?: Record<string, unknown>
+  /**
+   * A body the method renders itself (the real service's `RespondWithStatusCode`, the tidy endpoints'
+   * 202): marshaled before the router sets the mount type, so `mount_type` is empty, and written as it is,
+   * without the trailing newline of the HTTP layer's encoder.
+   */
+  rendered?: boolean
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }
@@ -44,9 +50,9 @@ export function authResponse(context: RequestContext, input: AuthEnvelopeInput):
     wrap_info: null,
     warnings: input.warnings && input.warnings.length > 0 ? input.warnings : null,
     auth: input.auth ?? null,
-    mount_type: input.mountType ?? 'aws',
+    mount_type: input.rendered ? '' : (input.mountType ?? 'aws'),
   }
-  return new LightResponse(JSON.stringify(body) + '\n', { status: input.status ?? 200, headers: JSON_HEADERS })
+  return new LightResponse(JSON.stringify(body) + (input.rendered ? '' : '\n'), { status: input.status ?? 200, headers: JSON_HEADERS })
 }
 
 /** 204 with an empty body, as every write without warnings answers. */

@@ -68,10 +68,11 @@ function shape(
     return explainResponse(authError(404), { rule: 'stored entry', seen: `nothing stored at ${path} on the mount`, hint: `write it first, or ${operation === 'list' ? 'list' : 'read'} another path` })
   }
   const warnings = [...(result.warnings ?? [])]
-  // The tidy endpoints answer with a pre-rendered body in the real service, which these warnings miss.
-  if (result.status !== 202) {
+  // The tidy endpoints' 202 is a body the real service renders in the method, which these warnings miss.
+  const rendered = result.status === 202
+  if (!rendered) {
     if (parameters.ignored.length > 0) warnings.push(MESSAGES.ignoredParameters(parameters.ignored))
     if (parameters.replaced.length > 0) warnings.push(MESSAGES.replacedParameters(parameters.replaced))
   }
-  return authResponse(context, { data: result.data ?? null, warnings, status: result.status ?? 200 })
+  return authResponse(context, { data: result.data ?? null, warnings, status: result.status ?? 200, rendered })
 }
