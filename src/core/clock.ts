@@ -40,6 +40,11 @@ export class Clock {
     if (!this.#frozen) this.#offsetMs = this.#initialOffsetMs = this.#startMs - Date.now()
   }
 
+  /** When the instance's time began (`clock.start`, else its creation): where a reset takes it back. */
+  get startMs(): number {
+    return this.#startMs
+  }
+
   /** Whether time moves only through `advance` and `set`. */
   get frozen(): boolean {
     return this.#frozen

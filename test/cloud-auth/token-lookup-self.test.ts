@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { createDoppel } from '../../src/features/doppel/index.ts'
 import { tokenStore } from '../../src/services/cloud-auth/index.ts'
 import { createEc2Role, loginWorld, START } from './login-setup.ts'
 
@@ -106,5 +107,44 @@ describe('GET /v1/auth/token/lookup-self', () => {
   it('reads the vault profile token header', async () => {
     const { world, auth } = await loggedIn({}, { profile: 'vault' })
     expect((await world.lookupSelf(auth.client_token, 'X-Vault-Token')).status).toBe(200)
+  })
+})
+
+describe('lookup-self of a root token', () => {
+  const lookup = (doppel: ReturnType<typeof createDoppel>, token = 'root') =>
+    doppel.fetch(new Request('http://127.0.0.1:8200/v1/auth/token/lookup-self', { headers: { 'X-Service-Token': token } })).then((r) => r.json())
+
+  it('answers as the real dev server does for the root token it was given: made through auth/token/create at start', async () => {
+    const start = '2026-03-01T12:00:00.25Z'
+    const doppel = createDoppel({ seed: 7, clock: { start, frozen: true }, rootTokens: ['root', 'other'] })
+    doppel.clock.advance(3_600_000)
+    const { data } = await lookup(doppel)
+    expect(data).toEqual({
+      accessor: expect.stringMatching(/^[A-Za-z0-9]{24}$/),
+      creation_time: Math.floor(Date.parse(start) / 1000),
+      creation_ttl: 0,
+      display_name: 'token',
+      entity_id: '',
+      expire_time: null,
+      explicit_max_ttl: 0,
+      id: 'root',
+      issue_time: '2026-03-01T12:00:00.25Z',
+      meta: null,
+      num_uses: 0,
+      orphan: true,
+      path: 'auth/token/create',
+      policies: ['root'],
+      renewable: false,
+      ttl: 0,
+      type: 'service',
+    })
+    // One accessor a root token, kept across lookups and resets; another root token has its own.
+    expect((await lookup(doppel)).data.accessor).toBe(data.accessor)
+    await doppel.reset()
+    expect((await lookup(doppel)).data.accessor).toBe(data.accessor)
+    expect((await lookup(doppel, 'other')).data.accessor).not.toBe(data.accessor)
+    // Repeatable with the seed, as every other id is.
+    expect((await lookup(createDoppel({ seed: 7, clock: { start } }))).data.accessor).toBe(data.accessor)
+    expect((await lookup(createDoppel({ seed: 8, clock: { start } }))).data.accessor).not.toBe(data.accessor)
   })
 })

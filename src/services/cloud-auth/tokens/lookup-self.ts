@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto'
+import type { Emulator } from '../../../core/emulator.ts'
+import { ALPHANUMERIC } from '../../../core/random.ts'
 import type { RequestContext } from '../../../core/glossary.ts'
 import { authResponse } from '../envelope.ts'
 import { requestToken } from '../../../core/request-token.ts'
@@ -15,7 +18,7 @@ export async function handleLookupSelf(request: Request, context: RequestContext
   const id = requestToken(request, context.profile)
   if (!id) return tokenDenied(context, undefined, id)
   const { emulator } = context
-  if (emulator.isRootToken(id)) return authResponse(context, { data: rootTokenData(id, emulator.clock.nowMs()), mountType: 'token' })
+  if (emulator.isRootToken(id)) return authResponse(context, { data: rootTokenData(id, emulator), mountType: 'token' })
   const store = tokenStore(emulator)
   const token = store.lookup(id)
   if (!token) return tokenDenied(context, store, id)
@@ -52,25 +55,42 @@ function tokenData(token: IssuedToken, usesLeft: number, nowMs: number): Record<
   }
 }
 
-function rootTokenData(id: string, nowMs: number): Record<string, unknown> {
+/**
+ * A root token as the real dev server holds one given its id (`-dev-root-token-id`): made at start through
+ * `auth/token/create` (display name `token`, that path, an accessor, the start as its creation and issue
+ * time; seen on the real server). Its accessor is derived from the id and the seed (else the start), so a
+ * root token keeps one accessor for the instance's life and across resets without drawing from the
+ * seeded source that makes every other id.
+ */
+function rootTokenData(id: string, emulator: Emulator): Record<string, unknown> {
+  const startMs = emulator.clock.startMs
   return {
-    accessor: '',
-    creation_time: Math.floor(nowMs / 1000),
+    accessor: derivedAccessor(`${emulator.random.seed ?? startMs}\0${id}`),
+    creation_time: Math.floor(startMs / 1000),
     creation_ttl: 0,
-    display_name: 'root',
+    display_name: 'token',
     entity_id: '',
     expire_time: null,
     explicit_max_ttl: 0,
     id,
+    issue_time: formatRfc3339Nano(startMs),
     meta: null,
     num_uses: 0,
     orphan: true,
-    path: 'auth/token/root',
+    path: 'auth/token/create',
     policies: ['root'],
     renewable: false,
     ttl: 0,
     type: 'service',
   }
+}
+
+/** 24 alphanumeric characters, a real accessor's form, from a hash of `text`. */
+function derivedAccessor(text: string): string {
+  const digest = createHash('sha256').update(text).digest()
+  let accessor = ''
+  for (let i = 0; i < 24; i++) accessor += ALPHANUMERIC[digest[i]! % ALPHANUMERIC.length]
+  return accessor
 }
 
 /** Seconds left, as the real service computes it: now rounded to the second, the difference truncated. */
