@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto'
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
 
 const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'))
 
@@ -12,9 +12,22 @@ export class Random {
   /** Counts seeded draws (the position a snapshot keeps), for cheap "did anything change" checks. */
   #draws = 0
 
+  /** What `fixed` values derive from: the seed, else a salt drawn once for the instance. */
+  readonly #salt: string
+
   constructor(seed?: number | string) {
     this.seed = seed === undefined ? undefined : normaliseSeed(seed)
+    this.#salt = this.seed === undefined ? randomBytes(16).toString('hex') : String(this.seed)
     this.reset()
+  }
+
+  /**
+   * 32 bytes fixed by `label` for the instance's life, resets included: for what the real service makes
+   * once at its start (a root token's accessor, the cluster's name). Derived from the seed (else a salt
+   * drawn once), not drawn from the stream, so they move no other id.
+   */
+  fixed(label: string): Buffer {
+    return createHash('sha256').update(`${this.#salt}\0${label}`).digest()
   }
 
   reset(): void {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import type { Emulator } from '../../../core/emulator.ts'
 import { ALPHANUMERIC } from '../../../core/random.ts'
 import type { RequestContext } from '../../../core/glossary.ts'
@@ -58,14 +57,16 @@ function tokenData(token: IssuedToken, usesLeft: number, nowMs: number): Record<
 /**
  * A root token as the real dev server holds one given its id (`-dev-root-token-id`): made at start through
  * `auth/token/create` (display name `token`, that path, an accessor, the start as its creation and issue
- * time; seen on the real server). Its accessor is derived from the id and the seed (else the start), so a
- * root token keeps one accessor for the instance's life and across resets without drawing from the
- * seeded source that makes every other id.
+ * time; seen on the real server). Its accessor is fixed for the instance (`Random.fixed`), as the real
+ * token's is for the server's life.
  */
 function rootTokenData(id: string, emulator: Emulator): Record<string, unknown> {
   const startMs = emulator.clock.startMs
+  const hash = emulator.random.fixed(`root token accessor\0${id}`)
+  let accessor = ''
+  for (let i = 0; i < 24; i++) accessor += ALPHANUMERIC[hash[i]! % ALPHANUMERIC.length]
   return {
-    accessor: derivedAccessor(`${emulator.random.seed ?? startMs}\0${id}`),
+    accessor,
     creation_time: Math.floor(startMs / 1000),
     creation_ttl: 0,
     display_name: 'token',
@@ -83,14 +84,6 @@ function rootTokenData(id: string, emulator: Emulator): Record<string, unknown> 
     ttl: 0,
     type: 'service',
   }
-}
-
-/** 24 alphanumeric characters, a real accessor's form, from a hash of `text`. */
-function derivedAccessor(text: string): string {
-  const digest = createHash('sha256').update(text).digest()
-  let accessor = ''
-  for (let i = 0; i < 24; i++) accessor += ALPHANUMERIC[digest[i]! % ALPHANUMERIC.length]
-  return accessor
 }
 
 /** Seconds left, as the real service computes it: now rounded to the second, the difference truncated. */
