@@ -4,7 +4,7 @@
  * the endpoints of `auth-routes.ts`). The service's edge matches here, checks the token a row needs and
  * runs it; the OpenAPI document and the robustness corpus read the same rows.
  */
-import type { Profile } from '../../../core/profile.ts'
+import { PROFILES, type Profile } from '../../../core/profile.ts'
 import type { RequestContext } from '../../../core/glossary.ts'
 import { explainResponse, listText, type Explanation } from '../../../core/explanation.ts'
 import { mount, RouteTable, type RouteMatch, type RouteRow } from '../../../core/routing/index.ts'
@@ -83,13 +83,16 @@ const MOUNTS: MountPoint = {
   nearest: (relative) => MOUNT_TABLE.nearest(relative),
 }
 
-/** What the token mount's other paths answer, after the token check. */
-const TOKEN_MOUNT_REST: OperationRoute = {
-  path: '*',
+/**
+ * What a mounted backend's other paths answer, after the token check: the token mount's and the system
+ * backend's (`sys/`), of which doppel emulates only the paths above it in the table.
+ */
+const unsupportedRest = (path: string): OperationRoute => ({
+  path,
   reads: 'operation',
   token: 'root',
   run: ({ context, path }) => explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), elsewhere(context, path)),
-}
+})
 
 /** Why a path under `/v1/` reaches no route: where the auth method and Vault's system paths answer. */
 export function elsewhere(context: RequestContext, path: string): Explanation {
@@ -109,19 +112,28 @@ export function elsewhere(context: RequestContext, path: string): Explanation {
  * method's mount (`MountTable.conflict`), so its paths are refused before the mounts are asked.
  */
 export const API_ROUTES: readonly (ApiRoute | MountPoint)[] = [
-  ...mount(`auth/${TOKEN_MOUNT}/`, [...SELF_ROUTES, TOKEN_MOUNT_REST]),
+  ...mount(`auth/${TOKEN_MOUNT}/`, [...SELF_ROUTES, unsupportedRest('*')]),
   ...SYS_AUTH_ROUTES,
   VAULT_OPENAPI_ROUTE,
   ...DEV_SERVER_STATUS_ROUTES,
+  unsupportedRest('sys/*'),
   MOUNTS,
 ]
 
-const API_TABLE = new RouteTable(API_ROUTES, { trailingSlash: 'as-written' })
+/** Each profile's table: the rows it serves, so that a path a row of another profile has falls to the next row. */
+const API_TABLES = new Map(
+  PROFILES.map((profile) => [
+    profile.name,
+    new RouteTable(
+      API_ROUTES.filter((row) => row.reads === 'mount' || row.profile?.(profile) !== false),
+      { trailingSlash: 'as-written' },
+    ),
+  ]),
+)
 
-/** The row for a path under `/v1/`, or undefined; a row the profile does not serve matches as no row would. */
+/** The row for a path under `/v1/` that the profile serves, or undefined. */
 export function matchApiRoute(profile: Profile, path: string): RouteMatch<ApiRoute | MountPoint> | undefined {
-  const match = API_TABLE.match('', path)
-  if (typeof match === 'number') return undefined
-  return match.row.reads !== 'mount' && match.row.profile?.(profile) === false ? undefined : match
+  const match = API_TABLES.get(profile.name)!.match('', path)
+  return typeof match === 'number' ? undefined : match
 }
 
