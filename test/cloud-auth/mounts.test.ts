@@ -39,6 +39,33 @@ describe('mounts: sys/auth and per-mount state', () => {
       errors('plugin not found in the catalog: userpass'),
     )
     expect((await api.read('/v1/auth/other/roles?list=true')).status).toBe(404)
+    // No type, or type plugin without its name, as the real service words them (seen on the real server).
+    for (const body of [{}, { type: '' }]) {
+      const answer = await api.write('/v1/sys/auth/other', body)
+      expect([answer.status, answer.body]).toEqual([400, errors('backend type must be specified as a string')])
+    }
+    expect((await api.write('/v1/sys/auth/other', { type: 'plugin' })).body).toEqual(errors('plugin_name must be provided for plugin backend'))
+    expect((await api.write('/v1/sys/auth/other', { type: 'plugin', plugin_name: 'aws' })).status).toBe(204)
+  })
+
+  it("reads a mount's own entry as the list shows it, and refuses a path with none (seen on the real server)", async () => {
+    const api = managementClient()
+    await api.write('/v1/sys/auth/second', { type: 'aws', description: 'for tests' })
+    const list = await api.read('/v1/sys/auth')
+    const one = await api.read('/v1/sys/auth/second')
+    expect(one.status).toBe(200)
+    expect(one.body.data).toEqual(list.body.data['second/'])
+    expect(one.body.type).toBe('aws')
+    expect(one.body.mount_type).toBe('system')
+    // Enabled through sys/auth: an empty options map; the token mount, made at init, has none.
+    expect(one.body.data.options).toEqual({})
+    expect(list.body.data['token/'].options).toBeNull()
+    expect(one.body.data.running_plugin_version).toBe('v1.21.4+builtin')
+    expect(list.body.data['token/'].running_plugin_version).toBe('v1.21.4+builtin.vault')
+    for (const [path, engine] of [['nope', 'nope/'], ['second/x', 'second/x/']]) {
+      const answer = await api.read(`/v1/sys/auth/${path}`)
+      expect([answer.status, answer.body]).toEqual([400, errors(`No auth engine at ${engine}`)])
+    }
   })
 
   it('disables a mount with 204, dropping its state; enabling it again starts empty', async () => {

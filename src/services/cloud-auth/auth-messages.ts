@@ -115,4 +115,7 @@ export const MESSAGES = {
   // sys/auth
   pathInUse: (path: string) => `path is already in use at ${path}`,
   pluginNotFound: (type: string) => `plugin not found in the catalog: ${type}`,
+  backendTypeMissing: 'backend type must be specified as a string',
+  pluginNameMissing: 'plugin_name must be provided for plugin backend',
+  noAuthEngine: (path: string) => `No auth engine at ${path}`,
 } as const

@@ -8,7 +8,7 @@ import { LightResponse } from '../../core/light-response.ts'
 import type { RequestRoute } from './routing/api-route.ts'
 
 /** The Vault release whose shapes these answers follow, and which they name as `version`. */
-const VERSION = '1.21.4'
+export const VAULT_VERSION = '1.21.4'
 
 /**
  * `/v1/sys/health`, `/v1/sys/seal-status` and `/v1/sys/leader`, unauthenticated, as a Vault dev server answers
@@ -96,7 +96,7 @@ function health(context: RequestContext, url: URL, head: boolean): Response {
     replication_performance_mode: 'disabled',
     replication_dr_mode: 'disabled',
     server_time_utc: Math.floor(context.emulator.clock.nowMs() / 1000),
-    version: VERSION,
+    version: VAULT_VERSION,
     enterprise: false,
     cluster_name: cluster.name,
     cluster_id: cluster.id,
@@ -116,7 +116,7 @@ function sealStatus(context: RequestContext): Response {
     n: 1,
     progress: 0,
     nonce: '',
-    version: VERSION,
+    version: VAULT_VERSION,
     build_date: '',
     migration: false,
     cluster_name: cluster.name,

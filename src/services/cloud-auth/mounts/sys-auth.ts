@@ -11,6 +11,7 @@ import { MESSAGES } from '../auth-messages.ts'
 import type { OperationCall, OperationRoute } from '../routing/api-route.ts'
 import type { Operation } from '../routing/endpoint.ts'
 import { mountTable, TOKEN_MOUNT, type MountEntry } from './mount-table.ts'
+import { VAULT_VERSION } from '../dev-server-status.ts'
 
 function mountData(type: string, entry: Pick<MountEntry, 'accessor' | 'uuid' | 'description'>): Record<string, unknown> {
   return {
@@ -19,9 +20,11 @@ function mountData(type: string, entry: Pick<MountEntry, 'accessor' | 'uuid' | '
     description: entry.description,
     external_entropy_access: false,
     local: false,
-    options: null,
+    // Mounts enabled through sys/auth hold an empty options map; the token mount, made at init, none.
+    options: type === 'token' ? null : {},
     plugin_version: '',
-    running_plugin_version: `v1.15.0+builtin${type === 'token' ? '.vault' : ''}`,
+    // A builtin plugin reports the server's version (the release the vault profile names).
+    running_plugin_version: `v${VAULT_VERSION}+builtin${type === 'token' ? '.vault' : ''}`,
     running_sha256: '',
     seal_wrap: false,
     type,
@@ -44,8 +47,31 @@ function listMounts(context: RequestContext): Response {
   return authResponse(context, { data: mounts, topLevel: mounts, mountType: 'system' })
 }
 
-function enable(context: RequestContext, path: string, data: Record<string, unknown>): Response {
+/** A mount's own entry (`GET sys/auth/:path`), in the list's shape; the real service's 400 for a path with none. */
+function readMount(context: RequestContext, path: string): Response {
+  const entry = mountTable(context.emulator)
+    .entries()
+    .find((mount) => mount.path === path)
+  if (entry === undefined) {
+    return explainResponse(authError(400, MESSAGES.noAuthEngine(`${path}/`)), { rule: 'mount path', seen: path, hint: 'list the mounts with GET sys/auth' })
+  }
+  const data = mountData('aws', entry)
+  return authResponse(context, { data, topLevel: data, mountType: 'system' })
+}
+
+/** The type to enable: `type`, or for `plugin` its `plugin_name`; a refusal where the real service has one. */
+function mountType(data: Record<string, unknown>): string | Response {
   const type = toStringField(data.type, 'type')
+  if (type === '') return explainResponse(authError(400, MESSAGES.backendTypeMissing), { rule: 'mount type', seen: 'no type', expected: 'type aws' })
+  if (type !== 'plugin') return type
+  const plugin = toStringField(data.plugin_name, 'plugin_name')
+  if (plugin === '') return explainResponse(authError(400, MESSAGES.pluginNameMissing), { rule: 'mount type', seen: 'type plugin without plugin_name', expected: 'type aws' })
+  return plugin
+}
+
+function enable(context: RequestContext, path: string, data: Record<string, unknown>): Response {
+  const type = mountType(data)
+  if (typeof type !== 'string') return type
   const description = toStringField(data.description, 'description')
   if (type !== 'aws') return explainResponse(authError(400, MESSAGES.pluginNotFound(type)), { rule: 'mount type', seen: type, expected: 'aws (the one auth method doppel emulates)' })
   const table = mountTable(context.emulator)
@@ -61,6 +87,7 @@ function enable(context: RequestContext, path: string, data: Record<string, unkn
 function handleSysAuth(context: RequestContext, operation: Operation, rest: string, data: Record<string, unknown>): Response {
   const unsupported = () => authError(405, multiError(MESSAGES.unsupportedOperation))
   if (rest === '') return operation === 'read' ? listMounts(context) : unsupported()
+  if (operation === 'read') return readMount(context, rest)
   if (operation === 'update') return enable(context, rest, data)
   if (operation === 'delete') {
     mountTable(context.emulator).disable(rest)
@@ -86,7 +113,8 @@ export const SYS_AUTH_ROUTES: readonly OperationRoute[] = [
     reads: 'operation',
     token: 'root',
     describe: {
-      post: { summary: 'Enable the auth method (type aws) at a path', body: { type: 'string', description: 'string' }, answers: { '204': 'Enabled' } },
+      get: { summary: "A mount's entry", answers: { '200': 'The mount, as the list shows it' } },
+      post: { summary: 'Enable the auth method (type aws) at a path', body: { type: 'string', description: 'string', plugin_name: 'string' }, answers: { '204': 'Enabled' } },
       delete: { summary: 'Disable a mount', answers: { '204': 'Disabled' } },
     },
     run,
