@@ -160,6 +160,11 @@ export class Random {
 
 const POOL_SIZE = 4096
 
+/** 16 bytes, as 32 hex digits, in the UUID layout as go-uuid writes them: no version or variant bits set. */
+export function uuidLayout(hex: string): string {
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
+}
+
 export const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
 
 function normaliseSeed(seed: number | string): number {

@@ -27,13 +27,14 @@ export function tokenPlaces(profile: Profile): string {
 
 /**
  * A header's values in the order sent. The server's light headers keep each one; a Fetch `Headers` (in
- * process) holds them joined with ", ", so there a repeated header reads as its one joined value.
+ * process) holds them joined with ", ", so there they are split again at ", ", which no token holds (a
+ * single value holding ", " reads as its parts: a difference only for a token that could not be valid).
  */
 function sentValues(headers: Headers, name: string): string[] {
   const raw = headers instanceof LightHeaders ? headers.rawList() : undefined
   if (raw === undefined) {
     const joined = headers.get(name)
-    return joined === null ? [] : [joined]
+    return joined === null ? [] : joined.split(', ')
   }
   const values: string[] = []
   for (let i = 0; i < raw.length; i += 2) {

@@ -56,6 +56,19 @@ describe('the token a request carries', () => {
     expect(await lookupSelf(lines)).toBe(status)
   })
 
+  it('reads a repeated header the same way in process, where Fetch joins its values', async () => {
+    const status = async (pairs: [string, string][]) => {
+      const headers = new Headers()
+      for (const [name, value] of pairs) headers.append(name, value)
+      return (await doppel.fetch(new Request('http://127.0.0.1:8200/v1/auth/token/lookup-self', { headers }))).status
+    }
+    expect(await status([['X-Service-Token', 'root'], ['X-Service-Token', 'nope']])).toBe(200)
+    expect(await status([['X-Service-Token', 'nope'], ['X-Service-Token', 'root']])).toBe(403)
+    expect(await status([['X-Service-Token', ''], ['Authorization', 'Bearer root']])).toBe(200)
+    expect(await status([['Authorization', 'Basic cm9vdDo='], ['Authorization', 'Bearer root']])).toBe(200)
+    expect(await status([['Authorization', 'Bearer nope'], ['Authorization', 'Bearer root']])).toBe(403)
+  })
+
   it('reads a management token the same way on the control API', async () => {
     // A snapshot holds secrets: only a management token reads it.
     const snapshot = (lines: string[]) =>

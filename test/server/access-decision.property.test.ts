@@ -71,7 +71,8 @@ describe('the access decision beyond loopback', () => {
     }
     const headers = { host, ...(authorization && { authorization }) }
     const guard = createRequestGuard(doppel, beyondLoopback, { exposeImds }, { surface: listener, tenants })
-    const refused = guard({ method, url: target, headers } as unknown as IncomingMessage, response)
+    const rawHeaders = Object.entries(headers).flat()
+    const refused = guard({ method, url: target, headers, rawHeaders } as unknown as IncomingMessage, response)
     const guardRefuses = refused?.status === 401
 
     // The router's owner, as the server would call it with the URL the node adapter builds.

@@ -5,6 +5,7 @@ import { authError } from './envelope.ts'
 import { explainResponse, type Explanation } from '../../core/explanation.ts'
 import { parseGoBool } from '../../core/go/go-strconv.ts'
 import { LightResponse } from '../../core/light-response.ts'
+import { uuidLayout } from '../../core/random.ts'
 import type { RequestRoute } from './routing/api-route.ts'
 
 /** The Vault release whose shapes these answers follow, and which they name as `version`. */
@@ -144,9 +145,6 @@ function leader(): Response {
  * in the UUID layout (go-uuid sets no version bits); fixed for the instance (`Random.fixed`).
  */
 function devCluster(context: RequestContext): { name: string; id: string } {
-  const bytes = context.emulator.random.fixed('dev cluster').toString('hex')
-  return {
-    name: `vault-cluster-${bytes.slice(0, 8)}`,
-    id: `${bytes.slice(8, 16)}-${bytes.slice(16, 20)}-${bytes.slice(20, 24)}-${bytes.slice(24, 28)}-${bytes.slice(28, 40)}`,
-  }
+  const hex = context.emulator.random.fixed('dev cluster').toString('hex')
+  return { name: `vault-cluster-${hex.slice(0, 8)}`, id: uuidLayout(hex.slice(8, 40)) }
 }

@@ -2,7 +2,6 @@
  * `sys/auth`: enabling, disabling and listing mounts of the auth method, so conformance runs can work
  * on a fresh mount. Only the method's own type (`aws`) can be enabled.
  */
-import { createHash } from 'node:crypto'
 import type { RequestContext } from '../../../core/glossary.ts'
 import { authError, authResponse, multiError, noContent } from '../envelope.ts'
 import { explainResponse } from '../../../core/explanation.ts'
@@ -12,6 +11,7 @@ import type { OperationCall, OperationRoute } from '../routing/api-route.ts'
 import type { Operation } from '../routing/endpoint.ts'
 import { mountTable, TOKEN_MOUNT, type MountEntry } from './mount-table.ts'
 import { VAULT_VERSION } from '../dev-server-status.ts'
+import { uuidLayout } from '../../../core/random.ts'
 
 function mountData(type: string, entry: Pick<MountEntry, 'accessor' | 'uuid' | 'description'>): Record<string, unknown> {
   return {
@@ -32,17 +32,14 @@ function mountData(type: string, entry: Pick<MountEntry, 'accessor' | 'uuid' | '
   }
 }
 
-function tokenMount(): Pick<MountEntry, 'accessor' | 'uuid' | 'description'> {
-  const hash = createHash('sha256').update('doppel-mount:token').digest('hex')
-  return {
-    accessor: `auth_token_${hash.slice(0, 8)}`,
-    uuid: `${hash.slice(8, 16)}-${hash.slice(16, 20)}-4${hash.slice(21, 24)}-a${hash.slice(25, 28)}-${hash.slice(28, 40)}`,
-    description: 'token based credentials',
-  }
+/** The token mount, made at init: its accessor and id fixed for the instance, as a server's are for its life. */
+function tokenMount(context: RequestContext): Pick<MountEntry, 'accessor' | 'uuid' | 'description'> {
+  const hex = context.emulator.random.fixed('token mount').toString('hex')
+  return { accessor: `auth_token_${hex.slice(0, 8)}`, uuid: uuidLayout(hex.slice(8, 40)), description: 'token based credentials' }
 }
 
 function listMounts(context: RequestContext): Response {
-  const mounts: Record<string, unknown> = { [`${TOKEN_MOUNT}/`]: mountData('token', tokenMount()) }
+  const mounts: Record<string, unknown> = { [`${TOKEN_MOUNT}/`]: mountData('token', tokenMount(context)) }
   for (const entry of mountTable(context.emulator).entries()) mounts[`${entry.path}/`] = mountData('aws', entry)
   return authResponse(context, { data: mounts, topLevel: mounts, mountType: 'system' })
 }
@@ -59,20 +56,20 @@ function readMount(context: RequestContext, path: string): Response {
   return authResponse(context, { data, topLevel: data, mountType: 'system' })
 }
 
-/** The type to enable: `type`, or for `plugin` its `plugin_name`; a refusal where the real service has one. */
-function mountType(data: Record<string, unknown>): string | Response {
-  const type = toStringField(data.type, 'type')
+/** The type to enable: `type`, or for `plugin` its `plugin_name`; the real service's refusal where it has one. */
+function mountType(type: string, pluginName: string): string | Response {
   if (type === '') return explainResponse(authError(400, MESSAGES.backendTypeMissing), { rule: 'mount type', seen: 'no type', expected: 'type aws' })
   if (type !== 'plugin') return type
-  const plugin = toStringField(data.plugin_name, 'plugin_name')
-  if (plugin === '') return explainResponse(authError(400, MESSAGES.pluginNameMissing), { rule: 'mount type', seen: 'type plugin without plugin_name', expected: 'type aws' })
-  return plugin
+  if (pluginName === '') return explainResponse(authError(400, MESSAGES.pluginNameMissing), { rule: 'mount type', seen: 'type plugin without plugin_name', expected: 'type aws' })
+  return pluginName
 }
 
 function enable(context: RequestContext, path: string, data: Record<string, unknown>): Response {
-  const type = mountType(data)
-  if (typeof type !== 'string') return type
+  // Every field is read (and a wrong-typed one refused) before the type is judged, as the real service does.
+  const given = toStringField(data.type, 'type')
   const description = toStringField(data.description, 'description')
+  const type = mountType(given, toStringField(data.plugin_name, 'plugin_name'))
+  if (typeof type !== 'string') return type
   if (type !== 'aws') return explainResponse(authError(400, MESSAGES.pluginNotFound(type)), { rule: 'mount type', seen: type, expected: 'aws (the one auth method doppel emulates)' })
   const table = mountTable(context.emulator)
   const conflict = table.conflict(path)
