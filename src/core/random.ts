@@ -13,11 +13,13 @@ export class Random {
   #draws = 0
 
   /** What `fixed` values derive from: the seed, else a salt drawn once for the instance. */
-  readonly #salt: string
+  readonly #ownSalt: string
+  /** The own salt, or a restored snapshot's until the next reset. */
+  #salt: string
 
   constructor(seed?: number | string) {
     this.seed = seed === undefined ? undefined : normaliseSeed(seed)
-    this.#salt = this.seed === undefined ? randomBytes(16).toString('hex') : String(this.seed)
+    this.#salt = this.#ownSalt = this.seed === undefined ? randomBytes(16).toString('hex') : String(this.seed)
     this.reset()
   }
 
@@ -30,7 +32,18 @@ export class Random {
     return createHash('sha256').update(`${this.#salt}\0${label}`).digest()
   }
 
+  /** What `fixed` values derive from, for a snapshot. */
+  get salt(): string {
+    return this.#salt
+  }
+
+  /** Derives `fixed` values as the snapshot's instance did (its root token accessors, its cluster's name). */
+  restoreSalt(salt: string): void {
+    this.#salt = salt
+  }
+
   reset(): void {
+    this.#salt = this.#ownSalt
     if (this.seed === undefined) {
       this.#state = undefined
       return

@@ -148,3 +148,20 @@ describe('lookup-self of a root token', () => {
     expect((await lookup(createDoppel({ seed: 8, clock: { start } }))).data.accessor).not.toBe(data.accessor)
   })
 })
+
+describe('what a dev server makes once, across a snapshot', () => {
+  it('a restored instance keeps the root token accessor and the cluster of the one saved, until a reset', async () => {
+    const lookup = (doppel: ReturnType<typeof createDoppel>) =>
+      doppel.fetch(new Request('http://127.0.0.1:8200/v1/auth/token/lookup-self', { headers: { 'X-Vault-Token': 'root' } })).then((r) => r.json())
+    const health = (doppel: ReturnType<typeof createDoppel>) => doppel.fetch('http://127.0.0.1:8200/v1/sys/health').then((r) => r.json())
+    const saved = createDoppel({ profile: 'vault' })
+    const restored = createDoppel({ profile: 'vault' })
+    const own = (await lookup(restored)).data.accessor
+    expect(own).not.toBe((await lookup(saved)).data.accessor)
+    restored.restore(saved.snapshot())
+    expect((await lookup(restored)).data.accessor).toBe((await lookup(saved)).data.accessor)
+    expect((await health(restored)).cluster_id).toBe((await health(saved)).cluster_id)
+    await restored.reset()
+    expect((await lookup(restored)).data.accessor).toBe(own)
+  })
+})

@@ -36,10 +36,17 @@ export const randomPosition: shape.Shape<number[]> = (value, path) => {
 
 export const randomCodec: DomainCodec = {
   name: 'random',
-  save: (emulator) => ({ position: emulator.random.position() }),
+  save: (emulator) => ({ position: emulator.random.position(), salt: emulator.random.salt }),
   *parse(value, path) {
-    const { position } = shape.object<{ position: number[] | null }>({ position: shape.nullable(randomPosition) })(value, path)
-    return (emulator) => emulator.random.restorePosition(position)
+    // A snapshot older than the salt leaves the instance's own.
+    const { position, salt } = shape.object<{ position: number[] | null; salt: string | undefined }>({
+      position: shape.nullable(randomPosition),
+      salt: shape.optional(shape.string),
+    })(value, path)
+    return (emulator) => {
+      emulator.random.restorePosition(position)
+      if (salt !== undefined) emulator.random.restoreSalt(salt)
+    }
   },
 }
 
