@@ -1,0 +1,80 @@
+// The HTTP layer's edges, sent byte for byte to the real server scripts/real-server.sh starts and to doppel
+// serve with the vault profile: each answer's status (and, where both servers make it the same, its body)
+// must agree. The conformance suite cannot send these: repeated headers, bytes that are no UTF-8, the
+// asterisk target.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createDoppel } from '../../src/features/doppel/index.ts'
+import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
+import { rawExchange, statuses } from '../server/raw-http.ts'
+import { realServer } from './real-server-env.ts'
+
+const server = realServer()
+
+/** One raw request: its request line and header lines (one character a byte), Host and Connection added. */
+type Exchange = { line: string; headers?: string[] }
+
+describe.skipIf(!server)('the HTTP layer, against the real server', () => {
+  let doppel: RunningServer
+  const real = () => new URL(server!.addr)
+
+  async function send(port: number, host: string, { line, headers = [] }: Exchange): Promise<{ status: number; body: string }> {
+    const head = [line, `Host: ${host}`, 'Connection: close', ...headers].join('\r\n')
+    const text = await rawExchange(port, [Buffer.from(`${head}\r\n\r\n`, 'latin1')], 1)
+    return { status: statuses(text)[0]!, body: text.slice(text.indexOf('\r\n\r\n') + 4) }
+  }
+  const both = (exchange: Exchange) =>
+    Promise.all([send(Number(real().port), real().host, exchange), send(doppel.port, `127.0.0.1:${doppel.port}`, exchange)])
+
+  beforeAll(async () => {
+    doppel = await listen(createDoppelServer(createDoppel({ profile: 'vault', rootTokens: [server!.token] })), 0, '127.0.0.1')
+  })
+  afterAll(() => doppel?.close())
+
+  const lookupSelf = 'GET /v1/auth/token/lookup-self HTTP/1.1'
+  const token = () => server!.token
+
+  it.each<[string, () => string[]]>([
+    ['Bearer', () => [`Authorization: Bearer ${token()}`]],
+    ['Bearer, spaces after it', () => [`Authorization: Bearer   ${token()}`]],
+    ['bearer', () => [`Authorization: bearer ${token()}`]],
+    ['a tab after Bearer', () => [`Authorization: Bearer\t${token()}`]],
+    ['Bearer alone', () => ['Authorization: Bearer ']],
+    ['a UTF-8 no-break space after the token', () => [`Authorization: Bearer ${token()}\xc2\xa0`]],
+    ['a lone 0xA0 byte after the token', () => [`Authorization: Bearer ${token()}\xa0`]],
+    ['an ideographic space before the token', () => [`Authorization: Bearer \xe3\x80\x80${token()}`]],
+    ['the token header twice, right first', () => [`X-Vault-Token: ${token()}`, 'X-Vault-Token: nope']],
+    ['the token header twice, right second', () => ['X-Vault-Token: nope', `X-Vault-Token: ${token()}`]],
+    ['an empty token header, then Bearer', () => ['X-Vault-Token:', `Authorization: Bearer ${token()}`]],
+    ['a wrong token header, then Bearer', () => ['X-Vault-Token: nope', `Authorization: Bearer ${token()}`]],
+    ['Basic, then Bearer', () => ['Authorization: Basic eDp5', `Authorization: Bearer ${token()}`]],
+    ['two Bearer values, right second', () => ['Authorization: Bearer nope', `Authorization: Bearer ${token()}`]],
+  ])('reads the token as the real server does: %s', async (_, headers) => {
+    const [fromReal, fromDoppel] = await both({ line: lookupSelf, headers: headers() })
+    expect(fromDoppel.status).toBe(fromReal.status)
+  })
+
+  it('answers OPTIONS * as the real server does: 200, no body', async () => {
+    const [fromReal, fromDoppel] = await both({ line: 'OPTIONS * HTTP/1.1' })
+    expect([fromDoppel.status, fromDoppel.body]).toEqual([fromReal.status, fromReal.body])
+    expect(fromReal.status).toBe(200)
+  })
+
+  it.each([
+    ['GET /v1/sys/health?activecode=299 HTTP/1.1'],
+    ['GET /v1/sys/health?activecode=%2B204 HTTP/1.1'],
+    ['GET /v1/sys/health?activecode=+204 HTTP/1.1'],
+    ['GET /v1/sys/health?standbyok=yes HTTP/1.1'],
+    ['HEAD /v1/sys/health HTTP/1.1'],
+    ['GET /v1/sys/leader HTTP/1.1'],
+  ])('answers the dev server status paths with the real server status: %s', async (line) => {
+    const [fromReal, fromDoppel] = await both({ line })
+    expect(fromDoppel.status).toBe(fromReal.status)
+  })
+
+  it('answers an unknown system path as the real server does, with a token and without', async () => {
+    for (const headers of [[`X-Vault-Token: ${token()}`], []]) {
+      const [fromReal, fromDoppel] = await both({ line: 'GET /v1/sys/doppel-nope HTTP/1.1', headers })
+      expect([fromDoppel.status, fromDoppel.body]).toEqual([fromReal.status, fromReal.body])
+    }
+  })
+})
