@@ -1,3 +1,4 @@
+import { goTrimSpace } from './go/go-strings.ts'
 import { LightHeaders } from './light-request.ts'
 import type { Profile } from './profile.ts'
 
@@ -42,16 +43,4 @@ function sentValues(headers: Headers, name: string): string[] {
     if (key.length === name.length && key.toLowerCase() === name) values.push(raw[i + 1]!)
   }
   return values
-}
-
-/**
- * Go's `strings.TrimSpace` on a header value's bytes, as received (one character a byte): ASCII white space
- * and the UTF-8 encodings of Unicode's other white space (U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028,
- * U+2029, U+202F, U+205F, U+3000). A lone byte 0xA0 is no UTF-8, so Go keeps it, and so does this.
- */
-const GO_SPACE = String.raw`(?:[\t\n\v\f\r ]|\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80)`
-const GO_SPACE_AROUND = new RegExp(`^${GO_SPACE}+|${GO_SPACE}+$`, 'g')
-
-function goTrimSpace(text: string): string {
-  return text.replace(GO_SPACE_AROUND, '')
 }

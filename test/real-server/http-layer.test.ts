@@ -10,16 +10,17 @@ import { realServer } from './real-server-env.ts'
 
 const server = realServer()
 
-/** One raw request: its request line and header lines (one character a byte), Host and Connection added. */
-type Exchange = { line: string; headers?: string[] }
+/** One raw request: its request line, header lines (one character a byte) and body; Host, Connection and Content-Length added. */
+type Exchange = { line: string; headers?: string[]; body?: string }
 
 describe.skipIf(!server)('the HTTP layer, against the real server', () => {
   let doppel: RunningServer
   const real = () => new URL(server!.addr)
 
-  async function send(port: number, host: string, { line, headers = [] }: Exchange): Promise<{ status: number; body: string }> {
-    const head = [line, `Host: ${host}`, 'Connection: close', ...headers].join('\r\n')
-    const text = await rawExchange(port, [Buffer.from(`${head}\r\n\r\n`, 'latin1')], 1)
+  async function send(port: number, host: string, { line, headers = [], body }: Exchange): Promise<{ status: number; body: string }> {
+    const length = body === undefined ? [] : [`Content-Length: ${body.length}`]
+    const head = [line, `Host: ${host}`, 'Connection: close', ...length, ...headers].join('\r\n')
+    const text = await rawExchange(port, [Buffer.from(`${head}\r\n\r\n${body ?? ''}`, 'latin1')], 1)
     return { status: statuses(text)[0]!, body: text.slice(text.indexOf('\r\n\r\n') + 4) }
   }
   const both = (exchange: Exchange) =>
@@ -70,6 +71,22 @@ describe.skipIf(!server)('the HTTP layer, against the real server', () => {
     const [fromReal, fromDoppel] = await both({ line })
     expect(fromDoppel.status).toBe(fromReal.status)
   })
+
+  it.each([[[]], [['Content-Type: text/']], [['Content-Type: text/plain extra']], [['Content-Type: application/json']], [['Content-Type: application/merge-patch+json; a=1; a=2']], [['Content-Type: Application/Merge-Patch+JSON;']]])(
+    "reads a PATCH's Content-Type as the real server does: %j",
+    async (lines) => {
+      // A mount of the method on both: the route answers only once the Content-Type passes.
+      const path = `patch-${process.pid}`
+      const enable = { line: `POST /v1/sys/auth/${path} HTTP/1.1`, headers: [`X-Vault-Token: ${token()}`, 'Content-Type: application/json'], body: '{"type":"aws"}' }
+      await both(enable)
+      try {
+        const [fromReal, fromDoppel] = await both({ line: `PATCH /v1/auth/${path}/role/x HTTP/1.1`, headers: [`X-Vault-Token: ${token()}`, ...lines], body: '{}' })
+        expect([fromDoppel.status, fromDoppel.body]).toEqual([fromReal.status, fromReal.body])
+      } finally {
+        await both({ line: `DELETE /v1/sys/auth/${path} HTTP/1.1`, headers: [`X-Vault-Token: ${token()}`] })
+      }
+    },
+  )
 
   it('answers an unknown system path as the real server does, with a token and without', async () => {
     for (const headers of [[`X-Vault-Token: ${token()}`], []]) {

@@ -5,6 +5,7 @@
 import { authError, multiError } from '../envelope.ts'
 import { explainResponse } from '../../../core/explanation.ts'
 import { parseGoBool } from '../../../core/go/go-strconv.ts'
+import { parseGoMediaType } from '../../../core/go/go-mime.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import { queryData, readRequestData } from '../request-body.ts'
 import type { Operation } from './endpoint.ts'
@@ -44,9 +45,12 @@ export async function httpOperation(request: Request, url: URL): Promise<HttpOpe
     case 'DELETE':
       return { operation: 'delete', data: queryData(url) }
     case 'PATCH': {
-      const contentType = request.headers.get('content-type') ?? ''
-      const mediaType = contentType.split(';')[0]!.trim().toLowerCase()
-      if (mediaType !== MERGE_PATCH) return authError(415, MESSAGES.patchContentType(mediaType))
+      // Read as Go's mime.ParseMediaType reads it: a type it cannot parse (none at all, too) is its error, 400.
+      const parsed = parseGoMediaType(request.headers.get('content-type') ?? '')
+      if ('error' in parsed) {
+        return explainResponse(authError(400, parsed.error), { rule: 'PATCH Content-Type', seen: request.headers.get('content-type') ?? 'none', expected: MERGE_PATCH })
+      }
+      if (parsed.mediaType !== MERGE_PATCH) return authError(415, MESSAGES.patchContentType(parsed.mediaType))
       return { operation: 'patch', data: await readRequestData(request) }
     }
     default:
