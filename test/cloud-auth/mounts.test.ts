@@ -48,6 +48,22 @@ describe('mounts: sys/auth and per-mount state', () => {
     expect((await api.write('/v1/sys/auth/other', { type: 'plugin', plugin_name: 'aws' })).status).toBe(204)
   })
 
+  it("reads a mount's tuning as the real service does for a mount no one tuned, and changes none", async () => {
+    const api = managementClient()
+    await api.write('/v1/sys/auth/second', { type: 'aws', description: 'for tests' })
+    const tune = await api.read('/v1/sys/auth/second/tune')
+    expect(tune.status).toBe(200)
+    expect(tune.body.data).toEqual({ default_lease_ttl: 2764800, description: 'for tests', force_no_cache: false, max_lease_ttl: 2764800, token_type: 'default-service' })
+    expect(tune.body.max_lease_ttl).toBe(2764800)
+    expect((await api.read('/v1/sys/auth/token/tune')).body.data.description).toBe('token based credentials')
+    const missing = await api.read('/v1/sys/auth/nope/tune')
+    expect([missing.status, missing.body]).toEqual([400, errors('cannot fetch sysview for path "auth/nope/"')])
+    // Tuning is not emulated: a write is refused, and makes no mount named after it.
+    const write = await api.write('/v1/sys/auth/second/tune', { max_lease_ttl: '1h' })
+    expect(write.status).toBe(404)
+    expect(Object.keys((await api.read('/v1/sys/auth')).body.data).sort()).toEqual(['cloud/', 'second/', 'token/'])
+  })
+
   it("reads a mount's own entry as the list shows it, and refuses a path with none (seen on the real server)", async () => {
     const api = managementClient()
     await api.write('/v1/sys/auth/second', { type: 'aws', description: 'for tests' })

@@ -118,4 +118,5 @@ export const MESSAGES = {
   backendTypeMissing: 'backend type must be specified as a string',
   pluginNameMissing: 'plugin_name must be provided for plugin backend',
   noAuthEngine: (path: string) => `No auth engine at ${path}`,
+  noSysView: (path: string) => `cannot fetch sysview for path ${goQuote(path)}`,
 } as const

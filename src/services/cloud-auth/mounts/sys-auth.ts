@@ -12,6 +12,7 @@ import type { Operation } from '../routing/endpoint.ts'
 import { mountTable, TOKEN_MOUNT, type MountEntry } from './mount-table.ts'
 import { VAULT_VERSION } from '../dev-server-status.ts'
 import { uuidLayout } from '../../../core/random.ts'
+import { MOUNT_DEFAULT_TTL, MOUNT_MAX_TTL } from '../limits.ts'
 
 function mountData(type: string, entry: Pick<MountEntry, 'accessor' | 'uuid' | 'description'>): Record<string, unknown> {
   return {
@@ -56,6 +57,19 @@ function readMount(context: RequestContext, path: string): Response {
   return authResponse(context, { data, topLevel: data, mountType: 'system' })
 }
 
+/**
+ * `GET sys/auth/<path>/tune`: the mount's tunable settings, as the real service reads them for a mount no
+ * one tuned (the system's TTLs; doppel emulates no tuning). A path with no mount: its 400.
+ */
+function readTune(context: RequestContext, path: string): Response {
+  const mount = path === TOKEN_MOUNT ? tokenMount(context) : mountTable(context.emulator).entries().find((entry) => entry.path === path)
+  if (mount === undefined) {
+    return explainResponse(authError(400, MESSAGES.noSysView(`auth/${path}/`)), { rule: 'mount path', seen: path, hint: 'list the mounts with GET sys/auth' })
+  }
+  const data = { default_lease_ttl: MOUNT_DEFAULT_TTL, description: mount.description, force_no_cache: false, max_lease_ttl: MOUNT_MAX_TTL, token_type: 'default-service' }
+  return authResponse(context, { data, topLevel: data, mountType: 'system' })
+}
+
 /** The type to enable: `type`, or for `plugin` its `plugin_name`; the real service's refusal where it has one. */
 function mountType(type: string, pluginName: string): string | Response {
   if (type === '') return explainResponse(authError(400, MESSAGES.backendTypeMissing), { rule: 'mount type', seen: 'no type', expected: 'type aws' })
@@ -84,6 +98,11 @@ function enable(context: RequestContext, path: string, data: Record<string, unkn
 function handleSysAuth(context: RequestContext, operation: Operation, rest: string, data: Record<string, unknown>): Response {
   const unsupported = () => authError(405, multiError(MESSAGES.unsupportedOperation))
   if (rest === '') return operation === 'read' ? listMounts(context) : unsupported()
+  // `<path>/tune` is the tuning path, never a mount's own (the real service matches it first).
+  if (rest.endsWith('/tune')) {
+    if (operation === 'read') return readTune(context, rest.slice(0, -'/tune'.length))
+    return explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), { rule: 'route', seen: `sys/auth/${rest}`, hint: 'doppel emulates reading a mount\'s tuning, not changing it' })
+  }
   if (operation === 'read') return readMount(context, rest)
   if (operation === 'update') return enable(context, rest, data)
   if (operation === 'delete') {
