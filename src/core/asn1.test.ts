@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { Asn1Error, encodeDer, encodeTlv, parseBer, readOid, TAG } from './asn1.ts'
+import { Asn1Error, encodeDer, encodeTlv, parseBer, readOid, readTime, TAG } from './asn1.ts'
 
 describe('BER/DER reader', () => {
   it('reads object identifiers as X.690 encodes them', () => {
@@ -33,5 +33,12 @@ describe('BER/DER reader', () => {
   it('refuses a length that runs past the end, and trailing data', () => {
     expect(() => parseBer(Buffer.from('0405aabb', 'hex'))).toThrow(Asn1Error)
     expect(() => parseBer(Buffer.from('0401aabb', 'hex'))).toThrow('asn1: syntax error: trailing data')
+  })
+
+  it('reads a GeneralizedTime of the years 0 to 99 as written (Date.UTC would read 1900 to 1999)', () => {
+    const time = (text: string) => readTime(parseBer(encodeTlv(Uint8Array.of(TAG.GENERALIZED_TIME), Buffer.from(text))), 'time')
+    expect(new Date(time('00500101000000Z')).toISOString()).toBe('0050-01-01T00:00:00.000Z')
+    expect(new Date(time('00000229120000Z')).toISOString()).toBe('0000-02-29T12:00:00.000Z')
+    expect(new Date(time('20240229120000Z')).toISOString()).toBe('2024-02-29T12:00:00.000Z')
   })
 })

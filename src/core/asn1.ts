@@ -5,6 +5,7 @@
  * comparison need. Hand-written because it sits on the login hot path.
  */
 import { errorKind } from './doppel-error.ts'
+import { utcDate } from './utc-date.ts'
 
 /** A malformed encoding; the message follows the real service's parser where it is known. */
 export class Asn1Error extends errorKind('Asn1Error', 'DOPPEL_INVALID_ASN1') {}
@@ -257,7 +258,7 @@ export function readTime(node: Asn1Node | undefined, what: string): number {
   const seconds = tag === TAG.UTC_TIME ? Number(match[6] ?? '0') : Number(match[6])
   const fraction = tag === TAG.GENERALIZED_TIME && match[7] ? Number(`0${match[7]}`) : 0
   const zone = tag === TAG.UTC_TIME ? match[7]! : match[8]!
-  let ms = Date.UTC(year, Number(match[2]) - 1, Number(match[3]), Number(match[4]), Number(match[5]), seconds) + Math.floor(fraction * 1000)
+  let ms = utcDate(year, Number(match[2]) - 1, Number(match[3]), Number(match[4]), Number(match[5]), seconds).getTime() + Math.floor(fraction * 1000)
   if (zone !== 'Z') {
     const sign = zone.startsWith('-') ? -1 : 1
     ms -= sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3, 5))) * 60_000

@@ -5,6 +5,7 @@
 
 import { goQuote } from './go-format.ts'
 import { errorKind } from '../doppel-error.ts'
+import { utcDate } from '../utc-date.ts'
 
 const LAYOUT = '2006-01-02T15:04:05Z07:00'
 
@@ -45,8 +46,7 @@ export function parseRfc3339(value: string): bigint {
 
 /** The instant of a time whose fields are each in range, or undefined when its day is past its month's end. */
 function toNanos([year, month, day, hour, minute, second]: readonly number[], fractionNanos: bigint, offsetMinutes: number): bigint | undefined {
-  const date = new Date(Date.UTC(year!, month! - 1, day!, hour!, minute!, second!))
-  date.setUTCFullYear(year!)
+  const date = utcDate(year!, month! - 1, day!, hour!, minute!, second!)
   if (date.getUTCDate() !== day) return undefined
   const seconds = BigInt(Math.floor(date.getTime() / 1000)) - BigInt(offsetMinutes * 60)
   return seconds * 1_000_000_000n + fractionNanos

@@ -1,0 +1,11 @@
+/**
+ * The Date of a UTC calendar time, for any year 0–9999 as written: `Date.UTC` reads the
+ * years 0–99 as 1900–1999 (where 0000-02-29, a leap day, would become 1 March 1900). Out-of-range fields
+ * roll over as `Date.UTC`'s do; callers compare the day to see that it did not.
+ */
+export function utcDate(year: number, monthIndex: number, day: number, hour = 0, minute = 0, second = 0): Date {
+  const date = new Date(0)
+  date.setUTCFullYear(year, monthIndex, day)
+  date.setUTCHours(hour, minute, second)
+  return date
+}
