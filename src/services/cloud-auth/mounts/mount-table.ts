@@ -35,6 +35,11 @@ export class MountTable {
     for (const path of authProfile(emulator.profile).mounts) this.#mounts.set(path, builtInEntry(path))
   }
 
+  /** The mount at exactly `path`, if there is one. */
+  get(path: string): MountEntry | undefined {
+    return this.#mounts.get(path)
+  }
+
   /** The mount a path under `auth/` belongs to (longest match) and the path relative to it. */
   resolve(pathUnderAuth: string): { mount: string; relative: string } | undefined {
     // Prefixes ending at each `/`, longest first, cut from the path itself (no split and re-join per request).

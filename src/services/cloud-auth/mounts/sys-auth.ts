@@ -47,9 +47,7 @@ function listMounts(context: RequestContext): Response {
 
 /** A mount's own entry (`GET sys/auth/:path`), in the list's shape; the real service's 400 for a path with none. */
 function readMount(context: RequestContext, path: string): Response {
-  const entry = mountTable(context.emulator)
-    .entries()
-    .find((mount) => mount.path === path)
+  const entry = mountTable(context.emulator).get(path)
   if (entry === undefined) {
     return explainResponse(authError(400, MESSAGES.noAuthEngine(`${path}/`)), { rule: 'mount path', seen: path, hint: 'list the mounts with GET sys/auth' })
   }
@@ -62,7 +60,7 @@ function readMount(context: RequestContext, path: string): Response {
  * one tuned (the system's TTLs; doppel emulates no tuning). A path with no mount: its 400.
  */
 function readTune(context: RequestContext, path: string): Response {
-  const mount = path === TOKEN_MOUNT ? tokenMount(context) : mountTable(context.emulator).entries().find((entry) => entry.path === path)
+  const mount = path === TOKEN_MOUNT ? tokenMount(context) : mountTable(context.emulator).get(path)
   if (mount === undefined) {
     return explainResponse(authError(400, MESSAGES.noSysView(`auth/${path}/`)), { rule: 'mount path', seen: path, hint: 'list the mounts with GET sys/auth' })
   }
