@@ -113,3 +113,14 @@ describe('GET /_doppel/journal', () => {
     for (const secret of ['ab12'.repeat(16), 'session-token-value', secrets['archivist download object']!]) expect(shown).not.toContain(secret)
   })
 })
+
+describe('a redacted body', () => {
+  it('keeps every other field as sent, in order, a `__proto__` field too', async () => {
+    const { doppel } = world
+    doppel.journal.clear()
+    const body = '{"a":1,"__proto__":{"kept":true},"token":"body-token-secret","z":[1,"two"]}'
+    await doppel.fetch(`${BASE}/v1/auth/cloud/role/proto`, { method: 'POST', headers: { 'X-Service-Token': 'root', 'Content-Type': 'application/json' }, body })
+    const [entry] = (await (await get('/_doppel/journal')).json()).entries
+    expect(entry.request.body).toBe('{"a":1,"__proto__":{"kept":true},"token":"<redacted>","z":[1,"two"]}')
+  })
+})

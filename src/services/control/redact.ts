@@ -105,14 +105,23 @@ function redactPatterns(text: string): string {
  */
 function redactValue(value: unknown, extraFields: readonly string[] = [], strings: (text: string) => string = (text) => text): unknown {
   if (typeof value === 'string') return strings(value)
-  if (Array.isArray(value)) {
-    const out = value.map((item) => redactValue(item, [], strings))
-    return out.some((item, i) => item !== value[i]) ? out : value
-  }
   if (value === null || typeof value !== 'object') return value
-  const out: Record<string, unknown> = {}
-  let changed = false
-  for (const [name, field] of Object.entries(value)) {
+  // Copied only from the first replaced item on: a large state is mostly records without secrets, and
+  // copying each of them would be garbage that the requests served meanwhile pay for.
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i]
+      const kept = redactValue(item, [], strings)
+      if (out) out.push(kept)
+      else if (kept !== item) (out = value.slice(0, i)).push(kept)
+    }
+    return out ?? value
+  }
+  let out: Record<string, unknown> | undefined
+  for (const name in value) {
+    if (!Object.hasOwn(value, name)) continue
+    const field = (value as Record<string, unknown>)[name]
     const lower = name.toLowerCase()
     let kept: unknown
     if (lower === SIGNED_HEADERS_FIELD) kept = redactSignedHeaders(field)
@@ -120,10 +129,23 @@ function redactValue(value: unknown, extraFields: readonly string[] = [], string
     else if (field !== null && field !== '' && (SECRET_FIELDS.has(lower) || extraFields.includes(lower))) kept = redactSecret(lower, field)
     else if (lower === 'url' && typeof field === 'string') kept = redactUrl(field)
     else kept = redactValue(field, [], strings)
-    out[name] = kept
-    changed ||= kept !== field
+    if (out) setField(out, name, kept)
+    else if (kept !== field) {
+      out = {}
+      for (const before in value) {
+        if (before === name) break
+        if (Object.hasOwn(value, before)) setField(out, before, (value as Record<string, unknown>)[before])
+      }
+      setField(out, name, kept)
+    }
   }
-  return changed ? out : value
+  return out ?? value
+}
+
+/** A field set as the copy's own, `__proto__` included (a parsed body may hold one; assigning it would set the prototype). */
+function setField(out: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true })
+  else out[name] = value
 }
 
 /** A secret field's value: a signature shortened, each string of a list on its own (a header sent as a list), anything else whole. */
