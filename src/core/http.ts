@@ -86,6 +86,38 @@ export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES, in
     }
     chunks.push(value)
   }
+  return joinChunks(chunks, size)
+}
+
+/**
+ * The body's first `limit` bytes, and whether it went on past them (then read no further): a body as Go's
+ * `http.MaxBytesReader` lets a reader see it, which meets the limit only where it reads that far.
+ */
+export async function readBodyUpTo(request: Request, limit: number): Promise<{ bytes: Uint8Array; over: boolean }> {
+  const buffered = (request as BufferedRequest)[BUFFERED_BODY]
+  if (buffered) {
+    const bytes = buffered.call(request)
+    return { bytes: bytes.subarray(0, limit), over: bytes.byteLength > limit }
+  }
+  if (!request.body) return { bytes: new Uint8Array(0), over: false }
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  const read: BodyAsRead = { chunks, size: 0 }
+  ;(request as TappedRequest)[READ_BODY] = read
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    chunks.push(value)
+    read.size += value.byteLength
+    if (read.size > limit) {
+      await reader.cancel().catch(() => undefined)
+      return { bytes: (await joinChunks(chunks, read.size)).subarray(0, limit), over: true }
+    }
+  }
+  return { bytes: await joinChunks(chunks, read.size), over: false }
+}
+
+async function joinChunks(chunks: readonly Uint8Array[], size: number): Promise<Uint8Array> {
   if (chunks.length === 1) return chunks[0]!
   const out = new Uint8Array(size)
   let offset = 0

@@ -42,6 +42,16 @@ export function goQuote(value: string): string {
   return quoteWith(value, false)
 }
 
+/**
+ * A byte as `encoding/json` names it in a syntax error (its `quoteChar`): read as the rune of that number,
+ * `%q`-quoted between single quotes; a single quote escaped, a double quote not.
+ */
+export function goQuoteChar(byte: number): string {
+  if (byte === 0x27) return "'\\''"
+  if (byte === 0x22) return `'"'`
+  return `'${quoteWith(String.fromCharCode(byte), false).slice(1, -1)}'`
+}
+
 /** `%+q` of a string: non-ASCII escaped too. */
 export function goQuoteAscii(value: string): string {
   return quoteWith(value, true)

@@ -5,6 +5,8 @@
  * so never mistaken for one) holding its entries in order: runs of small entries as JSON strings of up to
  * `SLICE` entries and about `SLICE_BYTES` each, and each entry larger than that alone, packed the same way.
  */
+import { setOwnField } from '../../core/own-field.ts'
+
 const SLICE = 500
 const SLICE_BYTES = 256 * 1024
 
@@ -88,7 +90,7 @@ export async function unpackLargeValue(packed: Packed, pause: () => Promise<void
     }
     const object: Record<string, unknown> = {}
     // Entries one by one: Object.assign would run a `__proto__` key as the setter.
-    const define = (key: string, item: unknown) => Object.defineProperty(object, key, { value: item, enumerable: true, writable: true, configurable: true })
+    const define = (key: string, item: unknown) => setOwnField(object, key, item)
     for (const slice of slices) {
       await pause()
       if (typeof slice === 'string') for (const [key, item] of Object.entries(JSON.parse(slice) as Record<string, unknown>)) define(key, item)

@@ -3,6 +3,7 @@
  * data, never a name it branches on.
  */
 import type { Profile, ProfileName } from '../../core/profile.ts'
+import { VAULT_LISTENER_JSON_LIMITS, type JsonLimits } from './listener-json-limits.ts'
 
 export interface AuthProfile {
   /** The server-id header the iam login checks, as the error texts spell it. */
@@ -27,6 +28,11 @@ export interface AuthProfile {
    * branches on 5xx (the README's "Deliberate differences").
    */
   badInputStatus: 'real' | 400
+  /**
+   * Vault 1.21's listener check of every body against these JSON limits, before any handler; JSON errors
+   * then carry the decoder's words (`listener-json-limits.ts`). Without: the reference's `error parsing JSON`.
+   */
+  listenerJsonLimits?: JsonLimits
 }
 
 interface CredentialEnv {
@@ -58,6 +64,7 @@ const AUTH_PROFILES: Record<ProfileName, AuthProfile> = {
     vaultOpenApi: true,
     devServerStatus: true,
     badInputStatus: 'real',
+    listenerJsonLimits: VAULT_LISTENER_JSON_LIMITS,
   },
 }
 

@@ -6,7 +6,8 @@
 import type { RequestContext } from '../../core/glossary.ts'
 import { requestUrl } from '../../core/http.ts'
 import { answerError } from './answer-error.ts'
-import { authProfile } from './auth-profile.ts'
+import { authProfile, badInputStatusCode } from './auth-profile.ts'
+import { checkListenerBody } from './request-body.ts'
 import { explainResponse, listText } from '../../core/explanation.ts'
 import { tokenExplanation } from './tokens/token-refusal.ts'
 import { authError, multiError } from './envelope.ts'
@@ -37,6 +38,15 @@ export async function cloudAuth(request: Request, context: RequestContext): Prom
 }
 
 async function serve(request: Request, context: RequestContext): Promise<Response> {
+  const { listenerJsonLimits } = authProfile(context.profile)
+  if (listenerJsonLimits) {
+    const refused = await checkListenerBody(request, listenerJsonLimits)
+    if (refused) {
+      // Vault's listener answers it itself, before any route: the scan's words, not wrapped.
+      const why = { rule: "the listener's JSON limits (Vault 1.21)", seen: refused.message, expected: 'a body within max_json_depth 300, 1 MiB a string, 10,000 entries a collection' }
+      return explainResponse(authError(refused.tooLarge ? 413 : badInputStatusCode(context.profile), refused.message), why)
+    }
+  }
   const url = requestUrl(request, context)
   let path = url.pathname
   if (path.includes('%')) {

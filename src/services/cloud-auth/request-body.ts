@@ -1,6 +1,10 @@
 import { checkJsonDepth, JsonScan, SERVICE_ENTRY_LIMITS, SERVICE_NESTING_LIMIT } from '../../core/bounded-parse.ts'
-import { BodyTooLargeError, readBodyBytes } from '../../core/http.ts'
+import { goMapUnmarshalError, readGoJsonValue, BODY_TOO_LARGE } from '../../core/go/go-json-read.ts'
+import { goUtf8 } from '../../core/go/go-utf8.ts'
+import { setOwnField } from '../../core/own-field.ts'
+import { BodyTooLargeError, MAX_BODY_BYTES, readBodyBytes, readBodyUpTo } from '../../core/http.ts'
 import { AuthRefusal } from './auth-refusal.ts'
+import { checkJsonLimits, type JsonLimits, type JsonLimitsRefusal } from './listener-json-limits.ts'
 
 /** A request body the service cannot read: 400 `error parsing JSON`, or 413 when over the size limit. */
 class RequestDataError extends AuthRefusal {
@@ -13,13 +17,41 @@ class RequestDataError extends AuthRefusal {
 const JSON_ERROR = 'error parsing JSON'
 const FORM_ERROR = 'error parsing form data'
 
+/** A body the listener read and checked (the vault profile), kept on the request for its operation's data. */
+const LISTENER_BODY = Symbol('doppel.listenerBody')
+
+interface ListenerBody {
+  /** The body, or its first bytes up to the size limit. */
+  bytes: Uint8Array
+  /** The body went on past the size limit. */
+  over: boolean
+}
+
+interface ListenedRequest {
+  [LISTENER_BODY]?: ListenerBody
+}
+
+/**
+ * Vault 1.21's listener, before any handler: the body read up to its size limit and checked against the
+ * JSON limits (`listener-json-limits.ts`). Returns the check's refusal, or undefined; the body stays on the
+ * request, and the operation's data is read from it as Vault's HTTP layer reads it.
+ */
+export async function checkListenerBody(request: Request, limits: JsonLimits): Promise<JsonLimitsRefusal | undefined> {
+  const body = await readBodyUpTo(request, MAX_BODY_BYTES)
+  ;(request as ListenedRequest)[LISTENER_BODY] = body
+  return checkJsonLimits(body.bytes, limits, body.over)
+}
+
 /**
  * The request data of a write: a JSON object or a form-encoded body; an empty body is `{}`.
  * JSON numbers arrive as their exact source text (as the real service decodes with `UseNumber`), so
- * `1.0` stays `"1.0"`; the field converters treat them as Go does.
+ * `1.0` stays `"1.0"`; the field converters treat them as Go does. `patch`: a merge patch's body, whose
+ * JSON errors Vault words without detail.
  */
-export async function readRequestData(request: Request): Promise<Record<string, unknown>> {
+export async function readRequestData(request: Request, patch = false): Promise<Record<string, unknown>> {
   const contentType = request.headers.get('content-type') ?? ''
+  const listened = (request as ListenedRequest)[LISTENER_BODY]
+  if (listened) return listenedData(listened, contentType, patch)
   const bounds = new BodyBounds(contentType)
   let bytes: Uint8Array
   try {
@@ -82,13 +114,43 @@ class BodyBounds {
   }
 }
 
-// Stateless between calls (no `stream` option), so one decoder serves every request.
+// Stateless between calls (no `stream` option), so one decoder of each serves every request.
 const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true })
+const STRICT_UTF8 = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true })
 const decode = (bytes: Uint8Array) => UTF8.decode(bytes)
+
+/** JSON text as Go's decoder reads its strings: a byte that starts no UTF-8 is U+FFFD on its own. */
+function decodeJson(bytes: Uint8Array): string {
+  try {
+    return STRICT_UTF8.decode(bytes)
+  } catch {
+    return goUtf8(bytes)
+  }
+}
 const isSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d
 const AMPERSAND = 0x26
 const OPEN_BRACE = 0x7b
 const OPEN_BRACKET = 0x5b
+/**
+ * The data of a body the listener checked, as Vault 1.21's HTTP layer reads it (`http/logical.go`): a form,
+ * or the first JSON value through Go's decoder, whose error is passed on (`error parsing JSON: failed to
+ * parse JSON input: <error>`; a merge patch's plain). Reading past the size limit is 413.
+ */
+export function listenedData({ bytes, over }: ListenerBody, contentType: string, patch: boolean): Record<string, unknown> {
+  const refuse = (message: string, tooLarge: boolean) => new RequestDataError(message, tooLarge ? 413 : 400)
+  if (!patch && isForm(bytes, contentType)) {
+    if (over) throw refuse(FORM_ERROR, true)
+    return parseForm(bytes)
+  }
+  const read = readGoJsonValue(bytes, over)
+  if (read.kind === 'none') return {}
+  const error = read.kind === 'error' ? read.message : goMapUnmarshalError(bytes[read.start]!)
+  if (error !== undefined) throw refuse(patch ? JSON_ERROR : `${JSON_ERROR}: failed to parse JSON input: ${error}`, error === BODY_TOO_LARGE)
+  // An object, or `null` (no data).
+  const { start, end } = read as { start: number; end: number }
+  return bytes[start] === OPEN_BRACE ? (parseKeepingNumbers(decodeJson(bytes.subarray(start, end))) as Record<string, unknown>) : {}
+}
+
 /** `null`, which the real service reads as no data. */
 const NULL = [0x6e, 0x75, 0x6c, 0x6c]
 
@@ -144,7 +206,7 @@ function parseJsonObject(bytes: Uint8Array, end: number): Record<string, unknown
   }
   if (bytes[start] !== OPEN_BRACE || end === -1) throw new RequestDataError(JSON_ERROR)
   try {
-    return parseKeepingNumbers(decode(bytes.subarray(start, end))) as Record<string, unknown>
+    return parseKeepingNumbers(decodeJson(bytes.subarray(start, end))) as Record<string, unknown>
   } catch {
     throw new RequestDataError(JSON_ERROR)
   }
@@ -167,7 +229,20 @@ export function parseJsonKeepingNumbers(text: string): unknown {
 function parseKeepingNumbers(text: string): unknown {
   // A reviver slows every parse down; most bodies (logins, role writes) hold no number at all.
   const plain: unknown = JSON.parse(text)
-  return holdsNumber(plain) ? JSON.parse(text, keepNumberText as (key: string, value: unknown) => unknown) : plain
+  const value = holdsNumber(plain) ? JSON.parse(text, keepNumberText as (key: string, value: unknown) => unknown) : plain
+  return SURROGATE_ESCAPE.test(text) ? wellFormed(value) : value
+}
+
+/** An escaped surrogate half: Go's decoder reads one without its pair as U+FFFD, where JSON.parse keeps it. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/
+
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.toWellFormed()
+  if (Array.isArray(value)) return value.map(wellFormed)
+  if (value === null || typeof value !== 'object') return value
+  const out: Record<string, unknown> = {}
+  for (const [key, field] of Object.entries(value)) setOwnField(out, key.toWellFormed(), wellFormed(field))
+  return out
 }
 
 function holdsNumber(value: unknown): boolean {

@@ -7,6 +7,7 @@
  */
 import { checkJsonDepth, SERVICE_NESTING_LIMIT } from '../../core/bounded-parse.ts'
 import type { Explanation } from '../../core/explanation.ts'
+import { setOwnField } from '../../core/own-field.ts'
 import { PROFILES } from '../../core/profile.ts'
 import { CONTROL_PREFIX } from './urls.ts'
 
@@ -129,24 +130,19 @@ function redactValue(value: unknown, extraFields: readonly string[] = [], string
     else if (field !== null && field !== '' && (SECRET_FIELDS.has(lower) || extraFields.includes(lower))) kept = redactSecret(lower, field)
     else if (lower === 'url' && typeof field === 'string') kept = redactUrl(field)
     else kept = redactValue(field, [], strings)
-    if (out) setField(out, name, kept)
+    if (out) setOwnField(out, name, kept)
     else if (kept !== field) {
       out = {}
       for (const before in value) {
         if (before === name) break
-        if (Object.hasOwn(value, before)) setField(out, before, (value as Record<string, unknown>)[before])
+        if (Object.hasOwn(value, before)) setOwnField(out, before, (value as Record<string, unknown>)[before])
       }
-      setField(out, name, kept)
+      setOwnField(out, name, kept)
     }
   }
   return out ?? value
 }
 
-/** A field set as the copy's own, `__proto__` included (a parsed body may hold one; assigning it would set the prototype). */
-function setField(out: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true })
-  else out[name] = value
-}
 
 /** A secret field's value: a signature shortened, each string of a list on its own (a header sent as a list), anything else whole. */
 function redactSecret(name: string, value: unknown): unknown {

@@ -51,7 +51,7 @@ export async function httpOperation(request: Request, url: URL): Promise<HttpOpe
         return explainResponse(authError(400, parsed.error), { rule: 'PATCH Content-Type', seen: request.headers.get('content-type') ?? 'none', expected: MERGE_PATCH })
       }
       if (parsed.mediaType !== MERGE_PATCH) return authError(415, MESSAGES.patchContentType(parsed.mediaType))
-      return { operation: 'patch', data: await readRequestData(request) }
+      return { operation: 'patch', data: await readRequestData(request, true) }
     }
     default:
       return authError(405)
