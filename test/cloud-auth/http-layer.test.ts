@@ -189,6 +189,17 @@ describe('HTTP rules of the management endpoints (docs/reference/cloud-auth.md Â
       expect((await api.read('config/client')).body.data.endpoint).toBe('e')
     })
 
+    it("reads strings as Go's decoder does: a lone surrogate escape and each byte that starts no UTF-8 are U+FFFD, in each profile", async () => {
+      for (const profile of ['service', 'vault'] as const) {
+        const doppel = createDoppel({ profile, cloudAuth: { env: {} } })
+        const body = Buffer.concat([Buffer.from('{"endpoint":"a\\ud800b\\ud83d\\ude00c'), Buffer.from([0xe2, 0x82]), Buffer.from('d"}')])
+        const headers = { 'X-Vault-Token': 'root', 'X-Service-Token': 'root', 'Content-Type': 'application/json' }
+        const url = 'http://doppel.test/v1/auth/cloud/config/client'
+        expect((await doppel.fetch(url, { method: 'POST', headers, body })).status, profile).toBe(204)
+        expect((await (await doppel.fetch(url, { headers })).json()).data.endpoint, profile).toBe('a\ufffdbðŸ˜€c\ufffd\ufffdd')
+      }
+    })
+
     it('refuses a body over 32 MiB with 413', async () => {
       const api = managementClient()
       const big = JSON.stringify({ endpoint: 'x'.repeat(32 * 1024 * 1024) })
