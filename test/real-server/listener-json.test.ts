@@ -1,34 +1,15 @@
 // Request bodies as Vault 1.21 reads them, with the vault profile: its listener's JSON limits check, then a
-// write's JSON decode. The oracle is a Go program (test/real-server/jsonoracle) that runs the SDK's own
-// check and Go's own decoder from the modules this directory's go.mod pins, so every answer here comes from
-// Vault's code, not from what doppel believes it to be. (The real server CI starts is OpenBao's, whose HTTP
-// layer reads bodies otherwise: docs/vault-profile.md.) Needs Go 1.25.3 or newer, as scripts/real-server.sh
-// does; without it the tests skip, and under CI=true they fail.
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createInterface } from 'node:readline'
+// write's JSON decode. The oracle (vault-oracle.ts) runs the SDK's own check and Go's own decoder from the
+// modules this directory's go.mod pins, so every answer here comes from Vault's code, not from what doppel
+// believes it to be. (The real server CI starts is OpenBao's, whose HTTP layer reads bodies otherwise:
+// docs/vault-profile.md.)
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDoppel } from '../../src/features/doppel/index.ts'
-import { AuthRefusal } from '../../src/services/cloud-auth/auth-refusal.ts'
-import { checkJsonLimits, VAULT_LISTENER_JSON_LIMITS, type JsonLimits } from '../../src/services/cloud-auth/listener-json-limits.ts'
-import { listenedData } from '../../src/services/cloud-auth/request-body.ts'
+import { AuthRefusal, checkJsonLimits, listenedData, VAULT_LISTENER_JSON_LIMITS, type JsonLimits } from '../../src/services/cloud-auth/index.ts'
+import { goAvailable, VaultOracle } from './vault-oracle.ts'
 
 const MAX_REQUEST_SIZE = 32 * 1024 * 1024
-
-function goAvailable(): boolean {
-  try {
-    const version = execFileSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' }).trim()
-    const [major = 0, minor = 0, patch = 0] = version.replace(/^go/, '').split('.').map(Number)
-    if (major > 1 || minor > 25 || (minor === 25 && patch >= 3)) return true
-  } catch {}
-  const why = 'the Go oracle needs Go 1.25.3 or newer (scripts/real-server.sh checks for it)'
-  if (process.env.CI === 'true') throw new Error(why)
-  console.warn(`listener JSON tests skipped: ${why}`)
-  return false
-}
 
 interface Answer {
   status: number
@@ -36,34 +17,18 @@ interface Answer {
   data?: Record<string, unknown>
 }
 
-/** The Go program, running: one case a line in, one answer a line out. */
-class Oracle {
-  readonly #child: ChildProcessWithoutNullStreams
-  readonly #waiting: ((answer: Answer) => void)[] = []
-  constructor(binary: string) {
-    this.#child = spawn(binary, [], { stdio: ['pipe', 'pipe', 'pipe'] })
-    createInterface({ input: this.#child.stdout }).on('line', (line) => {
-      const answer = JSON.parse(line) as Answer
-      // Go leaves an empty map out (omitempty); doppel's is {}.
-      this.#waiting.shift()?.(answer.status === 200 ? { ...answer, data: answer.data ?? {} } : answer)
-    })
+/** Vault's reading of a body, by the oracle. */
+async function vaultAnswer(oracle: VaultOracle, body: Uint8Array, maxRequestSize: number, limits: JsonLimits): Promise<Answer> {
+  const goLimits = {
+    MaxDepth: limits.maxDepth,
+    MaxStringValueLength: limits.maxStringValueLength,
+    MaxObjectEntryCount: limits.maxObjectEntryCount,
+    MaxArrayElementCount: limits.maxArrayElementCount,
+    MaxTokens: limits.maxTokens,
   }
-  ask(body: Uint8Array, maxRequestSize: number, limits: JsonLimits): Promise<Answer> {
-    const goLimits = {
-      MaxDepth: limits.maxDepth,
-      MaxStringValueLength: limits.maxStringValueLength,
-      MaxObjectEntryCount: limits.maxObjectEntryCount,
-      MaxArrayElementCount: limits.maxArrayElementCount,
-      MaxTokens: limits.maxTokens,
-    }
-    return new Promise((resolve) => {
-      this.#waiting.push(resolve)
-      this.#child.stdin.write(`${JSON.stringify({ body: Buffer.from(body).toString('base64'), maxRequestSize, limits: goLimits })}\n`)
-    })
-  }
-  close() {
-    this.#child.stdin.end()
-  }
+  const answer = await oracle.ask<Answer>({ body: Buffer.from(body).toString('base64'), maxRequestSize, limits: goLimits })
+  // Go leaves an empty map out (omitempty); doppel's is {}.
+  return answer.status === 200 ? { ...answer, data: answer.data ?? {} } : answer
 }
 
 /** doppel's reading of the same body: the listener's check, then the write's data, as the vault profile runs them. */
@@ -85,17 +50,11 @@ const VAULT_LIMITS: JsonLimits = { ...VAULT_LISTENER_JSON_LIMITS, maxTotalEntrie
 const latin1 = (text: string) => Buffer.from(text, 'latin1')
 
 describe.skipIf(!goAvailable())("request bodies, against Vault's own code", () => {
-  let oracle: Oracle
-  const dir = mkdtempSync(join(tmpdir(), 'doppel-jsonoracle-'))
+  let oracle: VaultOracle
   beforeAll(() => {
-    const binary = join(dir, 'jsonoracle')
-    execFileSync('go', ['build', '-trimpath', '-o', binary, './jsonoracle'], { cwd: 'test/real-server', env: { ...process.env, GOFLAGS: '-mod=readonly' }, stdio: 'inherit' })
-    oracle = new Oracle(binary)
+    oracle = new VaultOracle()
   }, 600_000)
-  afterAll(() => {
-    oracle?.close()
-    rmSync(dir, { recursive: true, force: true })
-  })
+  afterAll(() => oracle?.close())
 
   // Each found by hand or by the property below (its seeds beside it).
   const bodies = [
@@ -107,13 +66,13 @@ describe.skipIf(!goAvailable())("request bodies, against Vault's own code", () =
     ...['{"\\u00e9":1,"\xc3\xa9":2}', '{"\xff":1,"\xff":2}', '{"a":"<&>"}x', '{"a":"x"}}', '{"a":"x"]', '{"a":[{"b":[]}]}', '{"a":true,"b":false,"c":null}'],
   ].map(latin1)
   it.each(bodies.map((body) => [JSON.stringify(body.toString('latin1')), body] as const))('%s answers as Vault 1.21', async (_, body) => {
-    expect(doppelAnswer(body, MAX_REQUEST_SIZE, VAULT_LIMITS)).toEqual(await oracle.ask(body, MAX_REQUEST_SIZE, VAULT_LIMITS))
+    expect(doppelAnswer(body, MAX_REQUEST_SIZE, VAULT_LIMITS)).toEqual(await vaultAnswer(oracle, body, MAX_REQUEST_SIZE, VAULT_LIMITS))
   })
 
   it("answers Vault's errors through the vault profile, before the token check, and reads what passes as the write's data", async () => {
     const doppel = createDoppel({ profile: 'vault' })
     for (const body of bodies) {
-      const expected = await oracle.ask(body, MAX_REQUEST_SIZE, VAULT_LIMITS)
+      const expected = await vaultAnswer(oracle, body, MAX_REQUEST_SIZE, VAULT_LIMITS)
       for (const token of ['root', 'not-a-token']) {
         const answer = await doppel.fetch('http://vault.test/v1/auth/aws/role/probe', { method: 'POST', headers: { 'X-Vault-Token': token }, body })
         const text = await answer.text()
@@ -137,7 +96,7 @@ describe.skipIf(!goAvailable())("request bodies, against Vault's own code", () =
       ['a scalar past the size limit', latin1(`"${'x'.repeat(64)}"`), 32],
       ['white space past the size limit', latin1(' '.repeat(64)), 32],
     ]
-    for (const [what, body, max] of cases) expect(doppelAnswer(body, max, VAULT_LIMITS), what).toEqual(await oracle.ask(body, max, VAULT_LIMITS))
+    for (const [what, body, max] of cases) expect(doppelAnswer(body, max, VAULT_LIMITS), what).toEqual(await vaultAnswer(oracle, body, max, VAULT_LIMITS))
   })
 
   it('agrees on generated bodies, limits and size limits', async () => {
@@ -169,7 +128,7 @@ describe.skipIf(!goAvailable())("request bodies, against Vault's own code", () =
     const max = fc.oneof(fc.constant(MAX_REQUEST_SIZE), fc.integer({ min: 1, max: 80 }))
     await fc.assert(
       fc.asyncProperty(body, max, limits, async (bytes, maxRequestSize, chosen) => {
-        expect(doppelAnswer(bytes, maxRequestSize, chosen)).toEqual(await oracle.ask(bytes, maxRequestSize, chosen))
+        expect(doppelAnswer(bytes, maxRequestSize, chosen)).toEqual(await vaultAnswer(oracle, bytes, maxRequestSize, chosen))
       }),
       { numRuns: 3000 },
     )

@@ -56,9 +56,10 @@ function underscoresOk(text: string): boolean {
 /**
  * `strconv.ParseInt(text, base, 64)` for base 10 or 0 (0: Go literal prefixes `0x`, `0o`, `0b`, a leading
  * `0` for octal, `_` separators). Returns a number; values beyond 2^53 lose precision, as JSON would.
+ * `fn` names the function in the error, as `strconv.Atoi` (base 10) names itself.
  */
-export function parseGoInt(text: string, base: 0 | 10): number {
-  const syntax = () => new StrconvError(`strconv.ParseInt: parsing ${goQuote(text)}: invalid syntax`)
+export function parseGoInt(text: string, base: 0 | 10, fn: 'ParseInt' | 'Atoi' = 'ParseInt'): number {
+  const syntax = () => new StrconvError(`strconv.${fn}: parsing ${goQuote(text)}: invalid syntax`)
   if (text === '') throw syntax()
   let s = text
   let negative = false
@@ -83,7 +84,7 @@ export function parseGoInt(text: string, base: 0 | 10): number {
   let value = BigInt(prefix + s)
   if (negative) value = -value
   if (value > INT64_MAX || value < INT64_MIN) {
-    throw new StrconvError(`strconv.ParseInt: parsing ${goQuote(text)}: value out of range`)
+    throw new StrconvError(`strconv.${fn}: parsing ${goQuote(text)}: value out of range`)
   }
   return Number(value)
 }

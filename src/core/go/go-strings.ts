@@ -15,3 +15,19 @@ export function goTrimSpace(text: string): string {
 export function goTrimLeftSpace(text: string): string {
   return text.replace(LEADING, '')
 }
+
+/** Go's `unicode.IsSpace` on decoded text, a character a code point (the functions above read bytes). */
+const GO_SPACE_TEXT = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]'
+const TEXT_AROUND = new RegExp(`^${GO_SPACE_TEXT}+|${GO_SPACE_TEXT}+$`, 'g')
+const TEXT_SPACES = new RegExp(`${GO_SPACE_TEXT}+`)
+
+/** `strings.TrimSpace` of decoded text. */
+export function goTrimSpaceText(text: string): string {
+  return text.replace(TEXT_AROUND, '')
+}
+
+/** `strings.Fields`: the text split around runs of white space, none empty. */
+export function goFields(text: string): string[] {
+  const trimmed = goTrimSpaceText(text)
+  return trimmed === '' ? [] : trimmed.split(TEXT_SPACES)
+}

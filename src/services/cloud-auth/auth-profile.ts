@@ -33,6 +33,13 @@ export interface AuthProfile {
    * then carry the decoder's words (`listener-json-limits.ts`). Without: the reference's `error parsing JSON`.
    */
   listenerJsonLimits?: JsonLimits
+  /**
+   * Whether `config/client` takes newer Vault's fields, which the spec does not have: Vault 1.17's plugin
+   * workload identity (`role_arn`, `identity_token_audience`, `identity_token_ttl`) and 1.19's automated
+   * rotation (`rotation_schedule`, `rotation_window`, `rotation_period`, `disable_automated_rotation`),
+   * refused where the community edition refuses them.
+   */
+  newerClientConfig: boolean
 }
 
 interface CredentialEnv {
@@ -50,6 +57,7 @@ const AUTH_PROFILES: Record<ProfileName, AuthProfile> = {
     vaultOpenApi: false,
     devServerStatus: false,
     badInputStatus: 400,
+    newerClientConfig: false,
   },
   vault: {
     serverIdHeader: 'X-Vault-AWS-IAM-Server-ID',
@@ -65,6 +73,7 @@ const AUTH_PROFILES: Record<ProfileName, AuthProfile> = {
     devServerStatus: true,
     badInputStatus: 'real',
     listenerJsonLimits: VAULT_LISTENER_JSON_LIMITS,
+    newerClientConfig: true,
   },
 }
 

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../core/glossary.ts'
+import { goJsonText } from '../../core/go/go-json-text.ts'
 import { LightResponse } from '../../core/light-response.ts'
 
 /** The auth service's response envelope (docs/reference/cloud-auth.md §1.5). */
@@ -52,7 +53,7 @@ export function authResponse(context: RequestContext, input: AuthEnvelopeInput):
     auth: input.auth ?? null,
     mount_type: input.rendered ? '' : (input.mountType ?? 'aws'),
   }
-  return new LightResponse(JSON.stringify(body) + (input.rendered ? '' : '\n'), { status: input.status ?? 200, headers: JSON_HEADERS })
+  return new LightResponse(goJsonText(body) + (input.rendered ? '' : '\n'), { status: input.status ?? 200, headers: JSON_HEADERS })
 }
 
 /** 204 with an empty body, as every write without warnings answers. */
@@ -66,7 +67,7 @@ export function authError(status: number, ...messages: string[]): Response {
 }
 
 function errorsResponse(status: number, messages: string[], headers: Record<string, string>): Response {
-  return new LightResponse(JSON.stringify({ errors: messages }) + '\n', { status, headers })
+  return new LightResponse(goJsonText({ errors: messages }) + '\n', { status, headers })
 }
 
 /** Go's multierror text, used on authenticated paths for unsupported path/operation and ACL denials. */

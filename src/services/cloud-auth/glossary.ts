@@ -61,6 +61,17 @@ export interface ClientConfig {
   /** Canonical header names (`X-Amz-Foo`); `null` when never set. */
   allowed_sts_header_values: string[] | null
   max_retries: number
+  /** Newer Vault's fields (the vault profile, `AuthProfile.newerClientConfig`); absent reads as zero. */
+  role_arn?: string
+  identity_token_audience?: string
+  /** Seconds. */
+  identity_token_ttl?: number
+  rotation_schedule?: string
+  /** Seconds. */
+  rotation_window?: number
+  /** Seconds. */
+  rotation_period?: number
+  disable_automated_rotation?: boolean
 }
 
 export type IamAlias = 'role_id' | 'unique_id' | 'full_arn' | 'canonical_arn'

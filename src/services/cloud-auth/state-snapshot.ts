@@ -91,6 +91,13 @@ const clientShape = shape.object<ClientConfig>({
   iam_server_id_header_value: shape.string,
   allowed_sts_header_values: shape.nullable(strings),
   max_retries: shape.integer,
+  role_arn: shape.optional(shape.string),
+  identity_token_audience: shape.optional(shape.string),
+  identity_token_ttl: shape.optional(shape.seconds),
+  rotation_schedule: shape.optional(shape.string),
+  rotation_window: shape.optional(shape.seconds),
+  rotation_period: shape.optional(shape.seconds),
+  disable_automated_rotation: shape.optional(shape.boolean),
 })
 
 const identityShape = shape.object<IdentityConfig>({

@@ -2,6 +2,7 @@
  * `GET /v1/sys/internal/specs/openapi` where the profile serves it (vault): Vault's own description endpoint, answered
  * with the auth method's paths on the profile's mount (`?generic_mount_paths=true` → `{aws_mount_path}`).
  */
+import { goJsonText } from '../../core/go/go-json-text.ts'
 import { authError, multiError } from './envelope.ts'
 import { toBoolField } from './fields/index.ts'
 import { MESSAGES } from './auth-messages.ts'
@@ -23,7 +24,7 @@ async function vaultOpenApi(request: Request, url: URL): Promise<Response> {
   const generic = toBoolField(url.searchParams.get('generic_mount_paths') ?? undefined, 'generic_mount_paths')
   // The generator is imported on first use.
   const { vaultOpenApiDocument } = await import('./openapi/vault-document.ts')
-  return new Response(JSON.stringify(vaultOpenApiDocument({ genericMountPaths: generic })) + '\n', {
+  return new Response(goJsonText(vaultOpenApiDocument({ genericMountPaths: generic })) + '\n', {
     status: 200,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
   })

@@ -10,7 +10,8 @@ import type { FieldSchema } from '../fields/index.ts'
 import { ALIASES } from '../routing/aliases.ts'
 import type { ApiRoute } from '../routing/api-route.ts'
 import { API_ROUTES, type MountRoute } from '../routing/api-routes.ts'
-import type { Endpoint, Operation } from '../routing/endpoint.ts'
+import { authProfile } from '../auth-profile.ts'
+import { endpointFields, type Endpoint, type Operation } from '../routing/endpoint.ts'
 import { authErrorSchema, FIELD_TYPE_SCHEMAS } from './auth-schemas.ts'
 
 export interface AuthPathOptions {
@@ -97,7 +98,7 @@ function endpointItem(endpoint: Endpoint, template: string, params: string[], op
         requestBody: {
           required: false,
           content: {
-            [operation === 'patch' ? 'application/merge-patch+json' : 'application/json']: { schema: bodySchema(endpoint.fields, params) },
+            [operation === 'patch' ? 'application/merge-patch+json' : 'application/json']: { schema: bodySchema(endpointFields(endpoint, authProfile(options.profile)), params) },
           },
         },
       }),

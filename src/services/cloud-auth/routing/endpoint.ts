@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../../core/glossary.ts'
 import type { RouteRow } from '../../../core/routing/index.ts'
 import type { FieldSchema, Fields } from '../fields/index.ts'
+import type { AuthProfile } from '../auth-profile.ts'
 import type { AuthState } from '../state.ts'
 
 /** The logical operations an HTTP request maps to (docs/reference/cloud-auth.md §1.1). */
@@ -31,12 +32,19 @@ export type OperationHandler = (input: OperationInput) => OperationResult | unde
  */
 export interface Endpoint extends RouteRow {
   fields: FieldSchema
+  /** The fields under a profile, where they differ from `fields`. */
+  fieldsFor?: (profile: AuthProfile) => FieldSchema | undefined
   /**
    * Paths with an existence check turn POST/PUT into create or update, and report field conversion
    * errors without the `Field validation failed: ` prefix (docs/reference/cloud-auth.md §1.6).
    */
   exists?: (state: AuthState, params: Record<string, string>) => boolean
   operations: Partial<Record<Operation, OperationHandler>>
+}
+
+/** The fields an endpoint reads under a profile. */
+export function endpointFields(endpoint: Endpoint, profile: AuthProfile): FieldSchema {
+  return endpoint.fieldsFor?.(profile) ?? endpoint.fields
 }
 
 const isWordChar = (code: number) =>

@@ -9,7 +9,8 @@ import { AuthRefusal } from '../auth-refusal.ts'
 import { FieldError, Fields, unknownFields, type FieldSchema } from '../fields/index.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import type { AuthState } from '../state.ts'
-import type { Endpoint, Operation, OperationResult } from './endpoint.ts'
+import { authProfile } from '../auth-profile.ts'
+import { endpointFields, type Endpoint, type Operation, type OperationResult } from './endpoint.ts'
 import { unsupportedOperation } from './http-operation.ts'
 
 /** Answers one request on a mount's path with the endpoint the mount's table matched, and its parameters. */
@@ -31,14 +32,15 @@ export async function runEndpoint(
     raw[name] = value
   }
   const checksExistence = endpoint.exists !== undefined && requested === 'update'
-  const fields = convertFields(endpoint.fields, raw, checksExistence)
+  const schema = endpointFields(endpoint, authProfile(context.profile))
+  const fields = convertFields(schema, raw, checksExistence)
   const operation: Operation = checksExistence && !endpoint.exists!(state, params) ? 'create' : requested
   const handler = endpoint.operations[operation]
   if (!handler) return unsupportedOperation(false)
 
   const result = await handler({ context, state, operation, fields, params })
   return shape(context, path, operation, result, {
-    ignored: unknownFields(endpoint.fields, data),
+    ignored: unknownFields(schema, data),
     replaced: replaced.sort(),
   })
 }

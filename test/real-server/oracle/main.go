@@ -1,12 +1,15 @@
-// A JSON request body as Vault 1.21's HTTP layer reads it, for test/real-server/listener-json.test.ts to
-// compare doppel against: the listener's check (wrapJSONLimitsHandler in Vault's http/util.go, which calls
-// the SDK's jsonutil.VerifyMaxDepthStreaming) and then a write's JSON decode (http/logical.go,
-// parseJSONRequest), each with the SDK's own code and the status adjustment Vault applies. The HTTP glue is
-// restated here (Vault's http package is not importable without building all of Vault); the limits and
-// the size limit come with each case, so that a test can reach them with small bodies.
+// Vault 1.21's own code answering what doppel's vault profile emulates, for the tests beside it to compare
+// doppel against, one case a line on stdin and one answer a line on stdout:
 //
-// Reads one JSON case a line on stdin ({"body": base64, "maxRequestSize": n, "limits": {...}}) and writes
-// one answer a line: {"status": n, "error": "..."} or {"status": 200, "data": {...}}, numbers as strings.
+//   - {"body": base64, "maxRequestSize": n, "limits": {...}}: a request body as Vault's HTTP layer reads it
+//     (test/real-server/listener-json.test.ts): the listener's check (wrapJSONLimitsHandler in Vault's
+//     http/util.go, which calls the SDK's jsonutil.VerifyMaxDepthStreaming), then a write's JSON decode
+//     (http/logical.go, parseJSONRequest), each with the SDK's own code and the status adjustment Vault
+//     applies. The HTTP glue is restated here (Vault's http package is not importable without building all
+//     of Vault); the limits and the size limit come with each case, so that a test can reach them with small
+//     bodies. Answer: {"status": n, "error": "..."} or {"status": 200, "data": {...}}, numbers as strings.
+//   - {"schedule": "..."}: a config/client rotation_schedule as the SDK's rotation scheduler parses it
+//     (test/real-server/rotation-schedule.test.ts). Answer: {"error": "..."}, empty when it parses.
 package main
 
 import (
@@ -20,9 +23,11 @@ import (
 
 	"github.com/hashicorp/vault/sdk/helper/jsonutil"
 	"github.com/hashicorp/vault/sdk/logical"
+	"github.com/hashicorp/vault/sdk/rotation"
 )
 
 type request struct {
+	Schedule       *string             `json:"schedule"`
 	Body           []byte              `json:"body"`
 	MaxRequestSize int64               `json:"maxRequestSize"`
 	Limits         jsonutil.JSONLimits `json:"limits"`
@@ -44,7 +49,13 @@ func main() {
 			fmt.Fprintln(os.Stderr, "jsonoracle: bad case:", err)
 			os.Exit(2)
 		}
-		if err := out.Encode(read(req)); err != nil {
+		var answered any
+		if req.Schedule != nil {
+			answered = parseSchedule(*req.Schedule)
+		} else {
+			answered = read(req)
+		}
+		if err := out.Encode(answered); err != nil {
 			os.Exit(1)
 		}
 	}
@@ -91,4 +102,22 @@ func numberAsText(value any) any {
 		}
 	}
 	return value
+}
+
+type scheduleAnswer struct {
+	Error string `json:"error"`
+}
+
+// parseSchedule is what ParseAutomatedRotationFields asks of a non-empty rotation_schedule. A panic (a time
+// zone prefix without a space) is answered as such.
+func parseSchedule(spec string) (answer scheduleAnswer) {
+	defer func() {
+		if recover() != nil {
+			answer = scheduleAnswer{Error: "panics"}
+		}
+	}()
+	if _, err := rotation.DefaultScheduler.Parse(spec); err != nil {
+		return scheduleAnswer{Error: err.Error()}
+	}
+	return scheduleAnswer{}
 }
