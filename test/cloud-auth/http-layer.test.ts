@@ -189,6 +189,18 @@ describe('HTTP rules of the management endpoints (docs/reference/cloud-auth.md Â
       expect((await api.read('config/client')).body.data.endpoint).toBe('e')
     })
 
+    it('bounds a form body to 10,000 fields in each profile (the vault profile reads it whole first)', async () => {
+      for (const profile of ['service', 'vault'] as const) {
+        const doppel = createDoppel({ profile, cloudAuth: { env: {} } })
+        const headers = { 'X-Vault-Token': 'root', 'X-Service-Token': 'root', 'Content-Type': 'application/x-www-form-urlencoded' }
+        const form = (fields: number) => ['endpoint=e', ...Array.from({ length: fields - 1 }, (_, i) => `f${i}=1`)].join('&')
+        const url = 'http://doppel.test/v1/auth/cloud/config/client'
+        expect((await doppel.fetch(url, { method: 'POST', headers, body: form(10_000) })).status, profile).toBe(204)
+        const refused = await doppel.fetch(url, { method: 'POST', headers, body: form(10_001) })
+        expect([refused.status, await refused.json()], profile).toEqual([400, { errors: ['error parsing form data'] }])
+      }
+    })
+
     it("reads strings as Go's decoder does: a lone surrogate escape and each byte that starts no UTF-8 are U+FFFD, in each profile", async () => {
       for (const profile of ['service', 'vault'] as const) {
         const doppel = createDoppel({ profile, cloudAuth: { env: {} } })

@@ -66,6 +66,26 @@ export async function readRequestData(request: Request, patch = false): Promise<
 }
 
 /**
+ * The data of a body the listener checked, as Vault 1.21's HTTP layer reads it (`http/logical.go`): a form,
+ * or the first JSON value through Go's decoder, whose error is passed on (`error parsing JSON: failed to
+ * parse JSON input: <error>`; a merge patch's plain). Reading past the size limit is 413.
+ */
+export function listenedData({ bytes, over }: ListenerBody, contentType: string, patch: boolean): Record<string, unknown> {
+  const refuse = (message: string, tooLarge: boolean) => new RequestDataError(message, tooLarge ? 413 : 400)
+  if (!patch && isForm(bytes, contentType)) {
+    if (over) throw refuse(FORM_ERROR, true)
+    return parseForm(bytes)
+  }
+  const read = readGoJsonValue(bytes, over)
+  if (read.kind === 'none') return {}
+  const error = read.kind === 'error' ? read.message : goMapUnmarshalError(bytes[read.start]!)
+  if (error !== undefined) throw refuse(patch ? JSON_ERROR : `${JSON_ERROR}: failed to parse JSON input: ${error}`, error === BODY_TOO_LARGE)
+  // An object, or `null` (no data).
+  const { start, end } = read as { start: number; end: number }
+  return bytes[start] === OPEN_BRACE ? (parseKeepingNumbers(decodeJson(bytes.subarray(start, end))) as Record<string, unknown>) : {}
+}
+
+/**
  * The body's bounds, piece by piece: a form's fields, or the JSON object's nesting and entries
  * (SERVICE_ENTRY_LIMITS: the real service's listener bounds JSON the same way; a form holds no more fields
  * than one JSON collection may). Which one is decided by the first byte that is not white space, as
@@ -131,26 +151,6 @@ const isSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x09 || 
 const AMPERSAND = 0x26
 const OPEN_BRACE = 0x7b
 const OPEN_BRACKET = 0x5b
-/**
- * The data of a body the listener checked, as Vault 1.21's HTTP layer reads it (`http/logical.go`): a form,
- * or the first JSON value through Go's decoder, whose error is passed on (`error parsing JSON: failed to
- * parse JSON input: <error>`; a merge patch's plain). Reading past the size limit is 413.
- */
-export function listenedData({ bytes, over }: ListenerBody, contentType: string, patch: boolean): Record<string, unknown> {
-  const refuse = (message: string, tooLarge: boolean) => new RequestDataError(message, tooLarge ? 413 : 400)
-  if (!patch && isForm(bytes, contentType)) {
-    if (over) throw refuse(FORM_ERROR, true)
-    return parseForm(bytes)
-  }
-  const read = readGoJsonValue(bytes, over)
-  if (read.kind === 'none') return {}
-  const error = read.kind === 'error' ? read.message : goMapUnmarshalError(bytes[read.start]!)
-  if (error !== undefined) throw refuse(patch ? JSON_ERROR : `${JSON_ERROR}: failed to parse JSON input: ${error}`, error === BODY_TOO_LARGE)
-  // An object, or `null` (no data).
-  const { start, end } = read as { start: number; end: number }
-  return bytes[start] === OPEN_BRACE ? (parseKeepingNumbers(decodeJson(bytes.subarray(start, end))) as Record<string, unknown>) : {}
-}
-
 /** `null`, which the real service reads as no data. */
 const NULL = [0x6e, 0x75, 0x6c, 0x6c]
 
@@ -164,8 +164,11 @@ function isForm(bytes: Uint8Array, contentType: string): boolean {
 
 function parseForm(bytes: Uint8Array): Record<string, unknown> {
   const values = new Map<string, string[]>()
+  let fields = 0
   for (const pair of decode(bytes).split('&')) {
     if (pair === '') continue
+    // The bound BodyBounds checks as a body arrives, for a body the listener read whole (the vault profile).
+    if (++fields > SERVICE_ENTRY_LIMITS.perCollection) throw new RequestDataError(FORM_ERROR)
     if (pair.includes(';')) throw new RequestDataError(FORM_ERROR)
     const at = pair.indexOf('=')
     const key = unescapeForm(at === -1 ? pair : pair.slice(0, at))
