@@ -56,6 +56,8 @@ for (const transport of ['http', 'tls'] as const) {
         role_arn: instance.iam_role_arn,
         profile_roles: ['pypi-app'],
         missing_role: 'NoSuchEntity',
+        initialized: true,
+        sealed: false,
         read_role: { auth_type: 'iam', policies: ['reader'], bound: [instance.iam_role_arn] },
         roles: ['pypi-ec2', 'pypi-iam'],
         iam_login: { policies, auth_type: 'iam' },

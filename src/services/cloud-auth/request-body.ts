@@ -85,6 +85,27 @@ export function listenedData({ bytes, over }: ListenerBody, contentType: string,
   return bytes[start] === OPEN_BRACE ? (parseKeepingNumbers(decodeJson(bytes.subarray(start, end))) as Record<string, unknown>) : {}
 }
 
+/** A JSON number as written, told apart from a string (Go's decoder types fields by the literal). */
+export class GoJsonNumber {
+  readonly text: string
+  constructor(text: string) {
+    this.text = text
+  }
+}
+
+/**
+ * The first JSON value of a body the listener read, as Go's decoder reads it for a struct (the vault
+ * profile's `sys/init`): the value, numbers as `GoJsonNumber` (`undefined` for no body), or the decoder's error.
+ */
+export async function listenedJson(request: Request): Promise<{ value: unknown } | { error: string }> {
+  const { bytes, over } = (request as ListenedRequest)[LISTENER_BODY] ?? (await readBodyUpTo(request, MAX_BODY_BYTES))
+  const read = readGoJsonValue(bytes, over)
+  if (read.kind === 'none') return { value: undefined }
+  if (read.kind === 'error') return { error: read.message }
+  const text = decodeJson(bytes.subarray(read.start, read.end))
+  return { value: JSON.parse(text, (_key, value: unknown, context?: { source?: string }) => (typeof value === 'number' ? new GoJsonNumber(context!.source!) : value)) }
+}
+
 /**
  * The body's bounds, piece by piece: a form's fields, or the JSON object's nesting and entries
  * (SERVICE_ENTRY_LIMITS: the real service's listener bounds JSON the same way; a form holds no more fields

@@ -10,6 +10,12 @@
 //     bodies. Answer: {"status": n, "error": "..."} or {"status": 200, "data": {...}}, numbers as strings.
 //   - {"schedule": "..."}: a config/client rotation_schedule as the SDK's rotation scheduler parses it
 //     (test/real-server/rotation-schedule.test.ts). Answer: {"error": "..."}, empty when it parses.
+//   - {"init": base64}: a sys/init write's body as Vault decodes it into its InitRequest and checks it on an
+//     initialised dev server with a Shamir seal (http/sys_init.go: parseJSONRequest, validateInitParameters;
+//     vault/init.go Initialize: the PGP key count, SealConfig.Validate, then ErrAlreadyInit), those checks
+//     restated here (the vault package is not importable), without Validate's parsing of each PGP key
+//     (doppel parses no OpenPGP; the tests send no key that would decode) (test/real-server/sys-init.test.ts).
+//     Answer: {"status": 400, "error": "..."}.
 package main
 
 import (
@@ -18,16 +24,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
+	nethttp "net/http"
 	"os"
+	"strings"
 
 	"github.com/hashicorp/vault/sdk/helper/jsonutil"
 	"github.com/hashicorp/vault/sdk/logical"
 	"github.com/hashicorp/vault/sdk/rotation"
+
+	"doppel.test/real-server/oracle/http"
 )
 
 type request struct {
 	Schedule       *string             `json:"schedule"`
+	Init           []byte              `json:"init"`
 	Body           []byte              `json:"body"`
 	MaxRequestSize int64               `json:"maxRequestSize"`
 	Limits         jsonutil.JSONLimits `json:"limits"`
@@ -52,6 +62,8 @@ func main() {
 		var answered any
 		if req.Schedule != nil {
 			answered = parseSchedule(*req.Schedule)
+		} else if req.Init != nil {
+			answered = initialize(req.Init)
 		} else {
 			answered = read(req)
 		}
@@ -63,10 +75,10 @@ func main() {
 
 func read(req request) answer {
 	// wrapMaxRequestSizeHandler, then wrapJSONLimitsHandler's jsonLimitsValidation and resetBodyIfRead.
-	body := http.MaxBytesReader(nil, io.NopCloser(bytes.NewReader(req.Body)), req.MaxRequestSize)
+	body := nethttp.MaxBytesReader(nil, io.NopCloser(bytes.NewReader(req.Body)), req.MaxRequestSize)
 	seen := &bytes.Buffer{}
 	if _, err := jsonutil.VerifyMaxDepthStreaming(io.TeeReader(body, seen), req.Limits, &req.MaxRequestSize); err != nil {
-		status := http.StatusInternalServerError
+		status := nethttp.StatusInternalServerError
 		logical.AdjustErrorStatusCode(&status, err)
 		return answer{Status: status, Error: err.Error()}
 	}
@@ -75,11 +87,11 @@ func read(req request) answer {
 	err := jsonutil.DecodeJSONFromReader(io.MultiReader(seen, body), &data)
 	if err != nil && err != io.EOF {
 		err = fmt.Errorf("error parsing JSON: %w", fmt.Errorf("failed to parse JSON input: %w", err))
-		status := http.StatusBadRequest
+		status := nethttp.StatusBadRequest
 		logical.AdjustErrorStatusCode(&status, err)
 		return answer{Status: status, Error: err.Error()}
 	}
-	return answer{Status: http.StatusOK, Data: numbersAsText(data)}
+	return answer{Status: nethttp.StatusOK, Data: numbersAsText(data)}
 }
 
 // numbersAsText writes each json.Number as its text, as doppel keeps numbers.
@@ -120,4 +132,52 @@ func parseSchedule(spec string) (answer scheduleAnswer) {
 		return scheduleAnswer{Error: err.Error()}
 	}
 	return scheduleAnswer{}
+}
+
+// initialize answers a sys/init write on an initialised dev server: handleSysInitPut's steps, its errors as
+// respondError writes them. The seal is Shamir, which supports no recovery keys.
+func initialize(body []byte) answer {
+	var req http.InitRequest
+	if err := jsonutil.DecodeJSONFromReader(bytes.NewReader(body), &req); err != nil && err != io.EOF {
+		return answer{Status: 400, Error: fmt.Sprintf("failed to parse JSON input: %s", err)}
+	}
+	var recoveryFlags []string
+	if req.RecoveryShares != 0 {
+		recoveryFlags = append(recoveryFlags, "recovery_shares")
+	}
+	if req.RecoveryThreshold != 0 {
+		recoveryFlags = append(recoveryFlags, "recovery_threshold")
+	}
+	if len(req.RecoveryPGPKeys) != 0 {
+		recoveryFlags = append(recoveryFlags, "recovery_pgp_keys")
+	}
+	if len(recoveryFlags) > 0 {
+		return answer{Status: 400, Error: fmt.Sprintf("parameters %s not applicable to seal type shamir", strings.Join(recoveryFlags, ","))}
+	}
+	if len(req.PGPKeys) > 0 && len(req.PGPKeys) != req.SecretShares {
+		return answer{Status: 400, Error: "incorrect number of PGP keys"}
+	}
+	if err := validateShamir(req.SecretShares, req.SecretThreshold); err != "" {
+		return answer{Status: 400, Error: "invalid seal configuration: " + err}
+	}
+	return answer{Status: 400, Error: "Vault is already initialized"}
+}
+
+// validateShamir is SealConfig.Validate for the shares and threshold (stored shares are forced to 1 first).
+func validateShamir(shares, threshold int) string {
+	switch {
+	case shares < 1:
+		return "shares must be at least one"
+	case threshold < 1:
+		return "threshold must be at least one"
+	case shares > 1 && threshold == 1:
+		return "threshold must be greater than one for multiple shares"
+	case shares > 255:
+		return "shares must be less than 256"
+	case threshold > 255:
+		return "threshold must be less than 256"
+	case threshold > shares:
+		return "threshold cannot be larger than shares"
+	}
+	return ""
 }

@@ -72,7 +72,9 @@ profile = iam.get_instance_profile(InstanceProfileName=role_name)["InstanceProfi
 result["profile_roles"] = [r["RoleName"] for r in profile["Roles"]]
 result["missing_role"] = error_code(lambda: iam.get_role(RoleName="no-such-role"))
 
-# hvac reads VAULT_ADDR and, over TLS, VAULT_CACERT itself.
+# hvac reads VAULT_ADDR and, over TLS, VAULT_CACERT itself. A client checks the server first, without a token.
+result["initialized"] = hvac.Client().sys.is_initialized()
+result["sealed"] = hvac.Client().sys.is_sealed()
 root = hvac.Client(token="root")
 root.auth.aws.create_role("pypi-iam", auth_type="iam", bound_iam_principal_arn=[result["role_arn"]], policies=["reader"])
 root.auth.aws.create_role("pypi-ec2", auth_type="ec2", bound_iam_role_arn=[result["role_arn"]], policies=["reader"])

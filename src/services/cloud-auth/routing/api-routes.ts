@@ -20,6 +20,7 @@ import { runPeriodicTidy } from '../tidy/remove-expired.ts'
 import { SELF_ROUTES } from '../tokens/self-routes.ts'
 import { VAULT_OPENAPI_ROUTE } from '../vault-openapi.ts'
 import { DEV_SERVER_STATUS_ROUTES } from '../dev-server-status.ts'
+import { SYS_INIT_ROUTE } from '../sys-init.ts'
 import { answerError } from '../answer-error.ts'
 import { authProfile } from '../auth-profile.ts'
 import { currentPath } from './aliases.ts'
@@ -116,6 +117,7 @@ export const API_ROUTES: readonly (ApiRoute | MountPoint)[] = [
   ...SYS_AUTH_ROUTES,
   VAULT_OPENAPI_ROUTE,
   ...DEV_SERVER_STATUS_ROUTES,
+  SYS_INIT_ROUTE,
   unsupportedRest('sys/*'),
   MOUNTS,
 ]
