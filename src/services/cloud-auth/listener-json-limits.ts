@@ -103,6 +103,8 @@ function scan(bytes: Uint8Array, limits: JsonLimits, over: boolean): void {
   if (first !== 0x7b && first !== 0x5b) return
 
   const stack: Container[] = []
+  let quoteAt = -1
+  let slashAt = -1
   let maxDepth = 0
   let tokens = 0
   let afterComma = false
@@ -202,6 +204,16 @@ function scan(bytes: Uint8Array, limits: JsonLimits, over: boolean): void {
     let length = 0
     let lastRune = -1
     for (;;) {
+      // A run of plain bytes at once (a login's documents are kilobytes of them): the scan counts each and
+      // refuses the first past the limit, whatever follows the run.
+      const stop = nextSpecial()
+      if (stop > at) {
+        if (limits.maxStringValueLength > 0 && length + (stop - at) > limits.maxStringValueLength) refuse('JSON string value exceeds allowed length')
+        if (keep) value += Buffer.from(bytes.buffer, bytes.byteOffset + at, stop - at).toString('latin1')
+        length += stop - at
+        at = stop
+        lastRune = -1
+      }
       const c = peek()
       if (c === END) refuse('malformed JSON, unclosed string')
       if (c === OVER) refuse(BODY_TOO_LARGE)
@@ -222,8 +234,7 @@ function scan(bytes: Uint8Array, limits: JsonLimits, over: boolean): void {
         const simple = SIMPLE_ESCAPES.get(escaped)
         if (simple !== undefined) {
           if (keep) value += simple
-        }
-        else if (escaped !== 0x75) refuse(`invalid character '${char(escaped)}' in string escape code`)
+        } else if (escaped !== 0x75) refuse(`invalid character '${char(escaped)}' in string escape code`)
         else {
           if (at + 4 > bytes.length) refuse('malformed JSON, unterminated unicode escape in string')
           const hex = bytes.subarray(at, at + 4)
@@ -239,6 +250,17 @@ function scan(bytes: Uint8Array, limits: JsonLimits, over: boolean): void {
       }
       if (limits.maxStringValueLength > 0 && length > limits.maxStringValueLength) refuse('JSON string value exceeds allowed length')
     }
+  }
+
+  /** Where the next quote or backslash is (the end of the bytes when none), each found once per run of the body. */
+  function nextSpecial(): number {
+    if (quoteAt < at) quoteAt = indexOrEnd(0x22)
+    if (slashAt < at) slashAt = indexOrEnd(0x5c)
+    return Math.min(quoteAt, slashAt)
+  }
+  function indexOrEnd(byte: number): number {
+    const found = bytes.indexOf(byte, at)
+    return found === -1 ? bytes.length : found
   }
 
   /** `true`, `false`, `null`, or anything else up to the next delimiter: not checked here. */
