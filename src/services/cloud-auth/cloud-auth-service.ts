@@ -43,7 +43,11 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
     const refused = await checkListenerBody(request, listenerJsonLimits)
     if (refused) {
       // Vault's listener answers it itself, before any route: the scan's words, not wrapped.
-      const why = { rule: "the listener's JSON limits (Vault 1.21)", seen: refused.message, expected: 'a body within max_json_depth 300, 1 MiB a string, 10,000 entries a collection' }
+      const why = {
+        rule: "the listener's JSON check (Vault 1.21), before any route or token check",
+        seen: refused.message,
+        expected: 'one JSON value with no key repeated in an object, at most 300 levels deep, 1 MiB a string and 10,000 entries a collection',
+      }
       return explainResponse(authError(refused.tooLarge ? 413 : badInputStatusCode(context.profile), refused.message), why)
     }
   }
