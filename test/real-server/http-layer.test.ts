@@ -17,11 +17,11 @@ describe.skipIf(!server)('the HTTP layer, against the real server', () => {
   let doppel: RunningServer
   const real = () => new URL(server!.addr)
 
-  async function send(port: number, host: string, { line, headers = [], body }: Exchange): Promise<{ status: number; body: string }> {
+  async function send(port: number, host: string, { line, headers = [], body }: Exchange): Promise<{ status: number; body: string; head: string }> {
     const length = body === undefined ? [] : [`Content-Length: ${body.length}`]
     const head = [line, `Host: ${host}`, 'Connection: close', ...length, ...headers].join('\r\n')
     const text = await rawExchange(port, [Buffer.from(`${head}\r\n\r\n${body ?? ''}`, 'latin1')], 1)
-    return { status: statuses(text)[0]!, body: text.slice(text.indexOf('\r\n\r\n') + 4) }
+    return { status: statuses(text)[0]!, body: text.slice(text.indexOf('\r\n\r\n') + 4), head: text.slice(0, text.indexOf('\r\n\r\n')) }
   }
   const both = (exchange: Exchange) =>
     Promise.all([send(Number(real().port), real().host, exchange), send(doppel.port, `127.0.0.1:${doppel.port}`, exchange)])
@@ -67,9 +67,12 @@ describe.skipIf(!server)('the HTTP layer, against the real server', () => {
     ['GET /v1/sys/health?standbyok=yes HTTP/1.1'],
     ['HEAD /v1/sys/health HTTP/1.1'],
     ['GET /v1/sys/leader HTTP/1.1'],
-  ])('answers the dev server status paths with the real server status: %s', async (line) => {
+    ['GET /v1/sys/init HTTP/1.1'],
+  ])('answers the dev server status paths with the real server status, not to be cached: %s', async (line) => {
     const [fromReal, fromDoppel] = await both({ line })
     expect(fromDoppel.status).toBe(fromReal.status)
+    const noStore = (head: string) => /^cache-control: no-store$/im.test(head)
+    expect([noStore(fromReal.head), noStore(fromDoppel.head)]).toEqual([true, true])
   })
 
   it.each([[[]], [['Content-Type: text/']], [['Content-Type: text/plain extra']], [['Content-Type: application/json']], [['Content-Type: application/merge-patch+json; a=1; a=2']], [['Content-Type: Application/Merge-Patch+JSON;']]])(

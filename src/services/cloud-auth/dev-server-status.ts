@@ -83,13 +83,21 @@ function healthStatus(url: URL): { status: number } | { refusal: Explanation } {
 
 const NO_BODY = new Set([204, 205, 304])
 
+/** Vault's handler marks every answer `Cache-Control: no-store` (http/handler.go), these too. */
+const NO_STORE = { 'Cache-Control': 'no-store' }
+
+/** A status path's answer: the JSON body and Vault's headers. */
+export function statusAnswer(status: number, body: unknown): Response {
+  return jsonResponse(status, body, NO_STORE)
+}
+
 function health(context: RequestContext, url: URL, head: boolean): Response {
   const decided = url.search === '' ? { status: 200 } : healthStatus(url)
   if ('refusal' in decided) return explainResponse(authError(400), decided.refusal)
   // Go writes no body for HEAD, 204 or 304 (and Fetch allows none with 205 either).
-  if (head || NO_BODY.has(decided.status)) return new LightResponse(null, { status: decided.status, headers: { 'Content-Type': 'application/json' } })
+  if (head || NO_BODY.has(decided.status)) return new LightResponse(null, { status: decided.status, headers: { 'Content-Type': 'application/json', ...NO_STORE } })
   const cluster = devCluster(context)
-  return jsonResponse(decided.status, {
+  return statusAnswer(decided.status, {
     initialized: true,
     sealed: false,
     standby: false,
@@ -109,7 +117,7 @@ function health(context: RequestContext, url: URL, head: boolean): Response {
 
 function sealStatus(context: RequestContext): Response {
   const cluster = devCluster(context)
-  return jsonResponse(200, {
+  return statusAnswer(200, {
     type: 'shamir',
     initialized: true,
     sealed: false,
@@ -129,7 +137,7 @@ function sealStatus(context: RequestContext): Response {
 
 /** Without HA (a dev server's in-memory storage), no node leads: the zero active time is written out. */
 function leader(): Response {
-  return jsonResponse(200, {
+  return statusAnswer(200, {
     ha_enabled: false,
     is_self: false,
     active_time: '0001-01-01T00:00:00Z',

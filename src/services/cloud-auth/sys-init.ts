@@ -7,8 +7,8 @@
  * unwrapped, 405 with none for another method.
  */
 import { explainResponse } from '../../core/explanation.ts'
-import { jsonResponse } from '../../core/http.ts'
 import { authProfile } from './auth-profile.ts'
+import { statusAnswer } from './dev-server-status.ts'
 import { authError } from './envelope.ts'
 import { GoJsonNumber, listenedJson } from './request-body.ts'
 import type { RequestRoute } from './routing/api-route.ts'
@@ -40,7 +40,7 @@ export const SYS_INIT_ROUTE: RequestRoute = {
     put: { summary: 'Initialise the server: a dev server is already initialised', answers: { '400': 'Vault is already initialized, or the body is refused' }, bare: true },
   },
   async run({ request }) {
-    if (request.method === 'GET') return jsonResponse(200, { initialized: true })
+    if (request.method === 'GET') return statusAnswer(200, { initialized: true })
     if (request.method !== 'PUT' && request.method !== 'POST') return authError(405)
     const refusal = await initRefusal(request)
     return explainResponse(authError(400, refusal), { rule: 'sys/init on an initialised server', seen: refusal, hint: 'a dev server starts initialised and unsealed' })
