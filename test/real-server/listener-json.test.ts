@@ -4,10 +4,10 @@
 // believes it to be. (The real server CI starts is OpenBao's, whose HTTP layer reads bodies otherwise:
 // docs/vault-profile.md.)
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createDoppel } from '../../src/features/doppel/index.ts'
 import { AuthRefusal, checkJsonLimits, listenedData, VAULT_LISTENER_JSON_LIMITS, type JsonLimits } from '../../src/services/cloud-auth/index.ts'
-import { goAvailable, VaultOracle } from './vault-oracle.ts'
+import { goAvailable, vaultOracle, type VaultOracle } from './vault-oracle.ts'
 
 const MAX_REQUEST_SIZE = 32 * 1024 * 1024
 
@@ -50,11 +50,7 @@ const VAULT_LIMITS: JsonLimits = { ...VAULT_LISTENER_JSON_LIMITS, maxTotalEntrie
 const latin1 = (text: string) => Buffer.from(text, 'latin1')
 
 describe.skipIf(!goAvailable())("request bodies, against Vault's own code", () => {
-  let oracle: VaultOracle
-  beforeAll(() => {
-    oracle = new VaultOracle()
-  }, 600_000)
-  afterAll(() => oracle?.close())
+  const oracle = vaultOracle()
 
   // Each found by hand or by the property below (its seeds beside it).
   const bodies = [
@@ -66,13 +62,13 @@ describe.skipIf(!goAvailable())("request bodies, against Vault's own code", () =
     ...['{"\\u00e9":1,"\xc3\xa9":2}', '{"\xff":1,"\xff":2}', '{"a":"<&>"}x', '{"a":"x"}}', '{"a":"x"]', '{"a":[{"b":[]}]}', '{"a":true,"b":false,"c":null}'],
   ].map(latin1)
   it.each(bodies.map((body) => [JSON.stringify(body.toString('latin1')), body] as const))('%s answers as Vault 1.21', async (_, body) => {
-    expect(doppelAnswer(body, MAX_REQUEST_SIZE, VAULT_LIMITS)).toEqual(await vaultAnswer(oracle, body, MAX_REQUEST_SIZE, VAULT_LIMITS))
+    expect(doppelAnswer(body, MAX_REQUEST_SIZE, VAULT_LIMITS)).toEqual(await vaultAnswer(oracle(), body, MAX_REQUEST_SIZE, VAULT_LIMITS))
   })
 
   it("answers Vault's errors through the vault profile, before the token check, and reads what passes as the write's data", async () => {
     const doppel = createDoppel({ profile: 'vault' })
     for (const body of bodies) {
-      const expected = await vaultAnswer(oracle, body, MAX_REQUEST_SIZE, VAULT_LIMITS)
+      const expected = await vaultAnswer(oracle(), body, MAX_REQUEST_SIZE, VAULT_LIMITS)
       for (const token of ['root', 'not-a-token']) {
         const answer = await doppel.fetch('http://vault.test/v1/auth/aws/role/probe', { method: 'POST', headers: { 'X-Vault-Token': token }, body })
         const text = await answer.text()
@@ -96,7 +92,7 @@ describe.skipIf(!goAvailable())("request bodies, against Vault's own code", () =
       ['a scalar past the size limit', latin1(`"${'x'.repeat(64)}"`), 32],
       ['white space past the size limit', latin1(' '.repeat(64)), 32],
     ]
-    for (const [what, body, max] of cases) expect(doppelAnswer(body, max, VAULT_LIMITS), what).toEqual(await vaultAnswer(oracle, body, max, VAULT_LIMITS))
+    for (const [what, body, max] of cases) expect(doppelAnswer(body, max, VAULT_LIMITS), what).toEqual(await vaultAnswer(oracle(), body, max, VAULT_LIMITS))
   })
 
   it('agrees on generated bodies, limits and size limits', async () => {
@@ -128,7 +124,7 @@ describe.skipIf(!goAvailable())("request bodies, against Vault's own code", () =
     const max = fc.oneof(fc.constant(MAX_REQUEST_SIZE), fc.integer({ min: 1, max: 80 }))
     await fc.assert(
       fc.asyncProperty(body, max, limits, async (bytes, maxRequestSize, chosen) => {
-        expect(doppelAnswer(bytes, maxRequestSize, chosen)).toEqual(await vaultAnswer(oracle, bytes, maxRequestSize, chosen))
+        expect(doppelAnswer(bytes, maxRequestSize, chosen)).toEqual(await vaultAnswer(oracle(), bytes, maxRequestSize, chosen))
       }),
       { numRuns: 3000 },
     )

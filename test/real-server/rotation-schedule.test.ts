@@ -2,19 +2,15 @@
 // a schedule the parser refuses is 400 with its words, one it takes is refused as Vault's community edition
 // refuses to register the rotation (doppel rotates nothing), sent through doppel's public surface.
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createDoppel } from '../../src/features/doppel/index.ts'
-import { goAvailable, VaultOracle } from './vault-oracle.ts'
+import { goAvailable, vaultOracle } from './vault-oracle.ts'
 
 const REGISTERING = 'error registering rotation job: rotation manager capabilities not supported in Vault community edition'
 const PANICS = 'failed to parse provided rotation_schedule: a time zone prefix needs a space after it'
 
 describe.skipIf(!goAvailable())("rotation_schedule, against Vault's own scheduler", () => {
-  let oracle: VaultOracle
-  beforeAll(() => {
-    oracle = new VaultOracle()
-  }, 600_000)
-  afterAll(() => oracle?.close())
+  const oracle = vaultOracle()
 
   const doppel = createDoppel({ profile: 'vault' })
   async function doppelAnswer(spec: string): Promise<string | undefined> {
@@ -28,7 +24,7 @@ describe.skipIf(!goAvailable())("rotation_schedule, against Vault's own schedule
     return ((await answer.json()) as { errors: string[] }).errors[0]
   }
   async function expected(spec: string): Promise<string> {
-    const { error } = await oracle.ask<{ error: string }>({ schedule: spec })
+    const { error } = await oracle().ask<{ error: string }>({ schedule: spec })
     if (error === '') return REGISTERING
     return error === 'panics' ? PANICS : `failed to parse provided rotation_schedule: ${error}`
   }

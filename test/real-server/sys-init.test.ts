@@ -2,10 +2,10 @@
 // body through the listener's JSON limits, then Go's decoder into the struct, the Shamir seal's check, and
 // an initialised server's refusal, sent through doppel's public surface.
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createDoppel } from '../../src/features/doppel/index.ts'
 import { VAULT_LISTENER_JSON_LIMITS } from '../../src/services/cloud-auth/index.ts'
-import { goAvailable, VaultOracle } from './vault-oracle.ts'
+import { goAvailable, vaultOracle } from './vault-oracle.ts'
 
 interface Answer {
   status: number
@@ -13,11 +13,7 @@ interface Answer {
 }
 
 describe.skipIf(!goAvailable())("sys/init, against Vault's own decoding", () => {
-  let oracle: VaultOracle
-  beforeAll(() => {
-    oracle = new VaultOracle()
-  }, 600_000)
-  afterAll(() => oracle?.close())
+  const oracle = vaultOracle()
 
   const doppel = createDoppel({ profile: 'vault' })
   async function doppelAnswer(body: string): Promise<Answer> {
@@ -29,9 +25,9 @@ describe.skipIf(!goAvailable())("sys/init, against Vault's own decoding", () => 
     const { maxDepth, maxStringValueLength, maxObjectEntryCount, maxArrayElementCount, maxTokens } = VAULT_LISTENER_JSON_LIMITS
     const limits = { MaxDepth: maxDepth, MaxStringValueLength: maxStringValueLength, MaxObjectEntryCount: maxObjectEntryCount, MaxArrayElementCount: maxArrayElementCount, MaxTokens: maxTokens }
     // The listener's check comes first; only what it refuses (500, 413) answers before the handler.
-    const listener = await oracle.ask<Answer>({ body: encoded, maxRequestSize: 32 * 1024 * 1024, limits })
+    const listener = await oracle().ask<Answer>({ body: encoded, maxRequestSize: 32 * 1024 * 1024, limits })
     if (listener.status === 500 || listener.status === 413) return { status: listener.status, error: listener.error }
-    return oracle.ask<Answer>({ init: encoded })
+    return oracle().ask<Answer>({ init: encoded })
   }
 
   it.each([

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Readable, Writable } from 'node:stream'
+import { afterAll, beforeAll } from 'vitest'
 
 /** Whether the machine's Go can build the oracle; says why not, and throws under CI=true. */
 export function goAvailable(): boolean {
@@ -45,4 +46,14 @@ export class VaultOracle {
     this.#child.stdin.end()
     rmSync(this.#dir, { recursive: true, force: true })
   }
+}
+
+/** The oracle of a describe block's tests: built before them (a first build takes a while), stopped after. */
+export function vaultOracle(): () => VaultOracle {
+  let oracle: VaultOracle | undefined
+  beforeAll(() => {
+    oracle = new VaultOracle()
+  }, 600_000)
+  afterAll(() => oracle?.close())
+  return () => oracle!
 }
