@@ -25,7 +25,7 @@ export interface AuthProfile {
   /**
    * The status of bad input the real service answers as an internal error (500): `400` (the spec: bad input
    * never gives a 5xx) or `'real'`, the real service's status, for clients whose retry and alerting logic
-   * branches on 5xx (the README's "Deliberate differences").
+   * branches on 5xx (docs/limits-and-differences.md, "Deliberate differences from the real services").
    */
   badInputStatus: 'real' | 400
   /**
