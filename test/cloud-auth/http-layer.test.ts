@@ -189,6 +189,13 @@ describe('HTTP rules of the management endpoints (docs/reference/cloud-auth.md Â
       expect((await api.read('config/client')).body.data.endpoint).toBe('e')
     })
 
+    it('reads a duration given as null as no duration, as the SDK does: an update keeps the stored one', async () => {
+      const api = managementClient()
+      expect((await api.write('role/n', { ...EC2_ROLE, token_ttl: '1h' })).status).toBe(204)
+      expect((await api.write('role/n', { token_ttl: null, token_max_ttl: null })).status).toBe(204)
+      expect((await api.read('role/n')).body.data).toMatchObject({ token_ttl: 3600, token_max_ttl: 0 })
+    })
+
     it('bounds a form body to 10,000 fields in each profile (the vault profile reads it whole first)', async () => {
       for (const profile of ['service', 'vault'] as const) {
         const doppel = createDoppel({ profile, cloudAuth: { env: {} } })

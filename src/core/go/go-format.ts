@@ -90,14 +90,19 @@ export function goValue(value: unknown): string {
  * they are, any other scalar as Go's bad-verb form `%!s(bool=true)`, `%!s(<nil>)`, inside lists and maps too.
  */
 export function goString(value: unknown): string {
-  if (value === null || value === undefined) return '%!s(<nil>)'
+  return stringVerb(value, false)
+}
+
+/** `%s` of a value, or of one inside a slice or map, where fmt writes a nil interface as `<nil>`. */
+function stringVerb(value: unknown, nested: boolean): string {
+  if (value === null || value === undefined) return nested ? '<nil>' : '%!s(<nil>)'
   if (typeof value === 'string' || typeof value === 'number') return String(value)
   if (typeof value === 'boolean') return `%!s(bool=${value})`
-  if (Array.isArray(value)) return `[${value.map(goString).join(' ')}]`
+  if (Array.isArray(value)) return `[${value.map((item) => stringVerb(item, true)).join(' ')}]`
   if (typeof value === 'object') {
     const entries = Object.keys(value)
       .sort()
-      .map((key) => `${key}:${goString((value as Record<string, unknown>)[key])}`)
+      .map((key) => `${key}:${stringVerb((value as Record<string, unknown>)[key], true)}`)
     return `map[${entries.join(' ')}]`
   }
   return String(value)

@@ -10,6 +10,9 @@
 //     bodies. Answer: {"status": n, "error": "..."} or {"status": 200, "data": {...}}, numbers as strings.
 //   - {"schedule": "..."}: a config/client rotation_schedule as the SDK's rotation scheduler parses it
 //     (test/real-server/rotation-schedule.test.ts). Answer: {"error": "..."}, empty when it parses.
+//   - {"field": {"type": "...", "value": "<JSON text>"}}: a request field converted by the SDK's framework
+//     (FieldData.Validate, then GetOk), the value decoded as the HTTP layer decodes a body (UseNumber)
+//     (test/real-server/field-conversion.test.ts). Answer: {"error": "..."} or {"value": ...}.
 //   - {"init": base64}: a sys/init write's body as Vault decodes it into its InitRequest and checks it on an
 //     initialised dev server with a Shamir seal (http/sys_init.go: parseJSONRequest, validateInitParameters;
 //     vault/init.go Initialize: the PGP key count, SealConfig.Validate, then ErrAlreadyInit), those checks
@@ -28,6 +31,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/hashicorp/vault/sdk/framework"
 	"github.com/hashicorp/vault/sdk/helper/jsonutil"
 	"github.com/hashicorp/vault/sdk/logical"
 	"github.com/hashicorp/vault/sdk/rotation"
@@ -38,6 +42,7 @@ import (
 type request struct {
 	Schedule       *string             `json:"schedule"`
 	Init           []byte              `json:"init"`
+	Field          *fieldCase          `json:"field"`
 	Body           []byte              `json:"body"`
 	MaxRequestSize int64               `json:"maxRequestSize"`
 	Limits         jsonutil.JSONLimits `json:"limits"`
@@ -62,6 +67,8 @@ func main() {
 		var answered any
 		if req.Schedule != nil {
 			answered = parseSchedule(*req.Schedule)
+		} else if req.Field != nil {
+			answered = convertField(*req.Field)
 		} else if req.Init != nil {
 			answered = initialize(req.Init)
 		} else {
@@ -180,4 +187,40 @@ func validateShamir(shares, threshold int) string {
 		return "threshold cannot be larger than shares"
 	}
 	return ""
+}
+
+type fieldCase struct {
+	Type  string `json:"type"`
+	Value string `json:"value"`
+}
+
+type fieldAnswer struct {
+	Error string `json:"error,omitempty"`
+	Value any    `json:"value"`
+}
+
+var fieldTypes = map[string]framework.FieldType{
+	"string":    framework.TypeString,
+	"bool":      framework.TypeBool,
+	"int":       framework.TypeInt,
+	"duration":  framework.TypeDurationSecond,
+	"commaList": framework.TypeCommaStringSlice,
+	"header":    framework.TypeHeader,
+}
+
+// convertField is what a route's FieldData does with one field: Validate names the field in its error.
+func convertField(c fieldCase) fieldAnswer {
+	var raw map[string]any
+	if err := jsonutil.DecodeJSON([]byte(`{"f":`+c.Value+`}`), &raw); err != nil {
+		return fieldAnswer{Error: "bad case: " + err.Error()}
+	}
+	data := &framework.FieldData{Raw: raw, Schema: map[string]*framework.FieldSchema{"f": {Type: fieldTypes[c.Type]}}}
+	if err := data.Validate(); err != nil {
+		return fieldAnswer{Error: err.Error(), Value: nil}
+	}
+	value, _, _ := data.GetOkErr("f")
+	if d, ok := value.(interface{ Seconds() float64 }); ok {
+		value = d.Seconds()
+	}
+	return fieldAnswer{Value: value}
 }

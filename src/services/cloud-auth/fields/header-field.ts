@@ -1,6 +1,7 @@
 import { NestingTooDeepError } from '../../../core/bounded-parse.ts'
 import { decodeStdBase64 } from '../../../core/go/go-base64.ts'
-import { goQuote, goString, goValue } from '../../../core/go/go-format.ts'
+import { goQuote, goString } from '../../../core/go/go-format.ts'
+import { goMapUnmarshalError, readGoJsonValue } from '../../../core/go/go-json-read.ts'
 import { parseJsonKeepingNumbers } from '../request-body.ts'
 import { FieldError } from './field-error.ts'
 
@@ -35,41 +36,50 @@ function recased(key: string): string {
 export type HeaderMap = Record<string, string[]>
 
 /**
- * TypeHeader (`iam_request_headers`): a JSON object of strings, numbers or string arrays; base64 of such
- * an object; the object as raw JSON text; or an array of `"Key:Value"` strings. Keys are canonicalised.
+ * TypeHeader (`iam_request_headers`), in the SDK's order (framework/field_data.go): an object of strings,
+ * numbers or string lists (a list of objects merged into one, as mapstructure decodes it); a string of
+ * base64 of such an object or of the object's JSON text, decoded as Go's decoder decodes it; else a list of
+ * `"Key:Value"` strings (any other value is a list of itself, whose items that are not strings are the empty
+ * pair `""`). Keys are canonicalised.
  */
 export function toHeaderField(value: unknown, name: string): HeaderMap {
   const fail = (reason: string): never => {
     throw new FieldError(name, value, reason)
   }
   if (value === null || value === undefined) return {}
-  if (typeof value === 'string') {
-    const decoded = decodeStdBase64(value)
-    const text = decoded === undefined ? value : decoded.toString('utf8')
-    let parsed: unknown
-    try {
-      parsed = parseJsonKeepingNumbers(text)
-    } catch (error) {
-      return fail(error instanceof NestingTooDeepError ? 'exceeded max depth' : goJsonSyntaxError(text))
-    }
-    if (parsed === null) return {}
-    if (typeof parsed !== 'object' || Array.isArray(parsed)) {
-      return fail(`json: cannot unmarshal ${jsonKind(parsed)} into Go value of type map[string]interface {}`)
-    }
-    return headersFromObject(parsed as Record<string, unknown>, fail)
+  if (typeof value === 'string') return headersFromText(value, fail)
+  if (isObject(value)) return headersFromObject(value, fail)
+  const items = Array.isArray(value) ? value : [value]
+  if (items.every((item) => item === null || isObject(item))) return headersFromObject(Object.assign(Object.create(null), ...items.filter(isObject)), fail)
+  const headers: HeaderMap = Object.create(null)
+  for (const pair of items) {
+    const text = typeof pair === 'string' ? pair : ''
+    const at = text.indexOf(':')
+    if (at <= 0) return fail(`invalid key pair ${goQuote(text)}`)
+    addHeader(headers, text.slice(0, at), text.slice(at + 1))
   }
-  if (Array.isArray(value)) {
-    const headers: HeaderMap = Object.create(null)
-    for (const pair of value) {
-      const text = typeof pair === 'string' ? pair : goValue(pair)
-      const at = text.indexOf(':')
-      if (typeof pair !== 'string' || at === -1) return fail(`invalid key pair ${goQuote(text)}`)
-      addHeader(headers, text.slice(0, at), text.slice(at + 1))
-    }
-    return headers
+  return headers
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** The object a string holds, base64 or not, read as the SDK's `jsonutil.DecodeJSON` reads it. */
+function headersFromText(value: string, fail: (reason: string) => never): HeaderMap {
+  const bytes = decodeStdBase64(value) ?? Buffer.from(value, 'utf8')
+  if (bytes.length === 0) return fail("'data' being decoded is nil")
+  const read = readGoJsonValue(bytes)
+  if (read.kind === 'none') return fail('EOF')
+  if (read.kind === 'error') return fail(read.message)
+  const typeError = goMapUnmarshalError(bytes[read.start]!)
+  if (typeError) return fail(typeError)
+  let parsed: unknown
+  try {
+    parsed = parseJsonKeepingNumbers(bytes.subarray(read.start, read.end).toString('utf8'))
+  } catch (error) {
+    if (error instanceof NestingTooDeepError) return fail('exceeded max depth')
+    throw error
   }
-  if (typeof value === 'object') return headersFromObject(value as Record<string, unknown>, fail)
-  return fail(`${goValue(value)} is an unrecognized type for headers`)
+  return parsed === null ? {} : headersFromObject(parsed as Record<string, unknown>, fail)
 }
 
 function headersFromObject(object: Record<string, unknown>, fail: (reason: string) => never): HeaderMap {
@@ -89,22 +99,4 @@ function headersFromObject(object: Record<string, unknown>, fail: (reason: strin
 function addHeader(headers: HeaderMap, key: string, value: string): void {
   const canonical = canonicalHeaderKey(key)
   ;(headers[canonical] ??= []).push(value)
-}
-
-function jsonKind(value: unknown): string {
-  if (Array.isArray(value)) return 'array'
-  if (typeof value === 'string') return /^[+-]?(\d|\.\d)/.test(value) ? 'number' : 'string'
-  return typeof value === 'boolean' ? 'bool' : 'number'
-}
-
-/** An approximation of Go's JSON syntax error for text that is not JSON. */
-function goJsonSyntaxError(text: string): string {
-  const first = text.trimStart()[0]
-  if (first === undefined) return 'unexpected end of JSON input'
-  if (!/[{["\-0-9tfn]/.test(first)) return `invalid character ${goRune(first)} looking for beginning of value`
-  return 'unexpected end of JSON input'
-}
-
-function goRune(char: string): string {
-  return char === "'" ? `'\\''` : `'${char}'`
 }

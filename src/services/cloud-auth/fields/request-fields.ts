@@ -20,7 +20,8 @@ const CONVERTERS: Record<FieldType, (value: unknown, name: string) => unknown> =
 /**
  * The converted fields of one request. Every field of the schema present in the data is converted up
  * front (the first failure wins, as the real service validates before the handler runs); the handler
- * then asks for values and presence. A key is present even when its value is `""`, `null` or `[]`.
+ * then asks for values and presence. A key is present even when its value is `""`, `null` or `[]`, but
+ * for a duration given as `null`.
  */
 export class Fields {
   readonly #values = new Map<string, unknown>()
@@ -28,6 +29,8 @@ export class Fields {
   constructor(schema: FieldSchema, data: Record<string, unknown>) {
     for (const [name, value] of Object.entries(data)) {
       if (!Object.hasOwn(schema, name)) continue
+      // The SDK reads a duration given as null as no duration at all (framework/field_data.go).
+      if (value === null && schema[name] === 'duration') continue
       this.#values.set(name, CONVERTERS[schema[name]!](value, name))
     }
   }
