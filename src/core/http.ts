@@ -41,7 +41,7 @@ interface TappedRequest {
   [READ_BODY]?: BodyAsRead
 }
 
-/** What `readBodyBytes` read of this request's streamed body, if it read any. */
+/** What `readBodyBytes` or `readBodyUpTo` read of this request's streamed body, if they read any. */
 export function bodyAsRead(request: Request): BodyAsRead | undefined {
   return (request as TappedRequest)[READ_BODY]
 }
@@ -61,32 +61,9 @@ export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES, in
     return bytes
   }
   if (!request.body) return new Uint8Array(0)
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  const read: BodyAsRead = { chunks, size: 0 }
-  ;(request as TappedRequest)[READ_BODY] = read
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    read.size = size
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined)
-      chunks.push(value)
-      throw new BodyTooLargeError(`body exceeds ${limit} bytes`)
-    }
-    // A body the inspector refuses is not read further (nor copied whole, which alone takes tens of milliseconds at 32 MiB).
-    try {
-      inspect?.(value)
-    } catch (error) {
-      await reader.cancel().catch(() => undefined)
-      chunks.push(value)
-      throw error
-    }
-    chunks.push(value)
-  }
-  return joinChunks(chunks, size)
+  const { read, over } = await readPieces(request, request.body, limit, inspect)
+  if (over) throw new BodyTooLargeError(`body exceeds ${limit} bytes`)
+  return joinChunks(read.chunks, read.size)
 }
 
 /**
@@ -100,21 +77,38 @@ export async function readBodyUpTo(request: Request, limit: number): Promise<{ b
     return { bytes: bytes.subarray(0, limit), over: bytes.byteLength > limit }
   }
   if (!request.body) return { bytes: new Uint8Array(0), over: false }
-  const reader = request.body.getReader()
+  const { read, over } = await readPieces(request, request.body, limit)
+  const bytes = await joinChunks(read.chunks, read.size)
+  return { bytes: over ? bytes.subarray(0, limit) : bytes, over }
+}
+
+/**
+ * A streamed body's pieces, kept on the request as they are read (`bodyAsRead`), until its end or until
+ * they pass `limit` (`over`, the rest not read). `inspect` sees each piece within the limit and may refuse
+ * the body by throwing.
+ */
+async function readPieces(request: Request, body: ReadableStream<Uint8Array>, limit: number, inspect?: (chunk: Uint8Array) => void): Promise<{ read: BodyAsRead; over: boolean }> {
+  const reader = body.getReader()
   const chunks: Uint8Array[] = []
   const read: BodyAsRead = { chunks, size: 0 }
   ;(request as TappedRequest)[READ_BODY] = read
   for (;;) {
     const { done, value } = await reader.read()
-    if (done) break
+    if (done) return { read, over: false }
     chunks.push(value)
     read.size += value.byteLength
     if (read.size > limit) {
       await reader.cancel().catch(() => undefined)
-      return { bytes: (await joinChunks(chunks, read.size)).subarray(0, limit), over: true }
+      return { read, over: true }
+    }
+    // A body the inspector refuses is not read further (nor copied whole, which alone takes tens of milliseconds at 32 MiB).
+    try {
+      inspect?.(value)
+    } catch (error) {
+      await reader.cancel().catch(() => undefined)
+      throw error
     }
   }
-  return { bytes: await joinChunks(chunks, read.size), over: false }
 }
 
 async function joinChunks(chunks: readonly Uint8Array[], size: number): Promise<Uint8Array> {
