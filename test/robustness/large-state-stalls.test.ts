@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
 import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
 import { openDataDir } from '../../src/features/snapshot/index.ts'
-import { p99AndMax, threadCpuMs } from '../support/thread-cpu.ts'
+import { describeHeld, type Held, heldWhile } from '../support/thread-cpu.ts'
 
 // Issue 34: with a 160 MiB state each periodic save held every request for up to 1.0 s, GET /_doppel/snapshot
 // 1.9 s, PUT 5.5 s, and reading a full journal 0.2 to 0.6 s. Small requests sent meanwhile are timed here.
@@ -54,41 +54,23 @@ async function bodyOf(path: string, sent: Record<string, string> = headers): Pro
   return () => Buffer.concat(chunks).toString('utf8')
 }
 
-interface Held {
-  count: number
-  /** Wall-clock latency of the small requests: what a client saw, including waits for a core on a busy machine. */
-  wall: { p99: number; max: number }
-  /** This thread's CPU time spent while each was under way: what doppel's own work held it for. */
-  cpu: { p99: number; max: number }
-}
+/** Small requests sent one after another while `work` runs. */
+const whileRunning = (work: () => Promise<unknown>) =>
+  heldWhile(work, async () => (await fetch(`${running.url}/v1/auth/cloud/role/role-7`, { headers })).arrayBuffer(), 5)
 
-/** Small requests sent one after another while `work` runs, timed on the wall clock and in this thread's CPU time. */
-async function whileRunning(work: () => Promise<unknown>): Promise<Held> {
-  let busy = true
-  const wall: number[] = []
-  const cpu: number[] = []
-  const probes = (async () => {
-    while (busy) {
-      const started = performance.now()
-      const startedCpu = threadCpuMs()
-      await (await fetch(`${running.url}/v1/auth/cloud/role/role-7`, { headers })).arrayBuffer()
-      wall.push(performance.now() - started)
-      cpu.push(threadCpuMs() - startedCpu)
-      await new Promise((resolve) => setTimeout(resolve, 5))
-    }
-  })()
-  await new Promise((resolve) => setTimeout(resolve, 20))
-  await work()
-  busy = false
-  await probes
-  return { count: wall.length, wall: p99AndMax(wall), cpu: p99AndMax(cpu) }
-}
+const report = (what: string, held: Held) => console.log(`${what} of a ${STATE_BYTES / 1048576} MiB state: ${describeHeld(held)}`)
 
-const report = (what: string, { count, wall, cpu }: Held) =>
-  console.log(
-    `${what} of a ${STATE_BYTES / 1048576} MiB state: ${count} small requests meanwhile; latency p99 ${wall.p99.toFixed(0)} ms, max ${wall.max.toFixed(0)} ms; ` +
-      `CPU time of this thread while one was under way p99 ${cpu.p99.toFixed(0)} ms, max ${cpu.max.toFixed(0)} ms`,
-  )
+/**
+ * doppel's own work holds no small request past 100 ms of CPU time. A collection of the heap falls on a probe
+ * now and then and counts in the second bound, which no slicing mistake would pass: before issue 34's fix one
+ * request waited 0.2 to 5.5 s.
+ */
+function expectHeldBriefly(held: Held): void {
+  expect(held.count).toBeGreaterThan(0)
+  expect(held.own.p99, describeHeld(held)).toBeLessThan(100)
+  expect(held.own.max, describeHeld(held)).toBeLessThan(100)
+  expect(held.cpu.max, describeHeld(held)).toBeLessThan(250)
+}
 
 it('a --data-dir save, GET /_doppel/snapshot and /_doppel/state and a full journal read hold no other request past 100 ms', { timeout: 600_000 }, async () => {
   const data = await openDataDir(doppel, { dir: join(dir, 'state'), interval: '24h' })
@@ -118,10 +100,7 @@ it('a --data-dir save, GET /_doppel/snapshot and /_doppel/state and a full journ
   await data.close()
   // On a machine whose cores are shared with other work, the wall clock also counts the waits for a core; the
   // CPU time this thread spent while a request was under way is what doppel's own work held it for.
-  for (const measured of [save, read, ...states, journal]) {
-    expect(measured.cpu.p99).toBeLessThan(100)
-    expect(measured.cpu.max).toBeLessThan(100)
-  }
+  for (const measured of [save, read, ...states, journal]) expectHeldBriefly(measured)
 })
 
 it('PUT /_doppel/snapshot of the same state holds no other request past 100 ms, and restores it', { timeout: 600_000 }, async () => {
@@ -140,7 +119,6 @@ it('PUT /_doppel/snapshot of the same state holds no other request past 100 ms, 
     expect((await fetch(`${running.url}/_doppel/snapshot`, { method: 'PUT', headers, body, duplex: 'half' } as RequestInit)).status).toBe(204),
   )
   report('PUT /_doppel/snapshot', put)
-  expect(put.cpu.p99).toBeLessThan(100)
-  expect(put.cpu.max).toBeLessThan(100)
+  expectHeldBriefly(put)
   expect((doppel.snapshot() as { domains: Record<string, unknown> }).domains).toEqual(before.domains)
 })
