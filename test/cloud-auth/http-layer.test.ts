@@ -250,6 +250,48 @@ describe('HTTP rules of the management endpoints (docs/reference/cloud-auth.md Â
       expect((await api.read('config/client')).body.data.endpoint).toBe('json')
     })
 
+    it("tells a form from JSON as Vault does, in each profile, whole or in pieces: the Content-Type as Go's mime package parses it, then the body's first 512 bytes", async () => {
+      const form = 'application/x-www-form-urlencoded'
+      const json = (ttl: number) => `{"token_ttl":${ttl}}`
+      // [Content-Type, body, the TTL read back (1: the write set none, its one field unknown), or the status of a refusal]
+      const cases: [string, string, number][] = [
+        [form, 'token_ttl=61', 61],
+        [`${form};`, 'token_ttl=62', 62],
+        [`Application/X-WWW-Form-Urlencoded ; charset="utf-8"`, 'token_ttl=63', 63],
+        // Go cannot parse these Content-Types: no form, so the body is JSON.
+        [`${form}; charset`, json(64), 64],
+        [`${form}; a=1; a=2`, json(65), 65],
+        [`${form}/x`, 'token_ttl=66', 400],
+        [`${form}; charset`, 'token_ttl=70', 400],
+        [form, `${' '.repeat(511)}${json(67)}`, 67],
+        // Past the 512 bytes Vault looks at, a form: one field, named with the whole text.
+        [form, `${'\n'.repeat(512)}${json(68)}`, 1],
+        [form, `${' '.repeat(600)}token_ttl=69`, 1],
+      ]
+      for (const profile of ['service', 'vault'] as const) {
+        for (const cut of [undefined, 1, 511, 512, 513]) {
+          const doppel = createDoppel({ profile, cloudAuth: { env: {} } })
+          const role = 'http://doppel.test/v1/auth/cloud/role/r'
+          const auth = { 'X-Vault-Token': 'root', 'X-Service-Token': 'root' }
+          for (const [contentType, body, expected] of cases) {
+            const what = `${profile}, cut at ${cut}: ${contentType} ${JSON.stringify(body.trim())}`
+            const made = await doppel.fetch(role, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: '{"auth_type":"ec2","bound_ami_id":"ami-1","token_ttl":1}' })
+            expect(made.status, what).toBe(204)
+            const bytes = new TextEncoder().encode(body)
+            const pieces = cut === undefined ? body : new Blob([bytes.subarray(0, cut), bytes.subarray(cut)]).stream()
+            const wrote = await doppel.fetch(role, { method: 'POST', headers: { ...auth, 'Content-Type': contentType }, body: pieces, duplex: 'half' } as RequestInit)
+            if (expected === 400) {
+              expect(wrote.status, what).toBe(400)
+              continue
+            }
+            expect(wrote.status, what).toBe(204)
+            const read = (await (await doppel.fetch(role, { headers: auth })).json()) as { data: { token_ttl: number } }
+            expect(read.data.token_ttl, what).toBe(expected)
+          }
+        }
+      }
+    })
+
     it('takes query parameters as data on GET and DELETE', async () => {
       const api = managementClient()
       const answer = await api.read('config/identity?foo=1&bar=2')

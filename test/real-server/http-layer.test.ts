@@ -111,6 +111,41 @@ describe.skipIf(!server)('the HTTP layer, against the real server', () => {
     }
   })
 
+  it('tells a form from JSON as the real server does: by the Content-Type as Go parses it, then the first 512 bytes', async () => {
+    const path = `form-${process.pid}`
+    const auth = [`X-Vault-Token: ${token()}`]
+    const type = (value: string) => [...auth, `Content-Type: ${value}`]
+    await both({ line: `POST /v1/sys/auth/${path} HTTP/1.1`, headers: auth, body: '{"type":"aws"}' })
+    try {
+      const role = `/v1/auth/${path}/role/r HTTP/1.1`
+      await both({ line: `POST ${role}`, headers: type('application/json'), body: '{"auth_type":"ec2","bound_ami_id":"ami-1"}' })
+      const form = 'application/x-www-form-urlencoded'
+      // Each write sets a TTL of its own when it is read as intended; an unknown field (a JSON text read as a
+      // form's key) leaves the one before. A Content-Type Go cannot parse names no form: the body is JSON.
+      const writes: [string, string][] = [
+        [form, 'token_ttl=61'],
+        [`${form}; charset`, '{"token_ttl":62}'],
+        [`${form}; a=1; a=2`, '{"token_ttl":63}'],
+        [`${form}/x`, '{"token_ttl":64}'],
+        [`${form};`, 'token_ttl=65'],
+        [`Application/X-WWW-Form-Urlencoded ; charset="utf-8"`, 'token_ttl=66'],
+        [form, `${' '.repeat(511)}{"token_ttl":67}`],
+        [form, `${' '.repeat(512)}{"token_ttl":68}`],
+        [form, `${'\n'.repeat(600)}token_ttl=69`],
+        [`${form}; charset`, 'token_ttl=70'],
+      ]
+      for (const [contentType, body] of writes) {
+        const [wroteReal, wroteDoppel] = await both({ line: `POST ${role}`, headers: type(contentType), body })
+        expect(wroteDoppel.status, `${contentType}: ${body.trim()}`).toBe(wroteReal.status)
+        const [readReal, readDoppel] = await both({ line: `GET ${role}`, headers: auth })
+        const ttl = (answer: { body: string }) => (JSON.parse(answer.body) as { data: { token_ttl: number } }).data.token_ttl
+        expect(ttl(readDoppel), `${contentType}: ${body.trim()}`).toBe(ttl(readReal))
+      }
+    } finally {
+      await both({ line: `DELETE /v1/sys/auth/${path} HTTP/1.1`, headers: auth })
+    }
+  })
+
   it('answers an unknown system path as the real server does, with a token and without', async () => {
     for (const headers of [[`X-Vault-Token: ${token()}`], []]) {
       const [fromReal, fromDoppel] = await both({ line: 'GET /v1/sys/doppel-nope HTTP/1.1', headers })

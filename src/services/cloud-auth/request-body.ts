@@ -1,5 +1,6 @@
 import { checkJsonDepth, JsonScan, SERVICE_ENTRY_LIMITS, SERVICE_NESTING_LIMIT } from '../../core/bounded-parse.ts'
 import { goMapUnmarshalError, readGoJsonValue, BODY_TOO_LARGE } from '../../core/go/go-json-read.ts'
+import { parseGoMediaType } from '../../core/go/go-mime.ts'
 import { goUtf8 } from '../../core/go/go-utf8.ts'
 import { setOwnField } from '../../core/own-field.ts'
 import { BodyTooLargeError, MAX_BODY_BYTES, readBodyBytes, readBodyUpTo } from '../../core/http.ts'
@@ -109,11 +110,9 @@ export async function listenedJson(request: Request): Promise<{ value: unknown }
 /**
  * The body's bounds, piece by piece: a form's fields, or the JSON object's nesting and entries
  * (SERVICE_ENTRY_LIMITS: the real service's listener bounds JSON the same way; a form holds no more fields
- * than one JSON collection may). Which one is decided by the first byte that is not white space, as
- * `isForm` decides. The JSON scan also finds where the first value closes, so the parse does not scan again.
+ * than one JSON collection may). Which one is decided as `isForm` decides, piece by piece. The JSON scan also finds where the first value closes, so the parse does not scan again.
  */
 class BodyBounds {
-  readonly #contentType: string
   #kind: 'json' | 'form' | undefined
   readonly #json = new JsonScan(SERVICE_NESTING_LIMIT, SERVICE_ENTRY_LIMITS)
   /** Bytes seen before the current piece. */
@@ -124,16 +123,15 @@ class BodyBounds {
   jsonEnd = -1
 
   constructor(contentType: string) {
-    this.#contentType = contentType
+    if (!namesForm(contentType)) this.#kind = 'json'
   }
 
   readonly check = (piece: Uint8Array): void => {
     const offset = this.#offset
     this.#offset += piece.length
     if (this.#kind === undefined) {
-      const first = piece.findIndex((byte) => !isSpace(byte))
-      if (first === -1) return
-      this.#kind = isForm(piece.subarray(first), this.#contentType) ? 'form' : 'json'
+      this.#kind = sniffHead(piece, offset)
+      if (this.#kind === undefined) return
     }
     if (this.#kind === 'json') {
       let end: number
@@ -175,12 +173,36 @@ const OPEN_BRACKET = 0x5b
 /** `null`, which the real service reads as no data. */
 const NULL = [0x6e, 0x75, 0x6c, 0x6c]
 
-/** The real service takes a body as a form only when it says so and does not start like JSON. */
+const FORM_TYPE = 'application/x-www-form-urlencoded'
+/** How much of a body Vault looks at to tell a form from JSON: `Peek(512)` in `http/logical.go`. */
+const HEAD_BYTES = 512
+
+/** The Content-Type names a form as Go's `mime.ParseMediaType` reads it: one it cannot parse names none. */
+function namesForm(contentType: string): boolean {
+  const parsed = parseGoMediaType(contentType)
+  return 'mediaType' in parsed && parsed.mediaType === FORM_TYPE
+}
+
+/**
+ * What a body of a form's Content-Type is, from a piece of it that starts `offset` bytes in: JSON when its
+ * first byte other than white space within the head is `{` or `[`, a form at any other byte or past the
+ * head, undefined while the head has shown white space alone.
+ */
+function sniffHead(piece: Uint8Array, offset: number): 'json' | 'form' | undefined {
+  const end = Math.min(piece.length, HEAD_BYTES - offset)
+  for (let at = 0; at < end; at++) {
+    if (isSpace(piece[at])) continue
+    return piece[at] === OPEN_BRACE || piece[at] === OPEN_BRACKET ? 'json' : 'form'
+  }
+  return offset + piece.length >= HEAD_BYTES ? 'form' : undefined
+}
+
+/**
+ * The real service takes a body as a form only when its Content-Type says so and its head does not start
+ * like JSON (Vault's `isForm`, `http/handler.go`). An empty body of a form's type is an empty form.
+ */
 function isForm(bytes: Uint8Array, contentType: string): boolean {
-  if (contentType.split(';')[0]!.trim().toLowerCase() !== 'application/x-www-form-urlencoded') return false
-  let at = 0
-  while (isSpace(bytes[at])) at++
-  return bytes[at] !== OPEN_BRACE && bytes[at] !== OPEN_BRACKET
+  return namesForm(contentType) && sniffHead(bytes, 0) !== 'json'
 }
 
 function parseForm(bytes: Uint8Array): Record<string, unknown> {
