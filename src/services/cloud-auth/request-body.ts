@@ -177,8 +177,12 @@ const FORM_TYPE = 'application/x-www-form-urlencoded'
 /** How much of a body Vault looks at to tell a form from JSON: `Peek(512)` in `http/logical.go`. */
 const HEAD_BYTES = 512
 
+/** The form's type in any case: a Content-Type without it names no form, and is not parsed (a login's cost). */
+const MENTIONS_FORM = /application\/x-www-form-urlencoded/i
+
 /** The Content-Type names a form as Go's `mime.ParseMediaType` reads it: one it cannot parse names none. */
 function namesForm(contentType: string): boolean {
+  if (!MENTIONS_FORM.test(contentType)) return false
   const parsed = parseGoMediaType(contentType)
   return 'mediaType' in parsed && parsed.mediaType === FORM_TYPE
 }
