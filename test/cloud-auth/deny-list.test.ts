@@ -118,8 +118,10 @@ describe('roletag-denylist/:role_tag and roletag-denylist', () => {
     expect((await api.write(`roletag-denylist/${encodeURIComponent(tag)}`)).status).toBe(204)
   })
 
-  it('answers the empty name with the list path’s 405', async () => {
+  it('refuses a write to the empty name as any write to a path ending in "/" (400, before the token check)', async () => {
     const { api } = await tagged()
-    expect((await api.write('roletag-denylist/')).status).toBe(405)
+    const answer = await api.write('roletag-denylist/')
+    expect([answer.status, answer.body]).toEqual([400, { errors: ["cannot write to a path ending in '/'"] }])
+    expect((await api.list('roletag-denylist')).status).toBe(404)
   })
 })

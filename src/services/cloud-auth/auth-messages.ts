@@ -18,6 +18,8 @@ export const MESSAGES = {
     `Endpoint replaced the value of these parameters with the values captured from the endpoint's path: ${goList(names)}`,
   noHandler: (path: string) => `no handler for route ${goQuote(path)}. route entry not found.`,
   invalidUrlEscape: 'invalid URL escape',
+  /** A write whose path ends in `/`, refused by Vault's core before the token check (`vault/request_handling.go`). */
+  writeToDirectory: "cannot write to a path ending in '/'",
   patchContentType: (given: string) =>
     `PATCH requires Content-Type of application/merge-patch+json, provided ${given}`,
 

@@ -1,7 +1,8 @@
 /**
  * The cloud auth service: every path under `/v1/`, from one table (`routing/api-routes.ts`). Decode the
  * path → redirect it if it is not clean → strip the prefix → match a row → read the operation unless the
- * row reads the request itself → check the token unless the row says not → run.
+ * row reads the request itself → refuse a write to a path ending in `/` → check the token unless the row
+ * says not → run.
  */
 import type { RequestContext } from '../../core/glossary.ts'
 import { requestUrl } from '../../core/http.ts'
@@ -77,6 +78,10 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
 
   const parsed = await httpOperation(request, url)
   if (parsed instanceof Response) return parsed
+  if ((parsed.operation === 'update' || parsed.operation === 'patch') && path.endsWith('/')) {
+    const why = { rule: 'no write to a path ending in /', seen: `${request.method} ${url.pathname}`, hint: 'drop the trailing slash' }
+    return explainResponse(authError(400, MESSAGES.writeToDirectory), why)
+  }
   // A LIST is routed with a trailing slash, as the real service's list paths are written.
   const at = parsed.operation === 'list' && !path.endsWith('/') ? `${path}/` : path
   const route = routeOf(at === path ? match : matchApiRoute(context.profile, at), { request, context, url, path: at, ...parsed })
