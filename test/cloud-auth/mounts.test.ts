@@ -30,7 +30,7 @@ describe('mounts: sys/auth and per-mount state', () => {
   it('refuses a path in use, a nested or enclosing path, and other types', async () => {
     const api = managementClient()
     expect((await api.write('/v1/sys/auth/cloud', { type: 'aws' })).body).toEqual(errors('path is already in use at cloud/'))
-    // A write to a path ending in "/" is refused before any handler (reference §1.4).
+    // A write to a path ending in "/" is refused before any handler (docs/reference/cloud-auth.md §1.4).
     expect((await api.write('/v1/sys/auth/fresh/', { type: 'aws' })).body).toEqual(errors("cannot write to a path ending in '/'"))
     expect((await api.read('/v1/sys/auth/fresh')).status).toBe(400)
     expect((await api.write('/v1/sys/auth/cloud/inner', { type: 'aws' })).body).toEqual(errors('path is already in use at cloud/'))

@@ -65,6 +65,7 @@ for (const transport of ['http', 'tls'] as const) {
         ec2_login_pkcs7: { policies, metadata: { account_id: account, auth_type: 'ec2', role: 'pypi-ec2', role_tag_max_ttl: '0s' } },
         lookup: { policies, renewable: true },
         renewed: { lease_duration: 3600, same_token: true },
+        named: { same_token: true, accessor_id: '', renewed: 1800, revoked: true },
         bad_secret: expect.stringMatching(/^error making upstream request: received error code 403 from STS: .*<Code>SignatureDoesNotMatch<\/Code>/s),
       })
     })

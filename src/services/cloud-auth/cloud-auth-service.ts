@@ -85,12 +85,14 @@ async function serve(request: Request, context: RequestContext): Promise<Respons
   // A LIST is routed with a trailing slash, as the real service's list paths are written.
   const at = parsed.operation === 'list' && !path.endsWith('/') ? `${path}/` : path
   const route = routeOf(at === path ? match : matchApiRoute(context.profile, at), { request, context, url, path: at, ...parsed })
-  return (route.token === 'root' && refusedToken(request, context)) || route.run()
+  return route.before?.() || (route.token === 'root' && refusedToken(request, context)) || route.run()
 }
 
 /** A request's route, ready to run: the row's, a mount's row's, or the 404 of a path no row has. */
 interface Route {
   token: RouteToken
+  /** A refusal before the token check, or undefined. */
+  before?: () => Response | undefined
   run(): Response | Promise<Response>
 }
 
@@ -100,6 +102,7 @@ function routeOf(match: RouteMatch<ApiRoute | MountPoint> | undefined, input: Om
   if (!match) return noRow(() => explainResponse(authError(404, MESSAGES.noHandler(input.path)), elsewhere(input.context, input.path)))
   const { row } = match
   const call: OperationCall = { ...input, params: match.params, rest: match.rest }
+  if (row.reads === 'operation') return { token: row.token, ...(row.beforeToken && { before: () => row.beforeToken!(call) }), run: () => row.run(call) }
   if (row.reads !== 'mount') return { token: row.token, run: () => row.run(call) }
   // A mount point: the mount is whatever the emulator's mount table holds at the start of the rest.
   const { context } = call

@@ -2,7 +2,8 @@
 
 An application on an instance: botocore's own provider chain takes the role's credentials from the instance's
 IMDS, boto3 calls STS, EC2 and IAM at doppel's fake cloud, and hvac writes, reads, LISTs and deletes roles,
-logs in with both methods and looks up and renews its token. Over TLS, boto3 trusts AWS_CA_BUNDLE and hvac
+logs in with both methods and looks up and renews its token, which the root token then looks up, renews and
+revokes by its id and its accessor. Over TLS, boto3 trusts AWS_CA_BUNDLE and hvac
 VAULT_CACERT, both of which it reads itself. Prints one JSON object: each step's answer or error code.
 """
 import json
@@ -101,6 +102,21 @@ looked_up = user.auth.token.lookup_self()["data"]
 result["lookup"] = {"policies": looked_up["policies"], "renewable": looked_up["renewable"]}
 renewed = user.auth.token.renew_self(increment="1h")["auth"]
 result["renewed"] = {"lease_duration": renewed["lease_duration"], "same_token": renewed["client_token"] == iam_login["auth"]["client_token"]}
+# The root token names the login's token: looked up by id and accessor, renewed, then revoked by accessor.
+accessor = iam_login["auth"]["accessor"]
+by_id = root.auth.token.lookup(iam_login["auth"]["client_token"])["data"]
+by_accessor = root.auth.token.lookup_accessor(accessor)["data"]
+result["named"] = {
+    "same_token": by_id["id"] == iam_login["auth"]["client_token"] and by_accessor["accessor"] == accessor,
+    "accessor_id": by_accessor["id"],
+    "renewed": root.auth.token.renew(iam_login["auth"]["client_token"], increment="30m")["auth"]["lease_duration"],
+}
+root.auth.token.revoke_accessor(accessor)
+try:
+    user.auth.token.lookup_self()
+    result["named"]["revoked"] = False
+except hvac.exceptions.Forbidden:
+    result["named"]["revoked"] = True
 try:
     hvac.Client().auth.aws.iam_login(frozen.access_key, "x" * 40, frozen.token, role="pypi-iam", region="us-east-1")
     result["bad_secret"] = "logged in"

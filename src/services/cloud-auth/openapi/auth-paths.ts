@@ -48,7 +48,7 @@ function bodySchema(fields: FieldSchema, skip: readonly string[]): Schema {
 /** The 500 a write, the login or renew-self answers where the real service does (docs/limits-and-differences.md). */
 const INTERNAL_ERROR = { '500': authErrorSchema('bad input the real service answers as an internal error, as it does (vault profile)') }
 
-/** The rows described by hand whose bad input the real service answers with a 500. */
+/** The rows described by hand, and taking no declared body, whose bad input the real service answers with a 500. */
 const ANSWERS_INTERNAL_ERRORS = /(^|\/)(login|renew-self)$/
 
 function pathParameters(params: string[]): Schema[] {
@@ -136,7 +136,8 @@ function describedItem(row: ApiRoute | MountRoute, params: string[], options: Au
       ...(body && { requestBody: { required: true, content: { 'application/json': { schema: bodySchema(body, []) } } } }),
       responses: {
         ...(open ? responses : { ...responses, ...ERRORS }),
-        ...(options.internalErrors && ANSWERS_INTERNAL_ERRORS.test(row.path) && INTERNAL_ERROR),
+        // A JSON body may also meet the vault profile's listener check, whose refusals are 500s.
+        ...(options.internalErrors && (body !== undefined || ANSWERS_INTERNAL_ERRORS.test(row.path)) && INTERNAL_ERROR),
       },
     }
   }

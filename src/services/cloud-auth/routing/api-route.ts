@@ -70,6 +70,8 @@ export interface MountCall extends OperationCall {
 /** A route that runs on the request's operation and data, read by the HTTP layer before the token check. */
 export interface OperationRoute<Call extends OperationCall = OperationCall> extends RouteBase {
   readonly reads: 'operation'
+  /** A refusal Vault's core makes before the token check, or undefined. */
+  readonly beforeToken?: (call: Call) => Response | undefined
   run(call: Call): Response | Promise<Response>
 }
 

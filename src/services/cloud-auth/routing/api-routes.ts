@@ -1,5 +1,5 @@
 /**
- * Every path the auth method answers under `/v1/`, as rows: the token store's self routes, `sys/auth`,
+ * Every path the auth method answers under `/v1/`, as rows: the token store's routes, `sys/auth`,
  * Vault's own document where the profile serves it, and the mounts, each with its own rows (`login`, then
  * the endpoints of `auth-routes.ts`). The service's edge matches here, checks the token a row needs and
  * runs it; the OpenAPI document and the robustness corpus read the same rows.
@@ -17,7 +17,7 @@ import { apiPath, mountPath } from '../urls.ts'
 import { SYS_AUTH_ROUTES } from '../mounts/sys-auth.ts'
 import { authState } from '../state.ts'
 import { runPeriodicTidy } from '../tidy/remove-expired.ts'
-import { SELF_ROUTES } from '../tokens/self-routes.ts'
+import { TOKEN_ROUTES } from '../tokens/index.ts'
 import { VAULT_OPENAPI_ROUTE } from '../vault-openapi.ts'
 import { DEV_SERVER_STATUS_ROUTES } from '../dev-server-status.ts'
 import { SYS_INIT_ROUTE } from '../sys-init.ts'
@@ -113,7 +113,7 @@ export function elsewhere(context: RequestContext, path: string): Explanation {
  * method's mount (`MountTable.conflict`), so its paths are refused before the mounts are asked.
  */
 export const API_ROUTES: readonly (ApiRoute | MountPoint)[] = [
-  ...mount(`auth/${TOKEN_MOUNT}/`, [...SELF_ROUTES, unsupportedRest('*')]),
+  ...mount(`auth/${TOKEN_MOUNT}/`, [...TOKEN_ROUTES, unsupportedRest('*')]),
   ...SYS_AUTH_ROUTES,
   VAULT_OPENAPI_ROUTE,
   ...DEV_SERVER_STATUS_ROUTES,

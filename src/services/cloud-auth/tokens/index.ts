@@ -1,6 +1,4 @@
-export { handleLookupSelf } from './lookup-self.ts'
-export { handleRenewSelf } from './renew-self.ts'
-export { handleRevokeSelf } from './revoke-self.ts'
+export { TOKEN_ROUTES } from './token-routes.ts'
 export { TOKEN_MESSAGES } from './token-messages.ts'
 export { tokenStore, TokenStore } from './token-store.ts'
 export type { EntityAlias, IssuedToken } from './token-store.ts'

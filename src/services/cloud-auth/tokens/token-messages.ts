@@ -1,5 +1,5 @@
 /**
- * Every error and warning text only the token endpoints (`lookup-self`, `renew-self`, `revoke-self`) and
+ * Every error and warning text only the token endpoints (`lookup`, `renew`, `revoke`, by id, accessor or self) and
  * renewal's re-checks use (docs/reference/cloud-auth.md §7, docs/reference/cloud-auth.md §1.9), once; the texts they share with other
  * endpoints (`permission denied`, field validation, TTL capping) are in `../auth-messages.ts`. Clients match on
  * these strings.
@@ -7,6 +7,19 @@
 import { goQuote } from '../../../core/go/go-format.ts'
 
 export const TOKEN_MESSAGES = {
+  /** `lookup` of a token the store does not hold (403). */
+  badToken: 'bad token',
+  /** A `token` field that is no string (403, before the handler). */
+  invalidToken: 'invalid token',
+  missingTokenId: 'missing token ID',
+  /** `revoke-orphan` of a token the store does not hold. */
+  orphanNotFound: 'token to revoke not found',
+  /** `renew` of a token the store does not hold. */
+  tokenNotFound: 'token not found',
+  missingAccessor: 'missing accessor',
+  invalidAccessor: 'invalid accessor',
+  /** `revoke-accessor`'s warning for an accessor of no token (200). */
+  noTokenForAccessor: 'No token found with this accessor',
   batchRenew: 'batch tokens cannot be renewed',
   batchRevoke: 'batch tokens cannot be revoked',
   /** A configured root token has no lease to renew. */

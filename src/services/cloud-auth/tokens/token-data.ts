@@ -1,32 +1,10 @@
 import type { Emulator } from '../../../core/emulator.ts'
 import { ALPHANUMERIC } from '../../../core/random.ts'
-import type { RequestContext } from '../../../core/glossary.ts'
-import { authResponse } from '../envelope.ts'
-import { requestToken } from '../../../core/request-token.ts'
 import { formatRfc3339Nano } from '../time-format.ts'
-import { addressIsAllowed } from './bound-cidrs.ts'
-import { tokenDenied } from './token-refusal.ts'
-import { tokenStore, type IssuedToken } from './token-store.ts'
+import type { IssuedToken } from './token-store.ts'
 
-/**
- * `GET|POST /v1/auth/token/lookup-self`: the calling token's data in the real service's shape, with the
- * remaining `ttl` counted down on the emulator clock. An unknown, expired or out-of-CIDR token gets 403
- * `permission denied`. A use of a limited-use token is counted.
- */
-export async function handleLookupSelf(request: Request, context: RequestContext): Promise<Response> {
-  const id = requestToken(request, context.profile)
-  if (!id) return tokenDenied(context, undefined, id)
-  const { emulator } = context
-  if (emulator.isRootToken(id)) return authResponse(context, { data: rootTokenData(id, emulator), mountType: 'token' })
-  const store = tokenStore(emulator)
-  const token = store.lookup(id)
-  if (!token) return tokenDenied(context, store, id)
-  if (!addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return tokenDenied(context, store, id, token.bound_cidrs)
-  const usesLeft = store.use(token)
-  return authResponse(context, { data: tokenData(token, usesLeft, emulator.clock.nowMs()), mountType: 'token' })
-}
-
-function tokenData(token: IssuedToken, usesLeft: number, nowMs: number): Record<string, unknown> {
+/** A stored token's data, as a lookup answers it (`vault/token_store.go` `handleLookup`). */
+export function tokenData(token: IssuedToken, nowMs: number): Record<string, unknown> {
   return {
     accessor: token.accessor,
     creation_time: Math.floor(token.creation_time / 1000),
@@ -43,7 +21,7 @@ function tokenData(token: IssuedToken, usesLeft: number, nowMs: number): Record<
       last_renewal_time: Math.floor(token.last_renewal_time / 1000),
     }),
     meta: Object.keys(token.metadata).length > 0 ? token.metadata : null,
-    num_uses: usesLeft,
+    num_uses: token.num_uses,
     orphan: true,
     path: token.path,
     policies: token.policies,
@@ -51,6 +29,7 @@ function tokenData(token: IssuedToken, usesLeft: number, nowMs: number): Record<
     ttl: token.expire_time === null ? 0 : remainingSeconds(token.expire_time, nowMs),
     type: token.type,
     ...(token.period > 0 && { period: token.period }),
+    ...(token.bound_cidrs.length > 0 && { bound_cidrs: token.bound_cidrs }),
   }
 }
 
@@ -60,13 +39,10 @@ function tokenData(token: IssuedToken, usesLeft: number, nowMs: number): Record<
  * time; seen on the real server). Its accessor is fixed for the instance (`Random.fixed`), as the real
  * token's is for the server's life.
  */
-function rootTokenData(id: string, emulator: Emulator): Record<string, unknown> {
+export function rootTokenData(id: string, emulator: Emulator): Record<string, unknown> {
   const startMs = emulator.clock.startMs
-  const hash = emulator.random.fixed(`root token accessor\0${id}`)
-  let accessor = ''
-  for (let i = 0; i < 24; i++) accessor += ALPHANUMERIC[hash[i]! % ALPHANUMERIC.length]
   return {
-    accessor,
+    accessor: rootTokenAccessor(id, emulator),
     creation_time: Math.floor(startMs / 1000),
     creation_ttl: 0,
     display_name: 'token',
@@ -84,6 +60,20 @@ function rootTokenData(id: string, emulator: Emulator): Record<string, unknown> 
     ttl: 0,
     type: 'service',
   }
+}
+
+/** A configured root token's accessor: 24 characters, fixed for the instance. */
+function rootTokenAccessor(id: string, emulator: Emulator): string {
+  const hash = emulator.random.fixed(`root token accessor\0${id}`)
+  let accessor = ''
+  for (let i = 0; i < 24; i++) accessor += ALPHANUMERIC[hash[i]! % ALPHANUMERIC.length]
+  return accessor
+}
+
+/** The configured root token whose accessor this is, or undefined. */
+export function rootTokenByAccessor(accessor: string, emulator: Emulator): string | undefined {
+  for (const id of emulator.rootTokens) if (rootTokenAccessor(id, emulator) === accessor) return id
+  return undefined
 }
 
 /** Seconds left, as the real service computes it: now rounded to the second, the difference truncated. */

@@ -1,0 +1,77 @@
+import type { Service } from '../../../core/glossary.ts'
+import { authError } from '../envelope.ts'
+import type { FieldSchema } from '../fields/index.ts'
+import type { OperationCall, OperationRoute, RequestRoute } from '../routing/api-route.ts'
+import { unsupportedOperation } from '../routing/http-operation.ts'
+import { handleLookup, handleLookupAccessor, handleLookupSelf } from './lookup.ts'
+import { invalidTokenField } from './named-token.ts'
+import { handleRenew, handleRenewAccessor, handleRenewSelf } from './renew.ts'
+import { handleRevoke, handleRevokeAccessor, handleRevokeOrphan, handleRevokeSelf } from './revoke.ts'
+
+/** A token endpoint about the calling token: the HTTP methods it answers (PUT is POST to the real service). */
+interface SelfRoute extends RequestRoute {
+  readonly methods: readonly string[]
+}
+
+/**
+ * A self route, relative to the token mount: it reads the token it is about, so nothing is read before
+ * it runs; other methods get the token store's own 405s.
+ */
+function selfRoute(path: string, methods: readonly string[], handle: Service): SelfRoute {
+  const answer = { summary: `${path} of the calling token`, answers: { '200': 'The token', '204': 'Done' } }
+  return {
+    path,
+    methods,
+    reads: 'request',
+    token: 'own',
+    describe: Object.fromEntries(methods.filter((method) => method !== 'PUT').map((method) => [method.toLowerCase(), answer])),
+    run({ request, context }) {
+      if (methods.includes(request.method)) return handle(request, context)
+      return ['GET', 'LIST', 'DELETE'].includes(request.method) ? unsupportedOperation(false) : authError(405)
+    },
+  }
+}
+
+/** The operations a named route runs; any other is the token store's 405. */
+type NamedHandlers = Partial<Record<'read' | 'update', (call: OperationCall) => Response | Promise<Response>>>
+
+/**
+ * A route about a token named in the request (by `token` or `accessor`): root tokens only, as the default
+ * policy a login's token carries grants none of them. `checksToken`: Vault's core reads its `token` field
+ * before the token check (`invalidTokenField`).
+ */
+function namedRoute(path: string, body: FieldSchema, handlers: NamedHandlers, answers: Record<string, string>, checksToken = false): OperationRoute {
+  const describe = { summary: `${path}: a token named in the request`, body, answers }
+  return {
+    path,
+    reads: 'operation',
+    token: 'root',
+    ...(checksToken && { beforeToken: ({ data }: OperationCall) => invalidTokenField(data) }),
+    describe: {
+      ...(handlers.read && { get: { ...describe, body: undefined } }),
+      post: describe,
+    },
+    run(call) {
+      const handle = call.operation === 'read' || call.operation === 'update' ? handlers[call.operation] : undefined
+      return handle ? handle(call) : unsupportedOperation(false)
+    },
+  }
+}
+
+const LOOKED_UP = { '200': 'The token' }
+const REVOKED = { '204': 'Revoked (also a token no longer held)' }
+const RENEWED = { '200': 'The renewed token in `auth`' }
+
+/** The token store's routes, by path under `auth/<token mount>/`: the `*-self` ones, then those naming a token. */
+export const TOKEN_ROUTES: readonly (SelfRoute | OperationRoute)[] = [
+  selfRoute('lookup-self', ['GET', 'POST', 'PUT'], handleLookupSelf),
+  selfRoute('renew-self', ['POST', 'PUT'], handleRenewSelf),
+  selfRoute('revoke-self', ['POST', 'PUT'], handleRevokeSelf),
+  namedRoute('lookup', { token: 'string' }, { read: handleLookup, update: handleLookup }, LOOKED_UP, true),
+  namedRoute('lookup-accessor', { accessor: 'string' }, { update: handleLookupAccessor }, LOOKED_UP),
+  namedRoute('renew', { token: 'string', increment: 'duration' }, { update: handleRenew }, RENEWED, true),
+  namedRoute('renew-accessor', { accessor: 'string', increment: 'duration' }, { update: handleRenewAccessor }, RENEWED),
+  namedRoute('revoke', { token: 'string' }, { update: handleRevoke }, REVOKED, true),
+  namedRoute('revoke-orphan', { token: 'string' }, { update: handleRevokeOrphan }, { '204': 'Revoked' }, true),
+  namedRoute('revoke-accessor', { accessor: 'string' }, { update: handleRevokeAccessor }, { ...REVOKED, '200': 'No token with that accessor: a warning' }),
+]
