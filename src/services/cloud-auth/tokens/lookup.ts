@@ -2,7 +2,7 @@ import type { RequestContext } from '../../../core/glossary.ts'
 import { explainResponse } from '../../../core/explanation.ts'
 import { authError, authResponse } from '../envelope.ts'
 import type { OperationCall } from '../routing/api-route.ts'
-import { accessorField, callerToken, callingToken, invalidAccessor, readTokenFields, tokenByAccessor, tokenById, type NamedToken } from './named-token.ts'
+import { accessorField, callerToken, callingToken, invalidAccessor, tokenByAccessor, tokenById, type NamedToken, type TokenFields } from './named-token.ts'
 import { rootTokenData, tokenData } from './token-data.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
 import { tokenStore } from './token-store.ts'
@@ -24,8 +24,7 @@ export async function handleLookupSelf(request: Request, context: RequestContext
  * `GET|POST /v1/auth/token/lookup` (`token` in the body, or the query of a GET; none: the caller's own):
  * the token's data as `lookup-self` gives it. A token the store does not hold is 403 `bad token`.
  */
-export function handleLookup({ request, context, data }: OperationCall): Response {
-  const { fields, warnings } = readTokenFields({ token: 'string' }, data)
+export function handleLookup({ request, context }: OperationCall, { fields, warnings }: TokenFields): Response {
   const id = fields.string('token') || callerToken(request, context)
   const named = tokenById(context, id)
   if (!named) {
@@ -36,8 +35,7 @@ export function handleLookup({ request, context, data }: OperationCall): Respons
 }
 
 /** `POST /v1/auth/token/lookup-accessor` (`accessor`): the token's data, its id left empty. */
-export function handleLookupAccessor({ context, data }: OperationCall): Response {
-  const { fields, warnings } = readTokenFields({ accessor: 'string' }, data)
+export function handleLookupAccessor({ context }: OperationCall, { fields, warnings }: TokenFields): Response {
   const accessor = accessorField(fields)
   if (accessor instanceof Response) return accessor
   const named = tokenByAccessor(context, accessor)

@@ -3,6 +3,7 @@ import { authError, authResponse } from '../envelope.ts'
 import { readRequestData } from '../request-body.ts'
 import { explainResponse } from '../../../core/explanation.ts'
 import { AuthRefusal, BAD_INPUT_500 } from '../auth-refusal.ts'
+import type { FieldSchema } from '../fields/index.ts'
 import type { OperationCall } from '../routing/api-route.ts'
 import { accessorField, callingToken, invalidAccessor, readTokenFields, tokenByAccessor, tokenById, type NamedToken, type TokenFields } from './named-token.ts'
 import { RenewError } from './renew-error.ts'
@@ -10,6 +11,9 @@ import { renewalCheck } from './renewal-check.ts'
 import { renewalTtl } from './renewal-ttl.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
 import { tokenStore, type IssuedToken } from './token-store.ts'
+
+/** The fields `renew` takes, and `renew-self` (which ignores `token`). */
+export const RENEW_FIELDS: FieldSchema = { token: 'string', increment: 'duration' }
 
 /**
  * `POST|PUT /v1/auth/token/renew-self` (body: optional `increment`; `token`, the real service's deprecated
@@ -27,8 +31,7 @@ export async function handleRenewSelf(request: Request, context: RequestContext)
  * `POST /v1/auth/token/renew` (`token`, optional `increment`): none named is 400 `missing token ID`, one
  * the store does not hold 400 `token not found`.
  */
-export function handleRenew({ context, data }: OperationCall): Promise<Response> | Response {
-  const read = readTokenFields(RENEW_FIELDS, data)
+export function handleRenew({ context }: OperationCall, read: TokenFields): Promise<Response> | Response {
   const id = read.fields.string('token') ?? ''
   if (id === '') return explainResponse(authError(400, TOKEN_MESSAGES.missingTokenId), { rule: 'token', seen: 'none', expected: 'the token to renew' })
   const named = tokenById(context, id)
@@ -37,18 +40,13 @@ export function handleRenew({ context, data }: OperationCall): Promise<Response>
 }
 
 /** `POST /v1/auth/token/renew-accessor` (`accessor`, optional `increment`): as `renew`, the answer's `client_token` left empty. */
-export async function handleRenewAccessor({ context, data }: OperationCall): Promise<Response> {
-  const read = readTokenFields(ACCESSOR_FIELDS, data)
+export async function handleRenewAccessor({ context }: OperationCall, read: TokenFields): Promise<Response> {
   const accessor = accessorField(read.fields)
   if (accessor instanceof Response) return accessor
   const named = tokenByAccessor(context, accessor)
   if (!named) return invalidAccessor()
   return renew(context, named, read, { countUse: false, clientToken: '' })
 }
-
-/** The fields `renew` takes, and `renew-self` (which ignores `token`). */
-const RENEW_FIELDS = { token: 'string', increment: 'duration' } as const
-const ACCESSOR_FIELDS = { accessor: 'string', increment: 'duration' } as const
 
 /**
  * Renews a token: the login method re-checks its identity (docs/reference/cloud-auth.md §7), then it lives

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../../core/glossary.ts'
 import { authError, authResponse, noContent } from '../envelope.ts'
 import { readRequestData } from '../request-body.ts'
 import type { OperationCall } from '../routing/api-route.ts'
-import { accessorField, callingToken, readTokenFields, tokenByAccessor, tokenById, type NamedToken } from './named-token.ts'
+import { accessorField, callingToken, tokenByAccessor, tokenById, type NamedToken, type TokenFields } from './named-token.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
 import { tokenStore } from './token-store.ts'
 
@@ -21,8 +21,8 @@ export async function handleRevokeSelf(request: Request, context: RequestContext
  * `POST /v1/auth/token/revoke` (`token`): the token is gone (204, also for one the store does not hold);
  * none named is 400 `missing token ID`.
  */
-export function handleRevoke({ context, data }: OperationCall): Response {
-  const id = readTokenFields({ token: 'string' }, data).fields.string('token') ?? ''
+export function handleRevoke({ context }: OperationCall, { fields }: TokenFields): Response {
+  const id = fields.string('token') ?? ''
   if (id === '') return explainResponse(authError(400, TOKEN_MESSAGES.missingTokenId), { rule: 'token', seen: 'none', expected: 'the token to revoke' })
   const named = tokenById(context, id)
   return named ? revoke(context, named) : noContent()
@@ -32,8 +32,8 @@ export function handleRevoke({ context, data }: OperationCall): Response {
  * `POST /v1/auth/token/revoke-orphan` (`token`): as `revoke` (a login's token has no children to leave
  * orphaned), but one the store does not hold is 400 `token to revoke not found`.
  */
-export function handleRevokeOrphan({ context, data }: OperationCall): Response {
-  const id = readTokenFields({ token: 'string' }, data).fields.string('token') ?? ''
+export function handleRevokeOrphan({ context }: OperationCall, { fields }: TokenFields): Response {
+  const id = fields.string('token') ?? ''
   if (id === '') return explainResponse(authError(400, TOKEN_MESSAGES.missingTokenId), { rule: 'token', seen: 'none', expected: 'the token to revoke' })
   const named = tokenById(context, id)
   if (named) return revoke(context, named)
@@ -44,8 +44,7 @@ export function handleRevokeOrphan({ context, data }: OperationCall): Response {
  * `POST /v1/auth/token/revoke-accessor` (`accessor`): the token is gone (204); an accessor of no token is
  * 200 with the warning `No token found with this accessor`.
  */
-export function handleRevokeAccessor({ context, data }: OperationCall): Response {
-  const { fields, warnings } = readTokenFields({ accessor: 'string' }, data)
+export function handleRevokeAccessor({ context }: OperationCall, { fields, warnings }: TokenFields): Response {
   const accessor = accessorField(fields)
   if (accessor instanceof Response) return accessor
   const named = tokenByAccessor(context, accessor)

@@ -4,8 +4,8 @@ import type { FieldSchema } from '../fields/index.ts'
 import type { OperationCall, OperationRoute, RequestRoute } from '../routing/api-route.ts'
 import { unsupportedOperation } from '../routing/http-operation.ts'
 import { handleLookup, handleLookupAccessor, handleLookupSelf } from './lookup.ts'
-import { invalidTokenField } from './named-token.ts'
-import { handleRenew, handleRenewAccessor, handleRenewSelf } from './renew.ts'
+import { invalidTokenField, readTokenFields, type TokenFields } from './named-token.ts'
+import { handleRenew, handleRenewAccessor, handleRenewSelf, RENEW_FIELDS } from './renew.ts'
 import { handleRevoke, handleRevokeAccessor, handleRevokeOrphan, handleRevokeSelf } from './revoke.ts'
 
 /** A token endpoint about the calling token: the HTTP methods it answers (PUT is POST to the real service). */
@@ -32,28 +32,31 @@ function selfRoute(path: string, methods: readonly string[], handle: Service): S
   }
 }
 
+/** A named route's handler, given the request's fields as its schema reads them. */
+type NamedHandler = (call: OperationCall, read: TokenFields) => Response | Promise<Response>
+
 /** The operations a named route runs; any other is the token store's 405. */
-type NamedHandlers = Partial<Record<'read' | 'update', (call: OperationCall) => Response | Promise<Response>>>
+type NamedHandlers = Partial<Record<'read' | 'update', NamedHandler>>
 
 /**
  * A route about a token named in the request (by `token` or `accessor`): root tokens only, as the default
- * policy a login's token carries grants none of them. `checksToken`: Vault's core reads its `token` field
- * before the token check (`invalidTokenField`).
+ * policy a login's token carries grants none of them. Vault's core reads a `token` field before the token
+ * check (`invalidTokenField`).
  */
-function namedRoute(path: string, body: FieldSchema, handlers: NamedHandlers, answers: Record<string, string>, checksToken = false): OperationRoute {
+function namedRoute(path: string, body: FieldSchema, handlers: NamedHandlers, answers: Record<string, string>): OperationRoute {
   const describe = { summary: `${path}: a token named in the request`, body, answers }
   return {
     path,
     reads: 'operation',
     token: 'root',
-    ...(checksToken && { beforeToken: ({ data }: OperationCall) => invalidTokenField(data) }),
+    ...('token' in body && { beforeToken: ({ data }: OperationCall) => invalidTokenField(data) }),
     describe: {
       ...(handlers.read && { get: { ...describe, body: undefined } }),
       post: describe,
     },
     run(call) {
       const handle = call.operation === 'read' || call.operation === 'update' ? handlers[call.operation] : undefined
-      return handle ? handle(call) : unsupportedOperation(false)
+      return handle ? handle(call, readTokenFields(body, call.data)) : unsupportedOperation(false)
     },
   }
 }
@@ -67,11 +70,11 @@ export const TOKEN_ROUTES: readonly (SelfRoute | OperationRoute)[] = [
   selfRoute('lookup-self', ['GET', 'POST', 'PUT'], handleLookupSelf),
   selfRoute('renew-self', ['POST', 'PUT'], handleRenewSelf),
   selfRoute('revoke-self', ['POST', 'PUT'], handleRevokeSelf),
-  namedRoute('lookup', { token: 'string' }, { read: handleLookup, update: handleLookup }, LOOKED_UP, true),
+  namedRoute('lookup', { token: 'string' }, { read: handleLookup, update: handleLookup }, LOOKED_UP),
   namedRoute('lookup-accessor', { accessor: 'string' }, { update: handleLookupAccessor }, LOOKED_UP),
-  namedRoute('renew', { token: 'string', increment: 'duration' }, { update: handleRenew }, RENEWED, true),
+  namedRoute('renew', RENEW_FIELDS, { update: handleRenew }, RENEWED),
   namedRoute('renew-accessor', { accessor: 'string', increment: 'duration' }, { update: handleRenewAccessor }, RENEWED),
-  namedRoute('revoke', { token: 'string' }, { update: handleRevoke }, REVOKED, true),
-  namedRoute('revoke-orphan', { token: 'string' }, { update: handleRevokeOrphan }, { '204': 'Revoked' }, true),
+  namedRoute('revoke', { token: 'string' }, { update: handleRevoke }, REVOKED),
+  namedRoute('revoke-orphan', { token: 'string' }, { update: handleRevokeOrphan }, { '204': 'Revoked' }),
   namedRoute('revoke-accessor', { accessor: 'string' }, { update: handleRevokeAccessor }, { ...REVOKED, '200': 'No token with that accessor: a warning' }),
 ]
