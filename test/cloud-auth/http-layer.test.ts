@@ -96,7 +96,9 @@ describe('HTTP rules of the management endpoints (docs/reference/cloud-auth.md ย
         expect(await answer.json(), path).toEqual(errors(multi('unsupported path')))
       }
       expect(await (await list('auth')).json()).toEqual(errors('no handler for route "auth/". route entry not found.'))
-      expect(await (await list('sys/auth')).json()).toEqual(errors(multi('unsupported operation')))
+      // sys/auth/ matches no path of the system backend (docs/reference/cloud-auth.md ยง1.4); a mount's path takes no LIST
+      expect(await (await list('sys/auth')).json()).toEqual(errors(multi('unsupported path')))
+      expect(await (await list('sys/auth/cloud')).json()).toEqual(errors(multi('unsupported operation')))
     })
 
     it('answers paths outside any mount with the router message once the token is good', async () => {

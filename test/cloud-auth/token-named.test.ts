@@ -121,10 +121,25 @@ describe('auth/token/revoke, revoke-orphan and revoke-accessor', () => {
   })
 })
 
+describe('LIST auth/token/accessors', () => {
+  it('lists the accessor of every live token, root tokens too, sorted; an expired one and a batch token (none) are not there', async () => {
+    const { world, auth } = await loggedIn()
+    const instance = world.cloud.createInstance({})
+    await createEc2Role(world, 'batch', instance, { token_type: 'batch' })
+    expect((await world.login({ role: 'batch', pkcs7: world.cloud.identityDocument(instance.instance_id, 'rsa2048'), nonce: 'n-2' })).status).toBe(200)
+    const rootAccessor = (await call(world, 'lookup', {})).body.data.accessor
+    const listed = await call(world, 'accessors', undefined, 'root', 'LIST')
+    expect(listed.body.data.keys).toEqual([auth.accessor, rootAccessor].sort())
+    world.doppel.clock.advance('61m')
+    expect((await call(world, 'accessors?list=true', undefined, 'root', 'GET')).body.data.keys).toEqual([rootAccessor])
+    expect(await call(world, 'accessors', undefined, 'root', 'GET')).toEqual({ status: 405, body: errors(multi('unsupported operation')) })
+  })
+})
+
 describe('who may call them', () => {
   it("refuses a login's token with the ACL's multierror, and a token field that is no string before the token check", async () => {
     const { world, auth } = await loggedIn()
-    for (const path of ['lookup', 'lookup-accessor', 'renew', 'renew-accessor', 'revoke', 'revoke-orphan', 'revoke-accessor']) {
+    for (const path of ['lookup', 'lookup-accessor', 'renew', 'renew-accessor', 'revoke', 'revoke-orphan', 'revoke-accessor', 'accessors?list=true']) {
       expect(await call(world, path, { token: auth.client_token, accessor: auth.accessor }, auth.client_token), path).toEqual({ status: 403, body: errors(multi('permission denied')) })
     }
     for (const token of [null, ['a'], true, { a: 1 }]) {

@@ -8,7 +8,6 @@ import { explainResponse } from '../../../core/explanation.ts'
 import { toStringField } from '../fields/index.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import type { OperationCall, OperationRoute } from '../routing/api-route.ts'
-import type { Operation } from '../routing/endpoint.ts'
 import { mountTable, TOKEN_MOUNT, type MountEntry } from './mount-table.ts'
 import { VAULT_VERSION } from '../dev-server-status.ts'
 import { uuidLayout } from '../../../core/random.ts'
@@ -47,11 +46,11 @@ function listMounts(context: RequestContext): Response {
 
 /** A mount's own entry (`GET sys/auth/:path`), in the list's shape; the real service's 400 for a path with none. */
 function readMount(context: RequestContext, path: string): Response {
-  const entry = mountTable(context.emulator).get(path)
+  const entry = path === TOKEN_MOUNT ? tokenMount(context) : mountTable(context.emulator).get(path)
   if (entry === undefined) {
     return explainResponse(authError(400, MESSAGES.noAuthEngine(`${path}/`)), { rule: 'mount path', seen: path, hint: 'list the mounts with GET sys/auth' })
   }
-  const data = mountData('aws', entry)
+  const data = mountData(path === TOKEN_MOUNT ? 'token' : 'aws', entry)
   return authResponse(context, { data, topLevel: data, mountType: 'system' })
 }
 
@@ -60,7 +59,10 @@ function readMount(context: RequestContext, path: string): Response {
  * one tuned (the system's TTLs; doppel emulates no tuning). A path with no mount: its 400.
  */
 function readTune(context: RequestContext, path: string): Response {
-  const mount = path === TOKEN_MOUNT ? tokenMount(context) : mountTable(context.emulator).get(path)
+  // The mount holding the path, by its longest prefix (Vault's MatchingSystemView): `aws/x` is `aws`'s.
+  const table = mountTable(context.emulator)
+  const held = table.resolve(path)?.mount
+  const mount = path === TOKEN_MOUNT || path.startsWith(`${TOKEN_MOUNT}/`) ? tokenMount(context) : held === undefined ? undefined : table.get(held)
   if (mount === undefined) {
     return explainResponse(authError(400, MESSAGES.noSysView(`auth/${path}/`)), { rule: 'mount path', seen: path, hint: 'list the mounts with GET sys/auth' })
   }
@@ -92,25 +94,33 @@ function enable(context: RequestContext, path: string, data: Record<string, unkn
   return noContent()
 }
 
-/** Answers a request under `sys/auth`; `rest` is the path after `sys/auth`, slashes trimmed. */
-function handleSysAuth(context: RequestContext, operation: Operation, rest: string, data: Record<string, unknown>): Response {
-  const unsupported = () => authError(405, multiError(MESSAGES.unsupportedOperation))
-  if (rest === '') return operation === 'read' ? listMounts(context) : unsupported()
-  // `<path>/tune` is the tuning path, never a mount's own (the real service matches it first).
-  if (rest.endsWith('/tune')) {
-    if (operation === 'read') return readTune(context, rest.slice(0, -'/tune'.length))
-    return explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), { rule: 'route', seen: `sys/auth/${rest}`, hint: 'doppel emulates reading a mount\'s tuning, not changing it' })
+const unsupportedOperation = () => authError(405, multiError(MESSAGES.unsupportedOperation))
+
+/** `sys/auth`: a read lists the mounts; another operation is 405 (a LIST is routed as `sys/auth/`). */
+const runMountList = ({ context, operation }: OperationCall) => (operation === 'read' ? listMounts(context) : unsupportedOperation())
+
+/**
+ * `sys/auth/<rest>`, matched as Vault's system backend matches it (`auth/(?P<path>.+?)/tune$`, then
+ * `auth/(?P<path>.+)`): `<path>/tune` reads a mount's tuning; any other rest of one character or more is a
+ * mount's path, a trailing slash included (`aws/` is the mount `aws`, `aws/tune/` a path with no mount).
+ */
+function runMount({ context, operation, rest, data }: OperationCall): Response {
+  if (rest === '') return explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), { rule: 'route', seen: 'sys/auth/', hint: 'list the mounts with GET sys/auth' })
+  const tune = /^(.+?)\/tune$/.exec(rest)
+  if (tune) {
+    if (operation === 'read') return readTune(context, tune[1]!)
+    if (operation !== 'update') return unsupportedOperation()
+    return explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), { rule: 'route', seen: `sys/auth/${rest}`, hint: "doppel emulates reading a mount's tuning, not changing it" })
   }
-  if (operation === 'read') return readMount(context, rest)
-  if (operation === 'update') return enable(context, rest, data)
+  const path = rest.endsWith('/') ? rest.slice(0, -1) : rest
+  if (operation === 'read') return readMount(context, path)
+  if (operation === 'update') return enable(context, path, data)
   if (operation === 'delete') {
-    mountTable(context.emulator).disable(rest)
+    mountTable(context.emulator).disable(path)
     return noContent()
   }
-  return unsupported()
+  return unsupportedOperation()
 }
-
-const run = ({ context, operation, rest, data }: OperationCall) => handleSysAuth(context, operation, rest.replace(/^\/+|\/+$/g, ''), data)
 
 /** `sys/auth` and the mounts under it, relative to `/v1/`. */
 export const SYS_AUTH_ROUTES: readonly OperationRoute[] = [
@@ -119,7 +129,7 @@ export const SYS_AUTH_ROUTES: readonly OperationRoute[] = [
     reads: 'operation',
     token: 'root',
     describe: { get: { summary: 'List the enabled auth mounts', answers: { '200': 'Mounts by path' } } },
-    run,
+    run: runMountList,
   },
   {
     path: 'sys/auth/*',
@@ -131,6 +141,6 @@ export const SYS_AUTH_ROUTES: readonly OperationRoute[] = [
       post: { summary: 'Enable the auth method (type aws) at a path', body: { type: 'string', description: 'string', plugin_name: 'string' }, answers: { '204': 'Enabled' } },
       delete: { summary: 'Disable a mount', answers: { '204': 'Disabled' } },
     },
-    run,
+    run: runMount,
   },
 ]

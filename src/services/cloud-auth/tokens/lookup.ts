@@ -47,3 +47,15 @@ function lookupAnswer(context: RequestContext, named: NamedToken, warnings: stri
   const data = 'root' in named ? rootTokenData(named.root, emulator) : tokenData(named.token, emulator.clock.nowMs())
   return authResponse(context, { data: { ...data, ...override }, warnings, mountType: 'token' })
 }
+
+/**
+ * `LIST /v1/auth/token/accessors`: the accessors of every live token, the configured root tokens' among
+ * them (batch tokens have none), sorted (Vault lists them in the order of its salted storage keys).
+ */
+export function handleListAccessors({ context }: OperationCall): Response {
+  const store = tokenStore(context.emulator)
+  store.sweepExpired(context.emulator.clock.nowMs())
+  const keys = [...context.emulator.rootTokens].map((id) => rootTokenData(id, context.emulator).accessor as string)
+  for (const token of store.tokens.values()) if (token.accessor !== '') keys.push(token.accessor)
+  return authResponse(context, { data: { keys: keys.sort() }, mountType: 'token' })
+}

@@ -3,7 +3,7 @@ import { authError } from '../envelope.ts'
 import type { FieldSchema } from '../fields/index.ts'
 import type { OperationCall, OperationRoute, RequestRoute } from '../routing/api-route.ts'
 import { unsupportedOperation } from '../routing/http-operation.ts'
-import { handleLookup, handleLookupAccessor, handleLookupSelf } from './lookup.ts'
+import { handleListAccessors, handleLookup, handleLookupAccessor, handleLookupSelf } from './lookup.ts'
 import { invalidTokenField, readTokenFields, type TokenFields } from './named-token.ts'
 import { handleRenew, handleRenewAccessor, handleRenewSelf, RENEW_FIELDS } from './renew.ts'
 import { handleRevoke, handleRevokeAccessor, handleRevokeOrphan, handleRevokeSelf } from './revoke.ts'
@@ -65,7 +65,16 @@ const LOOKED_UP = { '200': 'The token' }
 const REVOKED = { '204': 'Revoked (also a token no longer held)' }
 const RENEWED = { '200': 'The renewed token in `auth`' }
 
-/** The token store's routes, by path under `auth/<token mount>/`: the `*-self` ones, then those naming a token. */
+/** `accessors` (Vault's `accessors/?$`): a LIST of every token's accessor; a read is 405. */
+const accessorsRoute = (path: string): OperationRoute => ({
+  path,
+  reads: 'operation',
+  token: 'root',
+  ...(path.endsWith('/') && { describe: { get: { summary: 'List the accessors of every live token (LIST, or GET with list=true)', answers: { '200': '`keys`: the accessors' } } } }),
+  run: (call) => (call.operation === 'list' ? handleListAccessors(call) : unsupportedOperation(false)),
+})
+
+/** The token store's routes, by path under `auth/<token mount>/`: the `*-self` ones, those naming a token, the accessors' list. */
 export const TOKEN_ROUTES: readonly (SelfRoute | OperationRoute)[] = [
   selfRoute('lookup-self', ['GET', 'POST', 'PUT'], handleLookupSelf),
   selfRoute('renew-self', ['POST', 'PUT'], handleRenewSelf),
@@ -77,4 +86,6 @@ export const TOKEN_ROUTES: readonly (SelfRoute | OperationRoute)[] = [
   namedRoute('revoke', { token: 'string' }, { update: handleRevoke }, REVOKED),
   namedRoute('revoke-orphan', { token: 'string' }, { update: handleRevokeOrphan }, { '204': 'Revoked' }),
   namedRoute('revoke-accessor', { accessor: 'string' }, { update: handleRevokeAccessor }, { ...REVOKED, '200': 'No token with that accessor: a warning' }),
+  accessorsRoute('accessors'),
+  accessorsRoute('accessors/'),
 ]
