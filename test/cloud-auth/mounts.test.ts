@@ -50,7 +50,7 @@ describe('mounts: sys/auth and per-mount state', () => {
     expect((await api.write('/v1/sys/auth/other', { type: 'plugin', plugin_name: 'aws' })).status).toBe(204)
   })
 
-  it("reads a mount's tuning as the real service does for a mount no one tuned, and changes none", async () => {
+  it("reads a mount's tuning as the real service does for a mount no one tuned", async () => {
     const api = managementClient()
     await api.write('/v1/sys/auth/second', { type: 'aws', description: 'for tests' })
     const tune = await api.read('/v1/sys/auth/second/tune')
@@ -60,10 +60,50 @@ describe('mounts: sys/auth and per-mount state', () => {
     expect((await api.read('/v1/sys/auth/token/tune')).body.data.description).toBe('token based credentials')
     const missing = await api.read('/v1/sys/auth/nope/tune')
     expect([missing.status, missing.body]).toEqual([400, errors('cannot fetch sysview for path "auth/nope/"')])
-    // Tuning is not emulated: a write is refused, and makes no mount named after it.
-    const write = await api.write('/v1/sys/auth/second/tune', { max_lease_ttl: '1h' })
-    expect(write.status).toBe(404)
+    // A tuning write makes no mount named after it.
+    expect((await api.write('/v1/sys/auth/second/tune', { max_lease_ttl: '1h' })).status).toBe(204)
     expect(Object.keys((await api.read('/v1/sys/auth')).body.data).sort()).toEqual(['cloud/', 'second/', 'token/'])
+  })
+
+  it("tunes a mount's lease TTLs and description, which its list entry, its logins' cap and a snapshot keep", async () => {
+    const api = managementClient()
+    expect((await api.write('/v1/sys/auth/cloud/x/tune', { default_lease_ttl: 1800, max_lease_ttl: '1h', description: 'tuned' })).status).toBe(204)
+    expect((await api.read('/v1/sys/auth/cloud/tune')).body.data).toMatchObject({ default_lease_ttl: 1800, max_lease_ttl: 3600, description: 'tuned' })
+    expect((await api.read('/v1/sys/auth/cloud')).body.data).toMatchObject({ description: 'tuned', config: { default_lease_ttl: 1800, max_lease_ttl: 3600 } })
+    // "" keeps a value, "system" clears it
+    expect((await api.write('/v1/sys/auth/cloud/tune', { default_lease_ttl: '', max_lease_ttl: 'system' })).status).toBe(204)
+    expect((await api.read('/v1/sys/auth/cloud')).body.data.config).toMatchObject({ default_lease_ttl: 1800, max_lease_ttl: 0 })
+    expect((await api.read('/v1/sys/auth/cloud/tune')).body.data.max_lease_ttl).toBe(2764800)
+    expect((await api.write('role/r', { ...ROLE, token_max_ttl: '800h' })).body.warnings).toEqual([
+      'Given max ttl of 2880000 seconds greater than current mount/system default of 2764800 seconds; max ttl will be capped at login time',
+    ])
+
+    const copy = managementClient()
+    copy.doppel.restore(api.doppel.snapshot())
+    expect((await copy.read('/v1/sys/auth/cloud/tune')).body.data).toMatchObject({ default_lease_ttl: 1800, description: 'tuned' })
+  })
+
+  it("tunes the token mount, and refuses what the real service refuses, changing nothing", async () => {
+    const api = managementClient()
+    expect((await api.write('/v1/sys/auth/token/tune', { max_lease_ttl: '5h', description: 'mine' })).status).toBe(204)
+    expect((await api.read('/v1/sys/auth/token')).body.data).toMatchObject({ description: 'mine', config: { max_lease_ttl: 18000 } })
+    const state = () => JSON.stringify((api.doppel.snapshot() as { domains: unknown }).domains)
+    const before = state()
+    const refusals: [unknown, string][] = [
+      [{ default_lease_ttl: '2h', max_lease_ttl: '1h' }, 'backend max lease TTL of 3600 would be less than backend default lease TTL of 7200'],
+      [{ default_lease_ttl: 'abc' }, 'time: invalid duration "abc"'],
+      [{ default_lease_ttl: ['1h'] }, expect.stringMatching(/^Field validation failed: error converting input for field "default_lease_ttl"/) as unknown as string],
+    ]
+    for (const [body, message] of refusals) {
+      const answer = await api.write('/v1/sys/auth/cloud/tune', body)
+      expect([answer.status, answer.body], JSON.stringify(body)).toEqual([400, errors(message)])
+    }
+    expect(await api.write('/v1/sys/auth/nope/tune', { max_lease_ttl: '1h' })).toMatchObject({ status: 400, body: errors('tune of path "auth/nope/" failed: no mount entry found') })
+    // Vault's other tuning fields are not emulated: refused as the path was, with why
+    const other = await api.write('/v1/sys/auth/cloud/tune', { max_lease_ttl: '1h', token_type: 'batch' })
+    expect(other.status).toBe(404)
+    expect(api.doppel.journal.entries().at(-1)!.explanation).toMatchObject({ seen: 'tuning of token_type' })
+    expect(state()).toBe(before)
   })
 
   it("reads a mount's own entry as the list shows it, and refuses a path with none (seen on the real server)", async () => {

@@ -121,4 +121,6 @@ export const MESSAGES = {
   pluginNameMissing: 'plugin_name must be provided for plugin backend',
   noAuthEngine: (path: string) => `No auth engine at ${path}`,
   noSysView: (path: string) => `cannot fetch sysview for path ${goQuote(path)}`,
+  tuneNoMount: (path: string) => `tune of path ${goQuote(path)} failed: no mount entry found`,
+  tuneMaxBelowDefault: (max: number, def: number) => `backend max lease TTL of ${max} would be less than backend default lease TTL of ${def}`,
 } as const

@@ -15,7 +15,7 @@ import type {
   StsEntry,
   TidyConfig,
 } from './glossary.ts'
-import { mountTable, type MountEntry } from './mounts/mount-table.ts'
+import { mountTable, type MountEntry, type MountTuning } from './mounts/mount-table.ts'
 import { isNameSegment } from './routing/endpoint.ts'
 import { parseRfc3339, TimeParseError } from '../../core/go/rfc3339.ts'
 import { authDomain, authState, type AuthState, type FullArnEntry } from './state.ts'
@@ -166,15 +166,31 @@ const mountStateShape = shape.object<SavedMount>({
   full_arns: shape.entries(fullArnShape),
 })
 
-const mountShape = shape.object<MountEntry>({ path: shape.string, accessor: shape.string, uuid: shape.string, description: shape.string })
+const mountShape = shape.object<MountEntry>({
+  path: shape.string,
+  accessor: shape.string,
+  uuid: shape.string,
+  description: shape.string,
+  default_lease_ttl: shape.optional(shape.integer),
+  max_lease_ttl: shape.optional(shape.integer),
+})
 
 interface SavedAuth {
   mounts: MountEntry[]
+  /** The token mount's tuning; absent in snapshots from before it could be tuned. */
+  token_mount: MountTuning | undefined
   state: Record<string, SavedMount>
 }
 
+const tuningShape = shape.object<MountTuning>({
+  description: shape.optional(shape.string),
+  default_lease_ttl: shape.optional(shape.integer),
+  max_lease_ttl: shape.optional(shape.integer),
+})
+
 const authShape = shape.object<SavedAuth>({
   mounts: shape.keyedRecords(mountShape, (m) => m.path),
+  token_mount: shape.optional(tuningShape),
   state: shape.dictionary(mountStateShape),
 })
 
@@ -212,20 +228,21 @@ function loadMount(emulator: Emulator, mount: string, saved: SavedMount): void {
 export const authSnapshotCodec: DomainCodec = {
   name: 'cloud-auth',
   save(emulator) {
-    const mounts = mountTable(emulator).entries()
+    const table = mountTable(emulator)
+    const mounts = table.entries()
     const state: Record<string, ReturnType<typeof saveMount>> = {}
     for (const { path } of mounts) {
       const existing = emulator.existingDomain<AuthState>(authDomain(path))
       if (existing) state[path] = saveMount(existing)
     }
-    return { mounts, state }
+    return { mounts, ...(Object.keys(table.tokenTuning).length > 0 && { token_mount: table.tokenTuning }), state }
   },
   *parse(value, path) {
     const saved = yield* shape.stepsOf(authShape)(value, path)
     const unmounted = Object.keys(saved.state).find((mount) => !saved.mounts.some((entry) => entry.path === mount))
     if (unmounted !== undefined) throw new shape.SnapshotError(`Failed to read the snapshot: ${path}.state.${unmounted} is not a mount`)
     return (emulator) => {
-      mountTable(emulator).replaceAll(saved.mounts)
+      mountTable(emulator).replaceAll(saved.mounts, saved.token_mount ?? {})
       for (const [mount, state] of Object.entries(saved.state)) loadMount(emulator, mount, state)
     }
   },

@@ -5,7 +5,7 @@
  */
 import { decodeStdBase64 } from '../../../core/go/go-base64.ts'
 import type { DenyListEntry } from '../glossary.ts'
-import { MOUNT_MAX_TTL } from '../limits.ts'
+import { mountTable } from '../mounts/mount-table.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import { RoleTagError, verifyRoleTag } from '../role-tags/index.ts'
 import type { OperationInput } from '../routing/endpoint.ts'
@@ -34,7 +34,7 @@ function deny({ context, state, params }: OperationInput): undefined {
   const now = context.emulator.clock.nowMs()
   const stored = state.denyList.get(tag)
   // Denying is restrictive, so the entry lives as long as the longest of the tag's, role's and mount's maxima.
-  const longest = Math.max(verified.tag.max_ttl, role.token_max_ttl, MOUNT_MAX_TTL)
+  const longest = Math.max(verified.tag.max_ttl, role.token_max_ttl, mountTable(context.emulator).leaseTtls(state.mount).maxTtl)
   const entry: DenyListEntry = { tag, creation_time: stored?.creation_time ?? now, expiration_time: now + longest * 1000 }
   state.denyList.set(entry)
   return undefined

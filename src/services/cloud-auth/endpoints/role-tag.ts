@@ -1,5 +1,6 @@
 /** `role/:role/tag` (docs/reference/cloud-auth.md §3.8): a signed role tag to put on an instance. */
-import { MOUNT_MAX_TTL, ROLE_TAG_VALUE_LIMIT } from '../limits.ts'
+import { ROLE_TAG_VALUE_LIMIT } from '../limits.ts'
+import { mountTable } from '../mounts/mount-table.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import { isSubset, sanitizePolicies } from '../policies.ts'
 import { ROLE_TAG_VERSION, signRoleTag } from '../role-tags/index.ts'
@@ -28,7 +29,8 @@ function createTag({ context, state, fields, params }: OperationInput): Operatio
   if (disallowReauthentication && allowInstanceMigration) throw new AuthRefusal(MESSAGES.tagBothFlags)
 
   const maxTtl = fields.duration('max_ttl') ?? 0
-  if (maxTtl > MOUNT_MAX_TTL) warnings.push(MESSAGES.tagMaxTtlAboveMount(maxTtl, MOUNT_MAX_TTL))
+  const { maxTtl: mountMaxTtl } = mountTable(context.emulator).leaseTtls(state.mount)
+  if (maxTtl > mountMaxTtl) warnings.push(MESSAGES.tagMaxTtlAboveMount(maxTtl, mountMaxTtl))
   if (role.token_max_ttl !== 0 && maxTtl > role.token_max_ttl) {
     warnings.push(MESSAGES.tagMaxTtlAboveRole(maxTtl, role.token_max_ttl))
   }

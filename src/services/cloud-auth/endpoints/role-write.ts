@@ -5,7 +5,8 @@
 import { copyRecord } from '../../../core/copy-record.ts'
 import type { Fields } from '../fields/index.ts'
 import type { AuthType, RoleEntry } from '../glossary.ts'
-import { MOUNT_MAX_TTL, ROLE_TAG_KEY_LIMIT } from '../limits.ts'
+import { ROLE_TAG_KEY_LIMIT } from '../limits.ts'
+import { mountTable } from '../mounts/mount-table.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import { sanitizePolicies } from '../policies.ts'
 import type { OperationInput, OperationResult } from '../routing/endpoint.ts'
@@ -193,9 +194,10 @@ export async function writeRole({ context, state, fields, params, operation }: O
 
   // 17-19
   const warnings: string[] = []
-  if (role.token_max_ttl > MOUNT_MAX_TTL) warnings.push(MESSAGES.maxTtlAboveMount(role.token_max_ttl, MOUNT_MAX_TTL))
+  const { maxTtl: mountMaxTtl } = mountTable(context.emulator).leaseTtls(state.mount)
+  if (role.token_max_ttl > mountMaxTtl) warnings.push(MESSAGES.maxTtlAboveMount(role.token_max_ttl, mountMaxTtl))
   if (role.token_max_ttl !== 0 && role.token_max_ttl < role.token_ttl) throw new AuthRefusal(MESSAGES.ttlAboveMaxTtl)
-  if (role.token_period > MOUNT_MAX_TTL) throw new AuthRefusal(MESSAGES.periodAboveMount(role.token_period, MOUNT_MAX_TTL))
+  if (role.token_period > mountMaxTtl) throw new AuthRefusal(MESSAGES.periodAboveMount(role.token_period, mountMaxTtl))
 
   // 20
   const roleTag = fields.string('role_tag')

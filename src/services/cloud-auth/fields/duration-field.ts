@@ -34,7 +34,11 @@ class DurationInputError extends DoppelError {
   }
 }
 
-function durationSeconds(value: unknown): number {
+/**
+ * A duration in seconds as the SDK's `parseutil.ParseDurationSecond` reads it (negative ones too); throws
+ * a `GoDurationError`, `StrconvError` or `DurationInputError` with the real service's words.
+ */
+export function durationSeconds(value: unknown): number {
   if (value === null || value === undefined) return 0
   if (typeof value === 'number') return Math.trunc(value)
   if (typeof value !== 'string') throw new DurationInputError('could not parse duration from input')

@@ -1,10 +1,10 @@
 import type { RequestContext } from '../../../core/glossary.ts'
 import { ALPHANUMERIC } from '../../../core/random.ts'
 import type { RoleEntry } from '../glossary.ts'
-import { MOUNT_DEFAULT_TTL } from '../limits.ts'
 import { sanitizePolicies } from '../policies.ts'
 import { tokenStore, type IssuedToken } from '../tokens/token-store.ts'
 import { capPeriod, capTtl, effectiveMaxTtl } from '../tokens/ttl-cap.ts'
+import { mountTable, type LeaseTtls } from '../mounts/mount-table.ts'
 import { LoginError } from './login-error.ts'
 import { LOGIN_MESSAGES } from './login-messages.ts'
 
@@ -43,7 +43,8 @@ export function prepareAuth(context: RequestContext, request: AuthRequest): Prep
   const { role } = request
   const policies = sanitisePolicies(request.policies, !role.token_no_default_policy)
   if (policies.includes('root')) throw new LoginError(LOGIN_MESSAGES.rootToken)
-  const { ttl, warnings } = calculateTtl(role.token_ttl, role.token_period, request.maxTtl, role.token_explicit_max_ttl)
+  const leases = mountTable(emulator).leaseTtls(request.mount)
+  const { ttl, warnings } = calculateTtl(leases, role.token_ttl, role.token_period, request.maxTtl, role.token_explicit_max_ttl)
   const type = role.token_type === 'batch' ? 'batch' : 'service'
   const store = tokenStore(emulator)
   const aliasKey = `${request.mount}\u0000${request.aliasName}`
@@ -113,11 +114,11 @@ export function sanitisePolicies(policies: readonly string[], addDefault: boolea
  * The core's TTL rule: effective max = mount max lowered by the backend max and the explicit max; with a
  * period the TTL is the period, else the role TTL or the mount default; capped with the core's warning.
  */
-export function calculateTtl(ttl: number, period: number, backendMaxTtl: number, explicitMaxTtl: number): { ttl: number; warnings: string[] } {
-  const maxTtl = effectiveMaxTtl(backendMaxTtl, explicitMaxTtl)
+export function calculateTtl(leases: LeaseTtls, ttl: number, period: number, backendMaxTtl: number, explicitMaxTtl: number): { ttl: number; warnings: string[] } {
+  const maxTtl = effectiveMaxTtl(leases.maxTtl, backendMaxTtl, explicitMaxTtl)
   const warnings: string[] = []
   if (period > 0) return { ttl: capPeriod(period, maxTtl, warnings), warnings }
-  return { ttl: capTtl(ttl > 0 ? ttl : MOUNT_DEFAULT_TTL, maxTtl, warnings), warnings }
+  return { ttl: capTtl(ttl > 0 ? ttl : leases.defaultTtl, maxTtl, warnings), warnings }
 }
 
 /** The token's display name: the mount path with `/` turned into `-`, then the backend's name. */

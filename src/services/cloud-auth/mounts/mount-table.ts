@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto'
 import type { Emulator } from '../../../core/emulator.ts'
 import { authState } from '../state.ts'
 import { authProfile } from '../auth-profile.ts'
+import { MOUNT_DEFAULT_TTL, MOUNT_MAX_TTL } from '../limits.ts'
 
 export interface MountEntry {
   /** Without slashes at either end, e.g. `cloud` or `team/aws`. */
@@ -13,6 +14,18 @@ export interface MountEntry {
   accessor: string
   uuid: string
   description: string
+  /** Tuned lease TTLs in seconds (`sys/auth/<path>/tune`); absent or 0: the system's. */
+  default_lease_ttl?: number
+  max_lease_ttl?: number
+}
+
+/** What tuning a mount changes (`sys/auth/<path>/tune`). */
+export type MountTuning = Partial<Pick<MountEntry, 'description' | 'default_lease_ttl' | 'max_lease_ttl'>>
+
+/** A mount's lease TTLs as its system view gives them (seconds): the tuned ones, else the system's. */
+export interface LeaseTtls {
+  defaultTtl: number
+  maxTtl: number
 }
 
 /** The token method's mount: always there, never the auth method's. */
@@ -29,6 +42,8 @@ function builtInEntry(path: string): MountEntry {
 export class MountTable {
   readonly #emulator: Emulator
   readonly #mounts = new Map<string, MountEntry>()
+  /** The token mount's tuning: it is no mount of the auth method, but it can be tuned. */
+  #tokenTuning: MountTuning = {}
 
   constructor(emulator: Emulator) {
     this.#emulator = emulator
@@ -72,16 +87,41 @@ export class MountTable {
     return entry
   }
 
+  /** The mount holding `path` by its longest prefix (the token mount's paths too), as Vault's router finds it. */
+  holding(path: string): string | undefined {
+    if (path === TOKEN_MOUNT || path.startsWith(`${TOKEN_MOUNT}/`)) return TOKEN_MOUNT
+    return this.resolve(path)?.mount
+  }
+
+  /** Changes the tunable settings of the mount at `path` (the token mount's too). */
+  tune(path: string, changes: MountTuning): void {
+    if (path === TOKEN_MOUNT) this.#tokenTuning = { ...this.#tokenTuning, ...changes }
+    const entry = this.#mounts.get(path)
+    if (entry) this.#mounts.set(path, { ...entry, ...changes })
+  }
+
+  /** The token mount's tuning. */
+  get tokenTuning(): MountTuning {
+    return this.#tokenTuning
+  }
+
+  /** The lease TTLs of the mount at `path` (the system's for a path with none). */
+  leaseTtls(path: string): LeaseTtls {
+    const tuned = path === TOKEN_MOUNT ? this.#tokenTuning : this.#mounts.get(path)
+    return { defaultTtl: tuned?.default_lease_ttl || MOUNT_DEFAULT_TTL, maxTtl: tuned?.max_lease_ttl || MOUNT_MAX_TTL }
+  }
+
   /** Removes the mount and everything it held; a path that is not mounted is left alone. */
   disable(path: string): void {
     if (!this.#mounts.delete(path)) return
     authState(this.#emulator, path).clear()
   }
 
-  /** Replaces every mount (a snapshot restore). */
-  replaceAll(entries: readonly MountEntry[]): void {
+  /** Replaces every mount and the token mount's tuning (a snapshot restore). */
+  replaceAll(entries: readonly MountEntry[], tokenTuning: MountTuning): void {
     this.#mounts.clear()
     for (const entry of entries) this.#mounts.set(entry.path, { ...entry })
+    this.#tokenTuning = { ...tokenTuning }
   }
 
   /** Every mount, sorted by path. */

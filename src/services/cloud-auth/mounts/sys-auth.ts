@@ -5,18 +5,18 @@
 import type { RequestContext } from '../../../core/glossary.ts'
 import { authError, authResponse, multiError, noContent } from '../envelope.ts'
 import { explainResponse } from '../../../core/explanation.ts'
-import { toStringField } from '../fields/index.ts'
+import { durationSeconds, Fields, toStringField, type FieldSchema } from '../fields/index.ts'
+import { DoppelError } from '../../../core/doppel-error.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import type { OperationCall, OperationRoute } from '../routing/api-route.ts'
 import { mountTable, TOKEN_MOUNT, type MountEntry } from './mount-table.ts'
 import { VAULT_VERSION } from '../dev-server-status.ts'
 import { uuidLayout } from '../../../core/random.ts'
-import { MOUNT_DEFAULT_TTL, MOUNT_MAX_TTL } from '../limits.ts'
 
-function mountData(type: string, entry: Pick<MountEntry, 'accessor' | 'uuid' | 'description'>): Record<string, unknown> {
+function mountData(type: string, entry: TunedEntry): Record<string, unknown> {
   return {
     accessor: entry.accessor,
-    config: { default_lease_ttl: 0, force_no_cache: false, max_lease_ttl: 0, token_type: 'default-service' },
+    config: { default_lease_ttl: entry.default_lease_ttl ?? 0, force_no_cache: false, max_lease_ttl: entry.max_lease_ttl ?? 0, token_type: 'default-service' },
     description: entry.description,
     external_entropy_access: false,
     local: false,
@@ -32,10 +32,14 @@ function mountData(type: string, entry: Pick<MountEntry, 'accessor' | 'uuid' | '
   }
 }
 
+/** What a mount's entry and tuning show of it. */
+type TunedEntry = Omit<MountEntry, 'path'>
+
 /** The token mount, made at init: its accessor and id fixed for the instance, as a server's are for its life. */
-function tokenMount(context: RequestContext): Pick<MountEntry, 'accessor' | 'uuid' | 'description'> {
+function tokenMount(context: RequestContext): TunedEntry {
   const hex = context.emulator.random.fixed('token mount').toString('hex')
-  return { accessor: `auth_token_${hex.slice(0, 8)}`, uuid: uuidLayout(hex.slice(8, 40)), description: 'token based credentials' }
+  const made = { accessor: `auth_token_${hex.slice(0, 8)}`, uuid: uuidLayout(hex.slice(8, 40)), description: 'token based credentials' }
+  return { ...made, ...mountTable(context.emulator).tokenTuning }
 }
 
 function listMounts(context: RequestContext): Response {
@@ -61,13 +65,77 @@ function readMount(context: RequestContext, path: string): Response {
 function readTune(context: RequestContext, path: string): Response {
   // The mount holding the path, by its longest prefix (Vault's MatchingSystemView): `aws/x` is `aws`'s.
   const table = mountTable(context.emulator)
-  const held = table.resolve(path)?.mount
-  const mount = path === TOKEN_MOUNT || path.startsWith(`${TOKEN_MOUNT}/`) ? tokenMount(context) : held === undefined ? undefined : table.get(held)
-  if (mount === undefined) {
+  const held = table.holding(path)
+  if (held === undefined) {
     return explainResponse(authError(400, MESSAGES.noSysView(`auth/${path}/`)), { rule: 'mount path', seen: path, hint: 'list the mounts with GET sys/auth' })
   }
-  const data = { default_lease_ttl: MOUNT_DEFAULT_TTL, description: mount.description, force_no_cache: false, max_lease_ttl: MOUNT_MAX_TTL, token_type: 'default-service' }
+  const mount = held === TOKEN_MOUNT ? tokenMount(context) : table.get(held)!
+  const leases = table.leaseTtls(held)
+  const data = { default_lease_ttl: leases.defaultTtl, description: mount.description, force_no_cache: false, max_lease_ttl: leases.maxTtl, token_type: 'default-service' }
   return authResponse(context, { data, topLevel: data, mountType: 'system' })
+}
+
+/** The tuning doppel emulates: the lease TTLs, which logins and renewals take, and the description. */
+const TUNE_FIELDS: FieldSchema = { default_lease_ttl: 'string', max_lease_ttl: 'string', description: 'string' }
+
+/** Vault's other tuning fields: refused with why, as the path was before doppel emulated any tuning. */
+const TUNE_NOT_EMULATED = [
+  'allowed_managed_keys',
+  'allowed_response_headers',
+  'audit_non_hmac_request_keys',
+  'audit_non_hmac_response_keys',
+  'delegated_auth_accessors',
+  'identity_token_key',
+  'listing_visibility',
+  'options',
+  'passthrough_request_headers',
+  'plugin_version',
+  'token_type',
+  'user_lockout_config',
+]
+
+/**
+ * `POST sys/auth/<path>/tune` as Vault's `handleTuneWriteCommon` does it for the fields doppel emulates: the
+ * mount holding the path by its longest prefix (the token mount's too), then the lease TTLs (`""`
+ * keeps one, `system` clears it, else a duration; a max below the default is refused), then the description.
+ */
+function writeTune(context: RequestContext, path: string, data: Record<string, unknown>): Response {
+  const unemulated = TUNE_NOT_EMULATED.filter((name) => Object.hasOwn(data, name))
+  if (unemulated.length > 0) {
+    const why = { rule: 'route', seen: `tuning of ${unemulated.join(', ')}`, hint: 'doppel emulates tuning default_lease_ttl, max_lease_ttl and description' }
+    return explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), why)
+  }
+  const fields = new Fields(TUNE_FIELDS, data)
+  const table = mountTable(context.emulator)
+  const mount = table.holding(path)
+  if (mount === undefined) {
+    return explainResponse(authError(400, MESSAGES.tuneNoMount(`auth/${path}/`)), { rule: 'mount path', seen: path, hint: 'list the mounts with GET sys/auth' })
+  }
+  const entry = mount === TOKEN_MOUNT ? table.tokenTuning : table.get(mount)!
+  const lease = (name: string, current: number): number => {
+    const text = fields.string(name) ?? ''
+    if (text === '') return current
+    if (text === 'system') return 0
+    return durationSeconds(text)
+  }
+  let defaultTtl: number
+  let maxTtl: number
+  try {
+    defaultTtl = lease('default_lease_ttl', entry.default_lease_ttl ?? 0)
+    maxTtl = lease('max_lease_ttl', entry.max_lease_ttl ?? 0)
+  } catch (error) {
+    if (!(error instanceof DoppelError)) throw error
+    return explainResponse(authError(400, error.message), { rule: 'lease TTL', seen: error.message, expected: 'a duration (3600, 1h, 30d) or system' })
+  }
+  if (defaultTtl !== 0 && maxTtl !== 0 && maxTtl < defaultTtl) {
+    return explainResponse(authError(400, MESSAGES.tuneMaxBelowDefault(maxTtl, defaultTtl)), { rule: 'lease TTL', seen: `max ${maxTtl}s, default ${defaultTtl}s` })
+  }
+  table.tune(mount, {
+    default_lease_ttl: defaultTtl,
+    max_lease_ttl: maxTtl,
+    ...(fields.has('description') && { description: fields.string('description')! }),
+  })
+  return noContent()
 }
 
 /** The type to enable: `type`, or for `plugin` its `plugin_name`; the real service's refusal where it has one. */
@@ -109,8 +177,8 @@ function runMount({ context, operation, rest, data }: OperationCall): Response {
   const tune = /^(.+?)\/tune$/.exec(rest)
   if (tune) {
     if (operation === 'read') return readTune(context, tune[1]!)
-    if (operation !== 'update') return unsupportedOperation()
-    return explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), { rule: 'route', seen: `sys/auth/${rest}`, hint: "doppel emulates reading a mount's tuning, not changing it" })
+    if (operation === 'update') return writeTune(context, tune[1]!, data)
+    return unsupportedOperation()
   }
   const path = rest.endsWith('/') ? rest.slice(0, -1) : rest
   if (operation === 'read') return readMount(context, path)

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../../core/glossary.ts'
 import { GoDurationError, parseGoDurationNs } from '../../../core/go/go-duration.ts'
 import type { RoleEntry } from '../glossary.ts'
 import { IamArnError, parseIamArn } from '../iam-arn.ts'
-import { MOUNT_MAX_TTL } from '../limits.ts'
+import { mountTable } from '../mounts/mount-table.ts'
 import { describeRunningInstance, instanceBoundFailure, InstanceCheckError } from '../login/ec2/instance-checks.ts'
 import { cachedFullArn, globMatches } from '../login/iam/principal-binding.ts'
 import { AuthRefusal } from '../auth-refusal.ts'
@@ -46,15 +46,16 @@ async function ec2Renewal(context: RequestContext, state: AuthState, token: Issu
   if (!role) throw new RenewError(MESSAGES.roleEntryNotFound)
 
   const tagMaxTtl = roleTagMaxTtl(token.metadata.role_tag_max_ttl ?? '')
-  let shortestMaxTtl = MOUNT_MAX_TTL
-  let longestMaxTtl = MOUNT_MAX_TTL
+  const leases = mountTable(context.emulator).leaseTtls(state.mount)
+  let shortestMaxTtl = leases.maxTtl
+  let longestMaxTtl = leases.maxTtl
   for (const max of [role.token_max_ttl, tagMaxTtl]) {
     if (max > 0 && max < shortestMaxTtl) shortestMaxTtl = max
     if (max > longestMaxTtl) longestMaxTtl = max
   }
   const nowMs = context.emulator.clock.nowMs()
   return {
-    bounds: { ttl: role.token_ttl, maxTtl: shortestMaxTtl, period: role.token_period },
+    bounds: { ttl: role.token_ttl, maxTtl: shortestMaxTtl, period: role.token_period, leases },
     commit() {
       state.accessList.set({ ...entry, last_updated_time: nowMs, expiration_time: nowMs + longestMaxTtl * 1000 })
     },
@@ -84,7 +85,8 @@ async function iamRenewal(context: RequestContext, state: AuthState, token: Issu
   if (!(await principalStillBound(context, state, role, roleName, canonicalArn, data.client_user_id ?? ''))) {
     throw new RenewError(TOKEN_MESSAGES.noLongerBound(roleName, canonicalArn))
   }
-  return { bounds: { ttl: role.token_ttl, maxTtl: role.token_max_ttl, period: role.token_period }, commit() {} }
+  const leases = mountTable(context.emulator).leaseTtls(state.mount)
+  return { bounds: { ttl: role.token_ttl, maxTtl: role.token_max_ttl, period: role.token_period, leases }, commit() {} }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { MOUNT_DEFAULT_TTL } from '../limits.ts'
+import type { LeaseTtls } from '../mounts/mount-table.ts'
 import { AuthRefusal, BAD_INPUT_500 } from '../auth-refusal.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
 import { capPeriod, capTtl, effectiveMaxTtl } from './ttl-cap.ts'
@@ -8,6 +8,8 @@ export interface RenewalBounds {
   ttl: number
   maxTtl: number
   period: number
+  /** The mount's lease TTLs. */
+  leases: LeaseTtls
 }
 
 /** The renewed lifetime: `ttl` seconds from now, with the core's capping warnings. */
@@ -26,7 +28,7 @@ export interface RenewalTtl {
 export function renewalTtl(bounds: RenewalBounds, increment: number, explicitMaxTtl: number, issuedMs: number, nowMs: number): RenewalTtl {
   const now = Math.floor(nowMs / 1000)
   const start = Math.floor(issuedMs / 1000)
-  const maxTtl = effectiveMaxTtl(bounds.maxTtl, explicitMaxTtl)
+  const maxTtl = effectiveMaxTtl(bounds.leases.maxTtl, bounds.maxTtl, explicitMaxTtl)
   const warnings: string[] = []
   let ttl: number
   let maxValid: number | undefined
@@ -34,7 +36,7 @@ export function renewalTtl(bounds: RenewalBounds, increment: number, explicitMax
     ttl = capPeriod(bounds.period, maxTtl, warnings)
     if (explicitMaxTtl > 0) maxValid = start + explicitMaxTtl
   } else {
-    ttl = increment > 0 ? increment : bounds.ttl > 0 ? bounds.ttl : MOUNT_DEFAULT_TTL
+    ttl = increment > 0 ? increment : bounds.ttl > 0 ? bounds.ttl : bounds.leases.defaultTtl
     maxValid = start + maxTtl
   }
   if (maxValid !== undefined) {

@@ -1,12 +1,11 @@
-import { MOUNT_MAX_TTL } from '../limits.ts'
 import { MESSAGES } from '../auth-messages.ts'
 
 /**
  * The core's TTL capping (docs/reference/cloud-auth.md §1.9, docs/reference/cloud-auth.md §7), shared by token creation at login and by renewal: the
  * effective max is the mount max lowered by the backend's max and the token's explicit max (each when > 0).
  */
-export function effectiveMaxTtl(backendMaxTtl: number, explicitMaxTtl: number): number {
-  let maxTtl = MOUNT_MAX_TTL
+export function effectiveMaxTtl(mountMaxTtl: number, backendMaxTtl: number, explicitMaxTtl: number): number {
+  let maxTtl = mountMaxTtl
   if (backendMaxTtl > 0 && backendMaxTtl < maxTtl) maxTtl = backendMaxTtl
   if (explicitMaxTtl > 0 && explicitMaxTtl < maxTtl) maxTtl = explicitMaxTtl
   return maxTtl

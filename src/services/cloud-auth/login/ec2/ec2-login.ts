@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../../../core/glossary.ts'
 import { formatGoDuration } from '../../../../core/duration.ts'
 import { decodeStdBase64 } from '../../../../core/go/go-base64.ts'
-import { MOUNT_MAX_TTL } from '../../limits.ts'
+import { mountTable } from '../../mounts/mount-table.ts'
 import { cloudAuthOptions } from '../../options.ts'
 import { authProfile } from '../../auth-profile.ts'
 import { effectiveIdentityConfig, type AuthState } from '../../state.ts'
@@ -60,8 +60,9 @@ export async function ec2Login(context: RequestContext, state: AuthState, input:
   const stored = state.accessList.get(document.instanceId)
   const nonce = evaluateNonce(input.nonce, stored, role, document.pendingTime, () => context.emulator.random.uuid())
 
-  let shortestMaxTtl = MOUNT_MAX_TTL
-  let longestMaxTtl = MOUNT_MAX_TTL
+  const { maxTtl: mountMaxTtl } = mountTable(context.emulator).leaseTtls(state.mount)
+  let shortestMaxTtl = mountMaxTtl
+  let longestMaxTtl = mountMaxTtl
   if (role.token_max_ttl > 0 && role.token_max_ttl < shortestMaxTtl) shortestMaxTtl = role.token_max_ttl
   if (role.token_max_ttl > longestMaxTtl) longestMaxTtl = role.token_max_ttl
   let policies = role.token_policies
