@@ -2,8 +2,8 @@
 
 An application on an instance: botocore's own provider chain takes the role's credentials from the instance's
 IMDS, boto3 calls STS, EC2 and IAM at doppel's fake cloud, and hvac writes, reads, LISTs and deletes roles,
-logs in with both methods and looks up and renews its token, which the root token then looks up, renews and
-revokes by its id and its accessor. Over TLS, boto3 trusts AWS_CA_BUNDLE and hvac
+tunes the mount's lease TTLs, logs in with both methods and looks up and renews its token, which the root token
+then looks up, renews and revokes by its id and its accessor. Over TLS, boto3 trusts AWS_CA_BUNDLE and hvac
 VAULT_CACERT, both of which it reads itself. Prints one JSON object: each step's answer or error code.
 """
 import json
@@ -85,10 +85,19 @@ result["read_role"] = {"auth_type": read["auth_type"], "policies": read["token_p
 root.auth.aws.delete_role("pypi-doomed")
 result["roles"] = sorted(root.auth.aws.list_roles()["keys"])
 
+# The mount tuned: its logins' tokens take its default TTL.
+root.sys.tune_auth_method("aws", default_lease_ttl="30m", max_lease_ttl="2h")
+tuning = root.sys.read_auth_method_tuning("aws")["data"]
+result["tuning"] = {"default": tuning["default_lease_ttl"], "max": tuning["max_lease_ttl"]}
+
 # hvac signs for the global STS endpoint, which takes only requests scoped to us-east-1.
 frozen = credentials.get_frozen_credentials()
 iam_login = hvac.Client().auth.aws.iam_login(frozen.access_key, frozen.secret_key, frozen.token, role="pypi-iam", region="us-east-1")
-result["iam_login"] = {"policies": iam_login["auth"]["policies"], "auth_type": iam_login["auth"]["metadata"]["auth_type"]}
+result["iam_login"] = {
+    "policies": iam_login["auth"]["policies"],
+    "auth_type": iam_login["auth"]["metadata"]["auth_type"],
+    "lease_duration": iam_login["auth"]["lease_duration"],
+}
 
 token = requests.put(IMDS + "/latest/api/token", headers={"X-aws-ec2-metadata-token-ttl-seconds": "60"}, timeout=5).text
 # Both documents are the same instance's: a second login must bring the nonce of the first.
