@@ -9,6 +9,7 @@ import { durationSeconds, Fields, toStringField, type FieldSchema } from '../fie
 import { DoppelError } from '../../../core/doppel-error.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import type { OperationCall, OperationRoute } from '../routing/api-route.ts'
+import { unsupportedOperation } from '../routing/http-operation.ts'
 import { mountTable, TOKEN_MOUNT, type MountEntry } from './mount-table.ts'
 import { VAULT_VERSION } from '../dev-server-status.ts'
 import { uuidLayout } from '../../../core/random.ts'
@@ -59,8 +60,8 @@ function readMount(context: RequestContext, path: string): Response {
 }
 
 /**
- * `GET sys/auth/<path>/tune`: the mount's tunable settings, as the real service reads them for a mount no
- * one tuned (the system's TTLs; doppel emulates no tuning). A path with no mount: its 400.
+ * `GET sys/auth/<path>/tune`: the tuning of the mount holding the path, its TTLs the system's where it has
+ * none of its own. A path no mount holds: its 400.
  */
 function readTune(context: RequestContext, path: string): Response {
   // The mount holding the path, by its longest prefix (Vault's MatchingSystemView): `aws/x` is `aws`'s.
@@ -162,10 +163,8 @@ function enable(context: RequestContext, path: string, data: Record<string, unkn
   return noContent()
 }
 
-const unsupportedOperation = () => authError(405, multiError(MESSAGES.unsupportedOperation))
-
 /** `sys/auth`: a read lists the mounts; another operation is 405 (a LIST is routed as `sys/auth/`). */
-const runMountList = ({ context, operation }: OperationCall) => (operation === 'read' ? listMounts(context) : unsupportedOperation())
+const runMountList = ({ context, operation }: OperationCall) => (operation === 'read' ? listMounts(context) : unsupportedOperation(false))
 
 /**
  * `sys/auth/<rest>`, matched as Vault's system backend matches it (`auth/(?P<path>.+?)/tune$`, then
@@ -178,7 +177,7 @@ function runMount({ context, operation, rest, data }: OperationCall): Response {
   if (tune) {
     if (operation === 'read') return readTune(context, tune[1]!)
     if (operation === 'update') return writeTune(context, tune[1]!, data)
-    return unsupportedOperation()
+    return unsupportedOperation(false)
   }
   const path = rest.endsWith('/') ? rest.slice(0, -1) : rest
   if (operation === 'read') return readMount(context, path)
@@ -187,7 +186,7 @@ function runMount({ context, operation, rest, data }: OperationCall): Response {
     mountTable(context.emulator).disable(path)
     return noContent()
   }
-  return unsupportedOperation()
+  return unsupportedOperation(false)
 }
 
 /** `sys/auth` and the mounts under it, relative to `/v1/`. */
