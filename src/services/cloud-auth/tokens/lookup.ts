@@ -2,7 +2,7 @@ import type { RequestContext } from '../../../core/glossary.ts'
 import { explainResponse } from '../../../core/explanation.ts'
 import { authError, authResponse } from '../envelope.ts'
 import type { OperationCall } from '../routing/api-route.ts'
-import { accessorField, callerToken, callingToken, invalidAccessor, tokenByAccessor, tokenById, type NamedToken, type TokenFields } from './named-token.ts'
+import { accessorField, callerToken, callingToken, invalidAccessor, NOT_HELD, tokenByAccessor, tokenById, type NamedToken, type TokenFields } from './named-token.ts'
 import { rootTokenData, tokenData } from './token-data.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
 import { tokenStore } from './token-store.ts'
@@ -27,11 +27,7 @@ export async function handleLookupSelf(request: Request, context: RequestContext
 export function handleLookup({ request, context }: OperationCall, { fields, warnings }: TokenFields): Response {
   const id = fields.string('token') || callerToken(request, context)
   const named = tokenById(context, id)
-  if (!named) {
-    const why = { rule: 'token', seen: 'a token doppel does not hold (never issued, expired, revoked, or dropped by a reset)', hint: 'look up a client_token a login gave' }
-    return explainResponse(authError(403, TOKEN_MESSAGES.badToken), why)
-  }
-  return lookupAnswer(context, named, warnings)
+  return named ? lookupAnswer(context, named, warnings) : explainResponse(authError(403, TOKEN_MESSAGES.badToken), NOT_HELD)
 }
 
 /** `POST /v1/auth/token/lookup-accessor` (`accessor`): the token's data, its id left empty. */

@@ -40,6 +40,16 @@ export function invalidTokenField(data: Record<string, unknown>): Response | und
   return explainResponse(authError(403, TOKEN_MESSAGES.invalidToken), why)
 }
 
+/** Why a named token is refused when the store does not hold it. */
+export const NOT_HELD = { rule: 'token', seen: 'a token doppel does not hold (never issued, expired, revoked, or dropped by a reset)' }
+
+/** The `token` field, or the real service's 400 `missing token ID`. */
+export function tokenIdField(fields: Fields, action: string): string | Response {
+  const id = fields.string('token') ?? ''
+  if (id !== '') return id
+  return explainResponse(authError(400, TOKEN_MESSAGES.missingTokenId), { rule: 'token', seen: 'none', expected: `the token to ${action}` })
+}
+
 /** The token with this id, as the token store holds it (an expired one is gone). */
 export function tokenById(context: RequestContext, id: string): NamedToken | undefined {
   if (context.emulator.isRootToken(id)) return { root: id }

@@ -5,7 +5,7 @@ import { explainResponse } from '../../../core/explanation.ts'
 import { AuthRefusal, BAD_INPUT_500 } from '../auth-refusal.ts'
 import type { FieldSchema } from '../fields/index.ts'
 import type { OperationCall } from '../routing/api-route.ts'
-import { accessorField, callingToken, invalidAccessor, readTokenFields, tokenByAccessor, tokenById, type NamedToken, type TokenFields } from './named-token.ts'
+import { accessorField, callingToken, invalidAccessor, NOT_HELD, readTokenFields, tokenByAccessor, tokenById, tokenIdField, type NamedToken, type TokenFields } from './named-token.ts'
 import { RenewError } from './renew-error.ts'
 import { renewalCheck } from './renewal-check.ts'
 import { renewalTtl } from './renewal-ttl.ts'
@@ -32,10 +32,10 @@ export async function handleRenewSelf(request: Request, context: RequestContext)
  * the store does not hold 400 `token not found`.
  */
 export function handleRenew({ context }: OperationCall, read: TokenFields): Promise<Response> | Response {
-  const id = read.fields.string('token') ?? ''
-  if (id === '') return explainResponse(authError(400, TOKEN_MESSAGES.missingTokenId), { rule: 'token', seen: 'none', expected: 'the token to renew' })
+  const id = tokenIdField(read.fields, 'renew')
+  if (id instanceof Response) return id
   const named = tokenById(context, id)
-  if (!named) return explainResponse(authError(400, TOKEN_MESSAGES.tokenNotFound), { rule: 'token', seen: 'a token doppel does not hold (never issued, expired or revoked)' })
+  if (!named) return explainResponse(authError(400, TOKEN_MESSAGES.tokenNotFound), NOT_HELD)
   return renew(context, named, read, { countUse: false })
 }
 

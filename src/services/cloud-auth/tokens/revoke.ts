@@ -3,7 +3,7 @@ import type { RequestContext } from '../../../core/glossary.ts'
 import { authError, authResponse, noContent } from '../envelope.ts'
 import { readRequestData } from '../request-body.ts'
 import type { OperationCall } from '../routing/api-route.ts'
-import { accessorField, callingToken, tokenByAccessor, tokenById, type NamedToken, type TokenFields } from './named-token.ts'
+import { accessorField, callingToken, NOT_HELD, tokenByAccessor, tokenById, tokenIdField, type NamedToken, type TokenFields } from './named-token.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
 import { tokenStore } from './token-store.ts'
 
@@ -22,8 +22,8 @@ export async function handleRevokeSelf(request: Request, context: RequestContext
  * none named is 400 `missing token ID`.
  */
 export function handleRevoke({ context }: OperationCall, { fields }: TokenFields): Response {
-  const id = fields.string('token') ?? ''
-  if (id === '') return explainResponse(authError(400, TOKEN_MESSAGES.missingTokenId), { rule: 'token', seen: 'none', expected: 'the token to revoke' })
+  const id = tokenIdField(fields, 'revoke')
+  if (id instanceof Response) return id
   const named = tokenById(context, id)
   return named ? revoke(context, named) : noContent()
 }
@@ -33,11 +33,10 @@ export function handleRevoke({ context }: OperationCall, { fields }: TokenFields
  * orphaned), but one the store does not hold is 400 `token to revoke not found`.
  */
 export function handleRevokeOrphan({ context }: OperationCall, { fields }: TokenFields): Response {
-  const id = fields.string('token') ?? ''
-  if (id === '') return explainResponse(authError(400, TOKEN_MESSAGES.missingTokenId), { rule: 'token', seen: 'none', expected: 'the token to revoke' })
+  const id = tokenIdField(fields, 'revoke')
+  if (id instanceof Response) return id
   const named = tokenById(context, id)
-  if (named) return revoke(context, named)
-  return explainResponse(authError(400, TOKEN_MESSAGES.orphanNotFound), { rule: 'token', seen: 'a token doppel does not hold (never issued, expired or revoked)' })
+  return named ? revoke(context, named) : explainResponse(authError(400, TOKEN_MESSAGES.orphanNotFound), NOT_HELD)
 }
 
 /**
