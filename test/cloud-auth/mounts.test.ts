@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { errors, managementClient } from './management-client.ts'
 
@@ -81,6 +82,30 @@ describe('mounts: sys/auth and per-mount state', () => {
     const copy = managementClient()
     copy.doppel.restore(api.doppel.snapshot())
     expect((await copy.read('/v1/sys/auth/cloud/tune')).body.data).toMatchObject({ default_lease_ttl: 1800, description: 'tuned' })
+  })
+
+  it('keeps every tuning it accepted through a snapshot, whatever the durations; refuses the rest with a 400', async () => {
+    const digits = fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }).map(String)
+    const duration = fc.oneof(
+      digits,
+      digits.map((n) => `${n}d`),
+      fc.tuple(digits, fc.constantFrom('h', 'm', 's', 'ms', 'us', 'ns', 'h30m')).map(([n, unit]) => `${n}${unit}`),
+      fc.constantFrom('', 'system', '1.5h', '-0', '+5m', 'x'),
+      fc.string({ maxLength: 12 }),
+    )
+    await fc.assert(
+      fc.asyncProperty(duration, duration, async (defaultTtl, maxTtl) => {
+        const api = managementClient()
+        const answer = await api.write('/v1/sys/auth/cloud/tune', { default_lease_ttl: defaultTtl, max_lease_ttl: maxTtl })
+        expect([204, 400]).toContain(answer.status)
+        const tuned = (await api.read('/v1/sys/auth/cloud/tune')).body.data
+        const copy = managementClient()
+        copy.doppel.restore(api.doppel.snapshot())
+        expect((await copy.read('/v1/sys/auth/cloud/tune')).body.data).toEqual(tuned)
+      }),
+      // A seed that failed: a duration past a Go time.Duration was taken, and the snapshot then refused it.
+      { numRuns: 300, examples: [['-104249991375d', '0d'], ['99999999999999d', '']] },
+    )
   })
 
   it("tunes the token mount, and refuses what the real service refuses, changing nothing", async () => {

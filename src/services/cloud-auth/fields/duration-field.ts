@@ -21,9 +21,20 @@ export function toDurationField(value: unknown, name: string): number {
     throw error
   }
   if (seconds < 0) throw new FieldError(name, value, `cannot provide negative value '${seconds}'`)
-  if (!(seconds <= MAX_DURATION_SECONDS)) {
-    throw new FieldError(name, value, `duration out of range: at most ${MAX_DURATION_SECONDS} seconds (a Go time.Duration)`)
-  }
+  if (!(seconds <= MAX_DURATION_SECONDS)) throw new FieldError(name, value, OUT_OF_RANGE)
+  return seconds
+}
+
+/** doppel's refusal past a Go `time.Duration`, where the real service's arithmetic would overflow. */
+const OUT_OF_RANGE = `duration out of range: at most ${MAX_DURATION_SECONDS} seconds (a Go time.Duration)`
+
+/**
+ * A duration in seconds as the SDK's `parseutil.ParseDurationSecond` reads it, negative ones too, within a
+ * Go `time.Duration`; throws a `DoppelError` with the real service's words (or doppel's, past the range).
+ */
+export function goDurationSeconds(value: unknown): number {
+  const seconds = durationSeconds(value)
+  if (!(Math.abs(seconds) <= MAX_DURATION_SECONDS)) throw new DurationInputError(OUT_OF_RANGE)
   return seconds
 }
 
@@ -34,11 +45,7 @@ class DurationInputError extends DoppelError {
   }
 }
 
-/**
- * A duration in seconds as the SDK's `parseutil.ParseDurationSecond` reads it (negative ones too); throws
- * a `GoDurationError`, `StrconvError` or `DurationInputError` with the real service's words.
- */
-export function durationSeconds(value: unknown): number {
+function durationSeconds(value: unknown): number {
   if (value === null || value === undefined) return 0
   if (typeof value === 'number') return Math.trunc(value)
   if (typeof value !== 'string') throw new DurationInputError('could not parse duration from input')

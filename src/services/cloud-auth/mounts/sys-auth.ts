@@ -5,7 +5,7 @@
 import type { RequestContext } from '../../../core/glossary.ts'
 import { authError, authResponse, multiError, noContent } from '../envelope.ts'
 import { explainResponse } from '../../../core/explanation.ts'
-import { durationSeconds, Fields, toStringField, type FieldSchema } from '../fields/index.ts'
+import { Fields, goDurationSeconds, toStringField, type FieldSchema } from '../fields/index.ts'
 import { DoppelError } from '../../../core/doppel-error.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import type { OperationCall, OperationRoute } from '../routing/api-route.ts'
@@ -117,7 +117,7 @@ function writeTune(context: RequestContext, path: string, data: Record<string, u
     const text = fields.string(name) ?? ''
     if (text === '') return current
     if (text === 'system') return 0
-    return durationSeconds(text)
+    return goDurationSeconds(text)
   }
   let defaultTtl: number
   let maxTtl: number
