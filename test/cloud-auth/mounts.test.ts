@@ -80,8 +80,9 @@ describe('mounts: sys/auth and per-mount state', () => {
     ])
 
     const copy = managementClient()
+    expect((await api.write('/v1/sys/auth/cloud/tune', { token_type: 'default-batch' })).status).toBe(204)
     copy.doppel.restore(api.doppel.snapshot())
-    expect((await copy.read('/v1/sys/auth/cloud/tune')).body.data).toMatchObject({ default_lease_ttl: 1800, description: 'tuned' })
+    expect((await copy.read('/v1/sys/auth/cloud/tune')).body.data).toMatchObject({ default_lease_ttl: 1800, description: 'tuned', token_type: 'default-batch' })
   })
 
   it('keeps every tuning it accepted through a snapshot, whatever the durations; refuses the rest with a 400', async () => {
@@ -125,9 +126,15 @@ describe('mounts: sys/auth and per-mount state', () => {
     }
     expect(await api.write('/v1/sys/auth/nope/tune', { max_lease_ttl: '1h' })).toMatchObject({ status: 400, body: errors('tune of path "auth/nope/" failed: no mount entry found') })
     // Vault's other tuning fields are not emulated: refused as the path was, with why
-    const other = await api.write('/v1/sys/auth/cloud/tune', { max_lease_ttl: '1h', token_type: 'batch' })
+    const other = await api.write('/v1/sys/auth/cloud/tune', { max_lease_ttl: '1h', listing_visibility: 'unauth' })
     expect(other.status).toBe(404)
-    expect(api.doppel.journal.entries().at(-1)!.explanation).toMatchObject({ seen: 'tuning of token_type' })
+    expect(api.doppel.journal.entries().at(-1)!.explanation).toMatchObject({ seen: 'tuning of listing_visibility' })
+    // token_type is checked after the TTLs, and nothing is changed
+    expect(await api.write('/v1/sys/auth/cloud/tune', { max_lease_ttl: '1h', token_type: 'nope' })).toMatchObject({ status: 400, body: errors("invalid value for 'token_type'") })
+    expect(await api.write('/v1/sys/auth/token/tune', { token_type: '' })).toMatchObject({
+      status: 400,
+      body: errors("'token_type' cannot be set for 'token' or 'ns_token' auth mounts"),
+    })
     expect(state()).toBe(before)
   })
 

@@ -122,5 +122,7 @@ export const MESSAGES = {
   noAuthEngine: (path: string) => `No auth engine at ${path}`,
   noSysView: (path: string) => `cannot fetch sysview for path ${goQuote(path)}`,
   tuneNoMount: (path: string) => `tune of path ${goQuote(path)} failed: no mount entry found`,
+  tokenTypeOnTokenMount: "'token_type' cannot be set for 'token' or 'ns_token' auth mounts",
+  tokenTypeInvalid: "invalid value for 'token_type'",
   tuneMaxBelowDefault: (max: number, def: number) => `backend max lease TTL of ${max} would be less than backend default lease TTL of ${def}`,
 } as const

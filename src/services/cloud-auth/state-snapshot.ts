@@ -173,6 +173,7 @@ const mountShape = shape.object<MountEntry>({
   description: shape.string,
   default_lease_ttl: shape.optional(shape.integer),
   max_lease_ttl: shape.optional(shape.integer),
+  token_type: shape.optional(shape.literal('default-service', 'default-batch', 'service', 'batch')),
 })
 
 interface SavedAuth {
@@ -186,6 +187,7 @@ const tuningShape = shape.object<MountTuning>({
   description: shape.optional(shape.string),
   default_lease_ttl: shape.optional(shape.integer),
   max_lease_ttl: shape.optional(shape.integer),
+  token_type: shape.optional(shape.literal('default-service', 'default-batch', 'service', 'batch')),
 })
 
 const authShape = shape.object<SavedAuth>({

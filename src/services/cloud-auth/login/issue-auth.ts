@@ -1,10 +1,10 @@
 import type { RequestContext } from '../../../core/glossary.ts'
 import { ALPHANUMERIC } from '../../../core/random.ts'
-import type { RoleEntry } from '../glossary.ts'
+import type { RoleEntry, TokenType } from '../glossary.ts'
 import { sanitizePolicies } from '../policies.ts'
 import { tokenStore, type IssuedToken } from '../tokens/token-store.ts'
 import { capPeriod, capTtl, effectiveMaxTtl } from '../tokens/ttl-cap.ts'
-import { mountTable, type LeaseTtls } from '../mounts/mount-table.ts'
+import { mountTable, type LeaseTtls, type MountTokenType } from '../mounts/mount-table.ts'
 import { LoginError } from './login-error.ts'
 import { LOGIN_MESSAGES } from './login-messages.ts'
 
@@ -45,7 +45,7 @@ export function prepareAuth(context: RequestContext, request: AuthRequest): Prep
   if (policies.includes('root')) throw new LoginError(LOGIN_MESSAGES.rootToken)
   const leases = mountTable(emulator).leaseTtls(request.mount)
   const { ttl, warnings } = calculateTtl(leases, role.token_ttl, role.token_period, request.maxTtl, role.token_explicit_max_ttl)
-  const type = role.token_type === 'batch' ? 'batch' : 'service'
+  const type = loginTokenType(role.token_type, mountTable(emulator).get(request.mount)?.token_type ?? 'default-service')
   const store = tokenStore(emulator)
   const aliasKey = `${request.mount}\u0000${request.aliasName}`
   const entityId = store.entities.get(aliasKey)?.entity_id ?? emulator.random.uuid()
@@ -119,6 +119,16 @@ export function calculateTtl(leases: LeaseTtls, ttl: number, period: number, bac
   const warnings: string[] = []
   if (period > 0) return { ttl: capPeriod(period, maxTtl, warnings), warnings }
   return { ttl: capTtl(ttl > 0 ? ttl : leases.defaultTtl, maxTtl, warnings), warnings }
+}
+
+/**
+ * The type of a login's token, as Vault's router settles it (`vault/router.go`): a mount tuned to `service`
+ * or `batch` forces it; otherwise the role's, its `default` being the mount's default.
+ */
+function loginTokenType(role: TokenType, mount: MountTokenType): 'service' | 'batch' {
+  if (mount === 'service' || mount === 'batch') return mount
+  if (role === 'default') return mount === 'default-batch' ? 'batch' : 'service'
+  return role
 }
 
 /** The token's display name: the mount path with `/` turned into `-`, then the backend's name. */

@@ -17,10 +17,15 @@ export interface MountEntry {
   /** Tuned lease TTLs in seconds (`sys/auth/<path>/tune`); absent or 0: the system's. */
   default_lease_ttl?: number
   max_lease_ttl?: number
+  /** The tuned token type of the mount's logins; absent: `default-service`. */
+  token_type?: MountTokenType
 }
 
+/** A mount's token type, as `sys/auth/<path>/tune` sets it. */
+export type MountTokenType = 'default-service' | 'default-batch' | 'service' | 'batch'
+
 /** What tuning a mount changes (`sys/auth/<path>/tune`). */
-export type MountTuning = Partial<Pick<MountEntry, 'description' | 'default_lease_ttl' | 'max_lease_ttl'>>
+export type MountTuning = Partial<Pick<MountEntry, 'description' | 'default_lease_ttl' | 'max_lease_ttl' | 'token_type'>>
 
 /** A mount's lease TTLs as its system view gives them (seconds): the tuned ones, else the system's. */
 export interface LeaseTtls {

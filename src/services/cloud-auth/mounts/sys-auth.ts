@@ -10,14 +10,14 @@ import { DoppelError } from '../../../core/doppel-error.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import type { OperationCall, OperationRoute } from '../routing/api-route.ts'
 import { unsupportedOperation } from '../routing/http-operation.ts'
-import { mountTable, TOKEN_MOUNT, type MountEntry } from './mount-table.ts'
+import { mountTable, TOKEN_MOUNT, type MountEntry, type MountTokenType } from './mount-table.ts'
 import { VAULT_VERSION } from '../dev-server-status.ts'
 import { uuidLayout } from '../../../core/random.ts'
 
 function mountData(type: string, entry: TunedEntry): Record<string, unknown> {
   return {
     accessor: entry.accessor,
-    config: { default_lease_ttl: entry.default_lease_ttl ?? 0, force_no_cache: false, max_lease_ttl: entry.max_lease_ttl ?? 0, token_type: 'default-service' },
+    config: { default_lease_ttl: entry.default_lease_ttl ?? 0, force_no_cache: false, max_lease_ttl: entry.max_lease_ttl ?? 0, token_type: entry.token_type ?? 'default-service' },
     description: entry.description,
     external_entropy_access: false,
     local: false,
@@ -72,12 +72,21 @@ function readTune(context: RequestContext, path: string): Response {
   }
   const mount = held === TOKEN_MOUNT ? tokenMount(context) : table.get(held)!
   const leases = table.leaseTtls(held)
-  const data = { default_lease_ttl: leases.defaultTtl, description: mount.description, force_no_cache: false, max_lease_ttl: leases.maxTtl, token_type: 'default-service' }
+  const data = {
+    default_lease_ttl: leases.defaultTtl,
+    description: mount.description,
+    force_no_cache: false,
+    max_lease_ttl: leases.maxTtl,
+    token_type: mount.token_type ?? 'default-service',
+  }
   return authResponse(context, { data, topLevel: data, mountType: 'system' })
 }
 
-/** The tuning doppel emulates: the lease TTLs, which logins and renewals take, and the description. */
-const TUNE_FIELDS: FieldSchema = { default_lease_ttl: 'string', max_lease_ttl: 'string', description: 'string' }
+/** The tuning doppel emulates: the lease TTLs, which logins and renewals take, the description and the logins' token type. */
+const TUNE_FIELDS: FieldSchema = { default_lease_ttl: 'string', max_lease_ttl: 'string', description: 'string', token_type: 'string' }
+
+/** `token_type`'s values: `""` is `default-service` (Vault's `handleTuneWriteCommon`). */
+const TOKEN_TYPES: Readonly<Record<string, MountTokenType>> = { '': 'default-service', 'default-service': 'default-service', 'default-batch': 'default-batch', service: 'service', batch: 'batch' }
 
 /** Vault's other tuning fields: refused with why, as the path was before doppel emulated any tuning. */
 const TUNE_NOT_EMULATED = [
@@ -91,19 +100,19 @@ const TUNE_NOT_EMULATED = [
   'options',
   'passthrough_request_headers',
   'plugin_version',
-  'token_type',
   'user_lockout_config',
 ]
 
 /**
  * `POST sys/auth/<path>/tune` as Vault's `handleTuneWriteCommon` does it for the fields doppel emulates: the
  * mount holding the path by its longest prefix (the token mount's too), then the lease TTLs (`""`
- * keeps one, `system` clears it, else a duration; a max below the default is refused), then the description.
+ * keeps one, `system` clears it, else a duration; a max below the default is refused), the description, the
+ * token type (not the token mount's). Nothing is changed unless every field is taken.
  */
 function writeTune(context: RequestContext, path: string, data: Record<string, unknown>): Response {
   const unemulated = TUNE_NOT_EMULATED.filter((name) => Object.hasOwn(data, name))
   if (unemulated.length > 0) {
-    const why = { rule: 'route', seen: `tuning of ${unemulated.join(', ')}`, hint: 'doppel emulates tuning default_lease_ttl, max_lease_ttl and description' }
+    const why = { rule: 'route', seen: `tuning of ${unemulated.join(', ')}`, hint: 'doppel emulates tuning default_lease_ttl, max_lease_ttl, description and token_type' }
     return explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), why)
   }
   const fields = new Fields(TUNE_FIELDS, data)
@@ -131,10 +140,19 @@ function writeTune(context: RequestContext, path: string, data: Record<string, u
   if (defaultTtl !== 0 && maxTtl !== 0 && maxTtl < defaultTtl) {
     return explainResponse(authError(400, MESSAGES.tuneMaxBelowDefault(maxTtl, defaultTtl)), { rule: 'lease TTL', seen: `max ${maxTtl}s, default ${defaultTtl}s` })
   }
+  let tokenType: MountTokenType | undefined
+  if (fields.has('token_type')) {
+    if (mount === TOKEN_MOUNT) return explainResponse(authError(400, MESSAGES.tokenTypeOnTokenMount), { rule: 'token_type', seen: 'the token mount' })
+    tokenType = TOKEN_TYPES[fields.string('token_type')!]
+    if (tokenType === undefined) {
+      return explainResponse(authError(400, MESSAGES.tokenTypeInvalid), { rule: 'token_type', seen: fields.string('token_type')!, expected: 'default-service, default-batch, service or batch' })
+    }
+  }
   table.tune(mount, {
     default_lease_ttl: defaultTtl,
     max_lease_ttl: maxTtl,
     ...(fields.has('description') && { description: fields.string('description')! }),
+    ...(tokenType && { token_type: tokenType }),
   })
   return noContent()
 }
