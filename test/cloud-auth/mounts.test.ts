@@ -80,9 +80,15 @@ describe('mounts: sys/auth and per-mount state', () => {
     ])
 
     const copy = managementClient()
-    expect((await api.write('/v1/sys/auth/cloud/tune', { token_type: 'default-batch' })).status).toBe(204)
+    expect((await api.write('/v1/sys/auth/cloud/tune', { token_type: 'default-batch', listing_visibility: 'hidden', passthrough_request_headers: 'X-A, X-B' })).status).toBe(204)
     copy.doppel.restore(api.doppel.snapshot())
-    expect((await copy.read('/v1/sys/auth/cloud/tune')).body.data).toMatchObject({ default_lease_ttl: 1800, description: 'tuned', token_type: 'default-batch' })
+    expect((await copy.read('/v1/sys/auth/cloud/tune')).body.data).toMatchObject({
+      default_lease_ttl: 1800,
+      description: 'tuned',
+      token_type: 'default-batch',
+      listing_visibility: 'hidden',
+      passthrough_request_headers: ['X-A', 'X-B'],
+    })
   })
 
   it('keeps every tuning it accepted through a snapshot, whatever the durations; refuses the rest with a 400', async () => {
@@ -126,9 +132,10 @@ describe('mounts: sys/auth and per-mount state', () => {
     }
     expect(await api.write('/v1/sys/auth/nope/tune', { max_lease_ttl: '1h' })).toMatchObject({ status: 400, body: errors('tune of path "auth/nope/" failed: no mount entry found') })
     // Vault's other tuning fields are not emulated: refused as the path was, with why
-    const other = await api.write('/v1/sys/auth/cloud/tune', { max_lease_ttl: '1h', listing_visibility: 'unauth' })
+    const other = await api.write('/v1/sys/auth/cloud/tune', { max_lease_ttl: '1h', plugin_version: 'v1.0.0' })
     expect(other.status).toBe(404)
-    expect(api.doppel.journal.entries().at(-1)!.explanation).toMatchObject({ seen: 'tuning of listing_visibility' })
+    expect(api.doppel.journal.entries().at(-1)!.explanation).toMatchObject({ seen: 'tuning of plugin_version' })
+    expect(await api.write('/v1/sys/auth/cloud/tune', { listing_visibility: 'nope' })).toMatchObject({ status: 400, body: errors('invalid listing_visibility nope') })
     // token_type is checked after the TTLs, and nothing is changed
     expect(await api.write('/v1/sys/auth/cloud/tune', { max_lease_ttl: '1h', token_type: 'nope' })).toMatchObject({ status: 400, body: errors("invalid value for 'token_type'") })
     expect(await api.write('/v1/sys/auth/token/tune', { token_type: '' })).toMatchObject({

@@ -124,5 +124,6 @@ export const MESSAGES = {
   tuneNoMount: (path: string) => `tune of path ${goQuote(path)} failed: no mount entry found`,
   tokenTypeOnTokenMount: "'token_type' cannot be set for 'token' or 'ns_token' auth mounts",
   tokenTypeInvalid: "invalid value for 'token_type'",
+  listingVisibilityInvalid: (value: string) => `invalid listing_visibility ${value}`,
   tuneMaxBelowDefault: (max: number, def: number) => `backend max lease TTL of ${max} would be less than backend default lease TTL of ${def}`,
 } as const

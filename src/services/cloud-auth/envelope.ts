@@ -27,7 +27,7 @@ const RETRY_HEADERS = { ...JSON_HEADERS, 'Retry-After': '1' }
  * Go marshals maps with their keys sorted; `data` is a map in the real service. Handlers build their
  * data in key order, so checking is all most answers cost; only out-of-order data is re-built sorted.
  */
-function sortedKeys(data: Record<string, unknown>): Record<string, unknown> {
+export function sortedKeys(data: Record<string, unknown>): Record<string, unknown> {
   const keys = Object.keys(data)
   for (let i = 1; i < keys.length; i++) {
     if (keys[i - 1]! > keys[i]!) {
@@ -42,7 +42,7 @@ function sortedKeys(data: Record<string, unknown>): Record<string, unknown> {
 /** A 2xx answer in the envelope: `data` keys sorted as Go marshals a map. */
 export function authResponse(context: RequestContext, input: AuthEnvelopeInput): Response {
   const body = {
-    ...input.topLevel,
+    ...(input.topLevel && sortedKeys(input.topLevel)),
     request_id: context.emulator.random.uuid(),
     lease_id: '',
     renewable: false,

@@ -166,14 +166,24 @@ const mountStateShape = shape.object<SavedMount>({
   full_arns: shape.entries(fullArnShape),
 })
 
+/** A mount's tuning but its description, as a snapshot holds it (every field optional). */
+const tunedShapes = {
+  default_lease_ttl: shape.optional(shape.integer),
+  max_lease_ttl: shape.optional(shape.integer),
+  token_type: shape.optional(shape.literal('default-service', 'default-batch', 'service', 'batch')),
+  listing_visibility: shape.optional(shape.literal('unauth', 'hidden')),
+  audit_non_hmac_request_keys: shape.optional(shape.array(shape.string)),
+  audit_non_hmac_response_keys: shape.optional(shape.array(shape.string)),
+  passthrough_request_headers: shape.optional(shape.array(shape.string)),
+  allowed_response_headers: shape.optional(shape.array(shape.string)),
+}
+
 const mountShape = shape.object<MountEntry>({
   path: shape.string,
   accessor: shape.string,
   uuid: shape.string,
   description: shape.string,
-  default_lease_ttl: shape.optional(shape.integer),
-  max_lease_ttl: shape.optional(shape.integer),
-  token_type: shape.optional(shape.literal('default-service', 'default-batch', 'service', 'batch')),
+  ...tunedShapes,
 })
 
 interface SavedAuth {
@@ -185,9 +195,7 @@ interface SavedAuth {
 
 const tuningShape = shape.object<MountTuning>({
   description: shape.optional(shape.string),
-  default_lease_ttl: shape.optional(shape.integer),
-  max_lease_ttl: shape.optional(shape.integer),
-  token_type: shape.optional(shape.literal('default-service', 'default-batch', 'service', 'batch')),
+  ...tunedShapes,
 })
 
 const authShape = shape.object<SavedAuth>({

@@ -19,13 +19,22 @@ export interface MountEntry {
   max_lease_ttl?: number
   /** The tuned token type of the mount's logins; absent: `default-service`. */
   token_type?: MountTokenType
+  /** Tuned and shown, with no effect on what the auth method does: the UI's listing, audit and header lists. */
+  listing_visibility?: 'unauth' | 'hidden'
+  audit_non_hmac_request_keys?: string[]
+  audit_non_hmac_response_keys?: string[]
+  passthrough_request_headers?: string[]
+  allowed_response_headers?: string[]
 }
+
+/** The tuned lists a mount shows when they are not empty. */
+export const TUNED_LISTS = ['audit_non_hmac_request_keys', 'audit_non_hmac_response_keys', 'passthrough_request_headers', 'allowed_response_headers'] as const
 
 /** A mount's token type, as `sys/auth/<path>/tune` sets it. */
 export type MountTokenType = 'default-service' | 'default-batch' | 'service' | 'batch'
 
 /** What tuning a mount changes (`sys/auth/<path>/tune`). */
-export type MountTuning = Partial<Pick<MountEntry, 'description' | 'default_lease_ttl' | 'max_lease_ttl' | 'token_type'>>
+export type MountTuning = Partial<Omit<MountEntry, 'path' | 'accessor' | 'uuid'>>
 
 /** A mount's lease TTLs as its system view gives them (seconds): the tuned ones, else the system's. */
 export interface LeaseTtls {

@@ -3,21 +3,27 @@
  * on a fresh mount. Only the method's own type (`aws`) can be enabled.
  */
 import type { RequestContext } from '../../../core/glossary.ts'
-import { authError, authResponse, multiError, noContent } from '../envelope.ts'
+import { authError, authResponse, multiError, noContent, sortedKeys } from '../envelope.ts'
 import { explainResponse } from '../../../core/explanation.ts'
 import { Fields, goDurationSeconds, toStringField, type FieldSchema } from '../fields/index.ts'
 import { DoppelError } from '../../../core/doppel-error.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import type { OperationCall, OperationRoute } from '../routing/api-route.ts'
 import { unsupportedOperation } from '../routing/http-operation.ts'
-import { mountTable, TOKEN_MOUNT, type MountEntry, type MountTokenType } from './mount-table.ts'
+import { mountTable, TOKEN_MOUNT, TUNED_LISTS, type MountEntry, type MountTokenType } from './mount-table.ts'
 import { VAULT_VERSION } from '../dev-server-status.ts'
 import { uuidLayout } from '../../../core/random.ts'
 
 function mountData(type: string, entry: TunedEntry): Record<string, unknown> {
   return {
     accessor: entry.accessor,
-    config: { default_lease_ttl: entry.default_lease_ttl ?? 0, force_no_cache: false, max_lease_ttl: entry.max_lease_ttl ?? 0, token_type: entry.token_type ?? 'default-service' },
+    config: sortedKeys({
+      default_lease_ttl: entry.default_lease_ttl ?? 0,
+      force_no_cache: false,
+      max_lease_ttl: entry.max_lease_ttl ?? 0,
+      token_type: entry.token_type ?? 'default-service',
+      ...shownTuning(entry),
+    }),
     description: entry.description,
     external_entropy_access: false,
     local: false,
@@ -35,6 +41,14 @@ function mountData(type: string, entry: TunedEntry): Record<string, unknown> {
 
 /** What a mount's entry and tuning show of it. */
 type TunedEntry = Omit<MountEntry, 'path'>
+
+/** The tuned settings a mount's entry and tuning show only when set: the listing and the non-empty lists. */
+function shownTuning(entry: TunedEntry): Record<string, unknown> {
+  const shown: Record<string, unknown> = {}
+  if (entry.listing_visibility) shown.listing_visibility = entry.listing_visibility
+  for (const name of TUNED_LISTS) if ((entry[name]?.length ?? 0) > 0) shown[name] = entry[name]
+  return shown
+}
 
 /** The token mount, made at init: its accessor and id fixed for the instance, as a server's are for its life. */
 function tokenMount(context: RequestContext): TunedEntry {
@@ -78,41 +92,44 @@ function readTune(context: RequestContext, path: string): Response {
     force_no_cache: false,
     max_lease_ttl: leases.maxTtl,
     token_type: mount.token_type ?? 'default-service',
+    ...shownTuning(mount),
   }
   return authResponse(context, { data, topLevel: data, mountType: 'system' })
 }
 
 /** The tuning doppel emulates: the lease TTLs, which logins and renewals take, the description and the logins' token type. */
-const TUNE_FIELDS: FieldSchema = { default_lease_ttl: 'string', max_lease_ttl: 'string', description: 'string', token_type: 'string' }
+const TUNE_FIELDS: FieldSchema = {
+  default_lease_ttl: 'string',
+  max_lease_ttl: 'string',
+  description: 'string',
+  audit_non_hmac_request_keys: 'commaList',
+  audit_non_hmac_response_keys: 'commaList',
+  listing_visibility: 'string',
+  token_type: 'string',
+  passthrough_request_headers: 'commaList',
+  allowed_response_headers: 'commaList',
+}
+
+/** `listing_visibility`'s values (`""` is the default). */
+const LISTING_VISIBILITIES = new Set(['', 'unauth', 'hidden'])
 
 /** `token_type`'s values: `""` is `default-service` (Vault's `handleTuneWriteCommon`). */
 const TOKEN_TYPES: Readonly<Record<string, MountTokenType>> = { '': 'default-service', 'default-service': 'default-service', 'default-batch': 'default-batch', service: 'service', batch: 'batch' }
 
 /** Vault's other tuning fields: refused with why, as the path was before doppel emulated any tuning. */
-const TUNE_NOT_EMULATED = [
-  'allowed_managed_keys',
-  'allowed_response_headers',
-  'audit_non_hmac_request_keys',
-  'audit_non_hmac_response_keys',
-  'delegated_auth_accessors',
-  'identity_token_key',
-  'listing_visibility',
-  'options',
-  'passthrough_request_headers',
-  'plugin_version',
-  'user_lockout_config',
-]
+const TUNE_NOT_EMULATED = ['allowed_managed_keys', 'delegated_auth_accessors', 'identity_token_key', 'options', 'plugin_version', 'user_lockout_config']
 
 /**
  * `POST sys/auth/<path>/tune` as Vault's `handleTuneWriteCommon` does it for the fields doppel emulates: the
  * mount holding the path by its longest prefix (the token mount's too), then the lease TTLs (`""`
  * keeps one, `system` clears it, else a duration; a max below the default is refused), the description, the
- * token type (not the token mount's). Nothing is changed unless every field is taken.
+ * audit lists, the listing, the token type (not the token mount's), the header lists. Nothing is changed
+ * unless every field is taken.
  */
 function writeTune(context: RequestContext, path: string, data: Record<string, unknown>): Response {
   const unemulated = TUNE_NOT_EMULATED.filter((name) => Object.hasOwn(data, name))
   if (unemulated.length > 0) {
-    const why = { rule: 'route', seen: `tuning of ${unemulated.join(', ')}`, hint: 'doppel emulates tuning default_lease_ttl, max_lease_ttl, description and token_type' }
+    const why = { rule: 'route', seen: `tuning of ${unemulated.join(', ')}`, hint: `doppel emulates tuning ${Object.keys(TUNE_FIELDS).join(', ')}` }
     return explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), why)
   }
   const fields = new Fields(TUNE_FIELDS, data)
@@ -140,6 +157,10 @@ function writeTune(context: RequestContext, path: string, data: Record<string, u
   if (defaultTtl !== 0 && maxTtl !== 0 && maxTtl < defaultTtl) {
     return explainResponse(authError(400, MESSAGES.tuneMaxBelowDefault(maxTtl, defaultTtl)), { rule: 'lease TTL', seen: `max ${maxTtl}s, default ${defaultTtl}s` })
   }
+  const visibility = fields.string('listing_visibility')
+  if (visibility !== undefined && !LISTING_VISIBILITIES.has(visibility)) {
+    return explainResponse(authError(400, MESSAGES.listingVisibilityInvalid(visibility)), { rule: 'listing_visibility', seen: visibility, expected: 'unauth, hidden or empty' })
+  }
   let tokenType: MountTokenType | undefined
   if (fields.has('token_type')) {
     if (mount === TOKEN_MOUNT) return explainResponse(authError(400, MESSAGES.tokenTypeOnTokenMount), { rule: 'token_type', seen: 'the token mount' })
@@ -153,6 +174,8 @@ function writeTune(context: RequestContext, path: string, data: Record<string, u
     max_lease_ttl: maxTtl,
     ...(fields.has('description') && { description: fields.string('description')! }),
     ...(tokenType && { token_type: tokenType }),
+    ...(visibility !== undefined && { listing_visibility: visibility === '' ? undefined : (visibility as 'unauth' | 'hidden') }),
+    ...Object.fromEntries(TUNED_LISTS.filter((name) => fields.has(name)).map((name) => [name, fields.list(name)!])),
   })
   return noContent()
 }
