@@ -102,8 +102,10 @@ function routeOf(match: RouteMatch<ApiRoute | MountPoint> | undefined, input: Om
   if (!match) return noRow(() => explainResponse(authError(404, MESSAGES.noHandler(input.path)), elsewhere(input.context, input.path)))
   const { row } = match
   const call: OperationCall = { ...input, params: match.params, rest: match.rest }
-  if (row.reads === 'operation') return { token: row.token, ...(row.beforeToken && { before: () => row.beforeToken!(call) }), run: () => row.run(call) }
-  if (row.reads !== 'mount') return { token: row.token, run: () => row.run(call) }
+  if (row.reads !== 'mount') {
+    const before = row.reads === 'operation' ? row.beforeToken : undefined
+    return { token: row.token, ...(before && { before: () => before(call) }), run: () => row.run(call) }
+  }
   // A mount point: the mount is whatever the emulator's mount table holds at the start of the rest.
   const { context } = call
   const mount = mountTable(context.emulator).resolve(call.path.slice(row.path.length - 1))

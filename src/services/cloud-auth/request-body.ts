@@ -110,7 +110,8 @@ export async function listenedJson(request: Request): Promise<{ value: unknown }
 /**
  * The body's bounds, piece by piece: a form's fields, or the JSON object's nesting and entries
  * (SERVICE_ENTRY_LIMITS: the real service's listener bounds JSON the same way; a form holds no more fields
- * than one JSON collection may). Which one is decided as `isForm` decides, piece by piece. The JSON scan also finds where the first value closes, so the parse does not scan again.
+ * than one JSON collection may). Which one is decided as `isForm` decides, piece by piece. The JSON scan
+ * also finds where the first value closes, so the parse does not scan again.
  */
 class BodyBounds {
   #kind: 'json' | 'form' | undefined
@@ -177,12 +178,12 @@ const FORM_TYPE = 'application/x-www-form-urlencoded'
 /** How much of a body Vault looks at to tell a form from JSON: `Peek(512)` in `http/logical.go`. */
 const HEAD_BYTES = 512
 
-/** The form's type in any case: a Content-Type without it names no form, and is not parsed (a login's cost). */
-const MENTIONS_FORM = /application\/x-www-form-urlencoded/i
-
-/** The Content-Type names a form as Go's `mime.ParseMediaType` reads it: one it cannot parse names none. */
+/**
+ * The Content-Type names a form as Go's `mime.ParseMediaType` reads it: one it cannot parse names none. One
+ * that does not hold the form's type in any case is not parsed (a login's cost).
+ */
 function namesForm(contentType: string): boolean {
-  if (!MENTIONS_FORM.test(contentType)) return false
+  if (!contentType.toLowerCase().includes(FORM_TYPE)) return false
   const parsed = parseGoMediaType(contentType)
   return 'mediaType' in parsed && parsed.mediaType === FORM_TYPE
 }

@@ -43,9 +43,9 @@ export function prepareAuth(context: RequestContext, request: AuthRequest): Prep
   const { role } = request
   const policies = sanitisePolicies(request.policies, !role.token_no_default_policy)
   if (policies.includes('root')) throw new LoginError(LOGIN_MESSAGES.rootToken)
-  const leases = mountTable(emulator).leaseTtls(request.mount)
-  const { ttl, warnings } = calculateTtl(leases, role.token_ttl, role.token_period, request.maxTtl, role.token_explicit_max_ttl)
-  const type = loginTokenType(role.token_type, mountTable(emulator).get(request.mount)?.token_type ?? 'default-service')
+  const mounts = mountTable(emulator)
+  const { ttl, warnings } = calculateTtl(mounts.leaseTtls(request.mount), role.token_ttl, role.token_period, request.maxTtl, role.token_explicit_max_ttl)
+  const type = loginTokenType(role.token_type, mounts.get(request.mount)?.token_type ?? 'default-service')
   const store = tokenStore(emulator)
   const aliasKey = `${request.mount}\u0000${request.aliasName}`
   const entityId = store.entities.get(aliasKey)?.entity_id ?? emulator.random.uuid()

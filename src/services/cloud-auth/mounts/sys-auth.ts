@@ -1,6 +1,6 @@
 /**
- * `sys/auth`: enabling, disabling and listing mounts of the auth method, so conformance runs can work
- * on a fresh mount. Only the method's own type (`aws`) can be enabled.
+ * `sys/auth`: enabling, disabling, listing and tuning mounts of the auth method, so conformance runs can
+ * work on a fresh mount. Only the method's own type (`aws`) can be enabled.
  */
 import type { RequestContext } from '../../../core/glossary.ts'
 import { authError, authResponse, multiError, noContent, sortedKeys } from '../envelope.ts'
@@ -57,6 +57,11 @@ function tokenMount(context: RequestContext): TunedEntry {
   return { ...made, ...mountTable(context.emulator).tokenTuning }
 }
 
+/** The entry of the mount at exactly `path`: the token mount's, or one of the auth method's. */
+function entryAt(context: RequestContext, path: string): TunedEntry | undefined {
+  return path === TOKEN_MOUNT ? tokenMount(context) : mountTable(context.emulator).get(path)
+}
+
 function listMounts(context: RequestContext): Response {
   const mounts: Record<string, unknown> = { [`${TOKEN_MOUNT}/`]: mountData('token', tokenMount(context)) }
   for (const entry of mountTable(context.emulator).entries()) mounts[`${entry.path}/`] = mountData('aws', entry)
@@ -65,7 +70,7 @@ function listMounts(context: RequestContext): Response {
 
 /** A mount's own entry (`GET sys/auth/:path`), in the list's shape; the real service's 400 for a path with none. */
 function readMount(context: RequestContext, path: string): Response {
-  const entry = path === TOKEN_MOUNT ? tokenMount(context) : mountTable(context.emulator).get(path)
+  const entry = entryAt(context, path)
   if (entry === undefined) {
     return explainResponse(authError(400, MESSAGES.noAuthEngine(`${path}/`)), { rule: 'mount path', seen: path, hint: 'list the mounts with GET sys/auth' })
   }
@@ -84,7 +89,7 @@ function readTune(context: RequestContext, path: string): Response {
   if (held === undefined) {
     return explainResponse(authError(400, MESSAGES.noSysView(`auth/${path}/`)), { rule: 'mount path', seen: path, hint: 'list the mounts with GET sys/auth' })
   }
-  const mount = held === TOKEN_MOUNT ? tokenMount(context) : table.get(held)!
+  const mount = entryAt(context, held)!
   const leases = table.leaseTtls(held)
   const data = {
     default_lease_ttl: leases.defaultTtl,
@@ -138,7 +143,7 @@ function writeTune(context: RequestContext, path: string, data: Record<string, u
   if (mount === undefined) {
     return explainResponse(authError(400, MESSAGES.tuneNoMount(`auth/${path}/`)), { rule: 'mount path', seen: path, hint: 'list the mounts with GET sys/auth' })
   }
-  const entry = mount === TOKEN_MOUNT ? table.tokenTuning : table.get(mount)!
+  const entry = entryAt(context, mount)!
   const lease = (name: string, current: number): number => {
     const text = fields.string(name) ?? ''
     if (text === '') return current

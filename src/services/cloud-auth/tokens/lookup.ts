@@ -3,7 +3,7 @@ import { explainResponse } from '../../../core/explanation.ts'
 import { authError, authResponse } from '../envelope.ts'
 import type { OperationCall } from '../routing/api-route.ts'
 import { accessorField, callerToken, callingToken, invalidAccessor, NOT_HELD, tokenByAccessor, tokenById, type NamedToken, type TokenFields } from './named-token.ts'
-import { rootTokenData, tokenData } from './token-data.ts'
+import { rootTokenAccessor, rootTokenData, tokenData } from './token-data.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
 import { tokenStore } from './token-store.ts'
 
@@ -51,7 +51,7 @@ function lookupAnswer(context: RequestContext, named: NamedToken, warnings: stri
 export function handleListAccessors({ context }: OperationCall): Response {
   const store = tokenStore(context.emulator)
   store.sweepExpired(context.emulator.clock.nowMs())
-  const keys = [...context.emulator.rootTokens].map((id) => rootTokenData(id, context.emulator).accessor as string)
+  const keys = [...context.emulator.rootTokens].map((id) => rootTokenAccessor(id, context.emulator))
   for (const token of store.tokens.values()) if (token.accessor !== '') keys.push(token.accessor)
   return authResponse(context, { data: { keys: keys.sort() }, mountType: 'token' })
 }

@@ -85,12 +85,12 @@ export function invalidAccessor(): Response {
 export function callingToken(request: Request, context: RequestContext): NamedToken | Response {
   const id = requestToken(request, context.profile)
   if (!id) return tokenDenied(context, undefined, id)
-  if (context.emulator.isRootToken(id)) return { root: id }
-  const store = tokenStore(context.emulator)
-  const token = store.lookup(id)
-  if (!token) return tokenDenied(context, store, id)
-  if (!addressIsAllowed(context.remoteAddress, token.bound_cidrs)) return tokenDenied(context, store, id, token.bound_cidrs)
-  return { token }
+  const named = tokenById(context, id)
+  if (!named) return tokenDenied(context, tokenStore(context.emulator), id)
+  if ('token' in named && !addressIsAllowed(context.remoteAddress, named.token.bound_cidrs)) {
+    return tokenDenied(context, tokenStore(context.emulator), id, named.token.bound_cidrs)
+  }
+  return named
 }
 
 /** The calling token's id (the edge has already checked that it is a root token). */

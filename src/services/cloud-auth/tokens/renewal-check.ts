@@ -3,7 +3,7 @@ import type { RequestContext } from '../../../core/glossary.ts'
 import { GoDurationError, parseGoDurationNs } from '../../../core/go/go-duration.ts'
 import type { RoleEntry } from '../glossary.ts'
 import { IamArnError, parseIamArn } from '../iam-arn.ts'
-import { mountTable } from '../mounts/mount-table.ts'
+import { mountTable, type LeaseTtls } from '../mounts/mount-table.ts'
 import { describeRunningInstance, instanceBoundFailure, InstanceCheckError } from '../login/ec2/instance-checks.ts'
 import { cachedFullArn, globMatches } from '../login/iam/principal-binding.ts'
 import { AuthRefusal } from '../auth-refusal.ts'
@@ -26,12 +26,13 @@ export interface RenewalCheck {
  */
 export async function renewalCheck(context: RequestContext, token: IssuedToken): Promise<RenewalCheck> {
   const state = authState(context.emulator, token.mount)
+  const leases = mountTable(context.emulator).leaseTtls(token.mount)
   const authType = token.internal_data.auth_type ?? token.metadata.auth_type ?? 'ec2'
-  return authType === 'iam' ? iamRenewal(context, state, token) : ec2Renewal(context, state, token)
+  return authType === 'iam' ? iamRenewal(context, state, token, leases) : ec2Renewal(context, state, token, leases)
 }
 
 /** ec2: instance still running, access-list entry present, its role present; the entry is refreshed. */
-async function ec2Renewal(context: RequestContext, state: AuthState, token: IssuedToken): Promise<RenewalCheck> {
+async function ec2Renewal(context: RequestContext, state: AuthState, token: IssuedToken, leases: LeaseTtls): Promise<RenewalCheck> {
   const { instance_id: instanceId, region, account_id: accountId = '' } = token.internal_data
   if (!instanceId) throw new RenewError(TOKEN_MESSAGES.missingInstanceId)
   if (region === undefined) throw new RenewError(TOKEN_MESSAGES.missingRegion)
@@ -46,7 +47,6 @@ async function ec2Renewal(context: RequestContext, state: AuthState, token: Issu
   if (!role) throw new RenewError(MESSAGES.roleEntryNotFound)
 
   const tagMaxTtl = roleTagMaxTtl(token.metadata.role_tag_max_ttl ?? '')
-  const leases = mountTable(context.emulator).leaseTtls(state.mount)
   let shortestMaxTtl = leases.maxTtl
   let longestMaxTtl = leases.maxTtl
   for (const max of [role.token_max_ttl, tagMaxTtl]) {
@@ -73,7 +73,7 @@ function roleTagMaxTtl(text: string): number {
 }
 
 /** iam: role present, the inferred instance still valid if the role infers, the principal still bound. */
-async function iamRenewal(context: RequestContext, state: AuthState, token: IssuedToken): Promise<RenewalCheck> {
+async function iamRenewal(context: RequestContext, state: AuthState, token: IssuedToken, leases: LeaseTtls): Promise<RenewalCheck> {
   const data = token.internal_data
   const canonicalArn = data.canonical_arn ?? token.metadata.canonical_arn ?? ''
   if (canonicalArn === '') throw new RenewError(TOKEN_MESSAGES.missingCanonicalArn)
@@ -85,7 +85,6 @@ async function iamRenewal(context: RequestContext, state: AuthState, token: Issu
   if (!(await principalStillBound(context, state, role, roleName, canonicalArn, data.client_user_id ?? ''))) {
     throw new RenewError(TOKEN_MESSAGES.noLongerBound(roleName, canonicalArn))
   }
-  const leases = mountTable(context.emulator).leaseTtls(state.mount)
   return { bounds: { ttl: role.token_ttl, maxTtl: role.token_max_ttl, period: role.token_period, leases }, commit() {} }
 }
 

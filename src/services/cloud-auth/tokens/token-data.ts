@@ -63,7 +63,7 @@ export function rootTokenData(id: string, emulator: Emulator): Record<string, un
 }
 
 /** A configured root token's accessor: 24 characters, fixed for the instance. */
-function rootTokenAccessor(id: string, emulator: Emulator): string {
+export function rootTokenAccessor(id: string, emulator: Emulator): string {
   const hash = emulator.random.fixed(`root token accessor\0${id}`)
   let accessor = ''
   for (let i = 0; i < 24; i++) accessor += ALPHANUMERIC[hash[i]! % ALPHANUMERIC.length]
