@@ -1,7 +1,10 @@
+import { gunzipSync } from 'node:zlib'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDoppel } from '../../src/features/doppel/index.ts'
 import { createHandlers } from '../../src/faces/msw/index.ts'
+import { readTar } from '../../src/services/registry/index.ts'
+import { publish } from '../registry/registry-client.ts'
 
 describe('MSW handlers', () => {
   const a = createDoppel({ seed: 1 })
@@ -22,6 +25,23 @@ describe('MSW handlers', () => {
   it('answers list operations sent as GET ?list=true', async () => {
     await fetch('http://a.doppel.test/v1/auth/cloud/roles?list=true')
     expect(a.journal.entries().at(-1)).toMatchObject({ method: 'GET', service: 'cloud-auth' })
+  })
+
+  it('hands on the answer as the emulator made it: status, headers, and a body of bytes whole', async () => {
+    await publish(a, 'acme', 'vpc', 'aws', '1.0.0', { 'main.tf': 'resource "aws_vpc" "this" {}\n' })
+    const download = await fetch('http://a.doppel.test/api/registry/v1/modules/acme/vpc/aws/1.0.0/download', { headers: { Authorization: 'Bearer root' } })
+    expect(download.status).toBe(204)
+    const location = download.headers.get('x-terraform-get')!
+    const archive = await fetch(location.replace(/^http:\/\/[^/]+/, 'http://a.doppel.test'))
+    const direct = await a.fetch(location)
+    expect(archive.status).toBe(200)
+    expect(archive.headers.get('content-type')).toBe(direct.headers.get('content-type'))
+    const bytes = new Uint8Array(await archive.arrayBuffer())
+    expect(bytes).toEqual(new Uint8Array(await direct.arrayBuffer()))
+    expect(readTar(gunzipSync(bytes)).map((entry) => entry.path)).toEqual(['main.tf'])
+    const refused = await fetch('http://a.doppel.test/v1/auth/cloud/role/x', { method: 'POST', headers: { 'X-Service-Token': 'root' }, body: '{"auth_type":"nope"}' })
+    expect([refused.status, refused.statusText, refused.headers.get('content-type'), refused.headers.get('cache-control')]).toEqual([400, 'Bad Request', 'application/json', 'no-store'])
+    expect(await refused.json()).toEqual({ errors: [expect.stringContaining('auth_type')] })
   })
 
   it('turns a drop fault into a network error', async () => {
