@@ -1,7 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { PatternShapeError } from '../../src/core/path-pattern.ts'
-import { RouteTable, routeTemplate } from '../../src/core/routing/index.ts'
+import { compilePathPattern, PatternShapeError, type PathPatternOptions } from '../../src/core/path-pattern.ts'
+import { RouteTable, routeTemplate, type RouteRow } from '../../src/core/routing/index.ts'
+import { CONTROL_TABLE } from '../../src/features/doppel/control-table.ts'
+import { MANAGEMENT_ROUTES } from '../../src/services/registry/api/management-api.ts'
+import { READ_ROUTES } from '../../src/services/registry/api/read-api.ts'
 import { ENDPOINTS, API_ROUTES, type MountPoint, isNameSegment } from '../../src/services/cloud-auth/index.ts'
 
 /** The auth method's mounts' rows, as its table under `/v1/` matches a mount-relative path. */
@@ -50,6 +53,40 @@ describe('the route table', () => {
     expect(strict.match('GET', 'config/client')).not.toBe(404)
     expect(strict.match('GET', 'config/client/')).toBe(404)
     expect(() => new RouteTable([{ path: 'a*b' }], { trailingSlash: 'as-written' })).toThrow(PatternShapeError)
+  })
+
+  it('tries a path only against the rows its first segment allows: the answer of every row tried in order', () => {
+    /** The rule the table keeps, without its index: every row, in order. */
+    const everyRow = (rows: readonly RouteRow[], options: PathPatternOptions, method: string, path: string): RouteRow | 404 | 405 => {
+      let known = false
+      for (const row of rows) {
+        const pattern = compilePathPattern(row.path, options)
+        if (row.method !== undefined && row.method !== method) known ||= pattern.test(path)
+        else if (pattern.test(path)) return row
+      }
+      return known ? 405 : 404
+    }
+    const generated = [{ path: ':first/x' }, { method: 'GET', path: 'x/:id' }, { path: '*' }, { method: 'POST', path: 'x' }, { path: 'x/y/' }, { path: '' }, { path: 'http://h/x' }]
+    const tables: [readonly RouteRow[], PathPatternOptions][] = [
+      [MOUNT.rows, { trailingSlash: 'as-written', segment: isNameSegment }],
+      [API_ROUTES, { trailingSlash: 'as-written' }],
+      [MANAGEMENT_ROUTES.rows, {}],
+      [READ_ROUTES.rows, {}],
+      [CONTROL_TABLE.rows, {}],
+      [generated, {}],
+    ]
+    // Paths of the rows' own segments, their parameters filled, and of other text.
+    const segments = [...new Set(tables.flatMap(([rows]) => rows.flatMap((row) => row.path.split('/'))))].map((segment) => (/^:|\*/.test(segment) ? 'v' : segment))
+    const path = fc.tuple(fc.boolean(), fc.array(fc.oneof(fc.constantFrom(...segments), fc.constantFrom('', 'x', 'y', 'login', 'a.b', '%41')), { maxLength: 7 }), fc.boolean())
+      .map(([lead, parts, slash]) => (lead ? '/' : '') + parts.join('/') + (slash ? '/' : ''))
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: tables.length - 1 }), path, fc.constantFrom('GET', 'POST', 'DELETE', 'PATCH', ''), (which, subject, method) => {
+        const [rows, options] = tables[which]!
+        const match = new RouteTable(rows, options).match(method, subject)
+        expect(typeof match === 'number' ? match : match.row, `${method} ${subject}`).toBe(everyRow(rows, options, method, subject))
+      }),
+      { numRuns: 3000 },
+    )
   })
 
   it('describes rows as OpenAPI templates', () => {

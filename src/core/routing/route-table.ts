@@ -10,25 +10,37 @@ export interface RouteTableOptions extends PathPatternOptions {
 
 /**
  * The one route matcher: rows in order, the first whose method and path match wins. A path some row
- * matches with another method is a 405, else a 404. Linear over the rows, each a cheap literal-prefix
- * check and then a segment walk; a match allocates its parameters and nothing else.
+ * matches with another method is a 405, else a 404. A path is tried only against the rows whose first
+ * segment can match its own (a literal one equal to it, or a `:name` or `*`), in order, each a cheap
+ * literal-prefix check and then a segment walk; a match allocates its parameters and nothing else.
  */
 export class RouteTable<Row extends RouteRow> {
   readonly rows: readonly Row[]
   readonly #patterns: PathPattern[]
   readonly #decode: boolean
+  /** The rows a path may match, by its first segment; rows of any first segment for a segment no row names. */
+  readonly #byFirstSegment: Map<string, readonly number[]>
+  readonly #anyFirstSegment: readonly number[]
 
   /** Throws PatternShapeError (core/path-pattern) for a row the options do not fit. */
   constructor(rows: readonly Row[], options: RouteTableOptions = {}) {
     this.rows = rows
     this.#patterns = rows.map((row) => compilePathPattern(row.path, options))
     this.#decode = options.decode ?? false
+    const firsts = rows.map((row) => literalFirstSegment(row.path))
+    const all = rows.map((_, index) => index)
+    this.#anyFirstSegment = all.filter((index) => firsts[index] === undefined)
+    this.#byFirstSegment = new Map(
+      [...new Set(firsts)].flatMap((first) => (first === undefined ? [] : [[first, all.filter((index) => firsts[index] === first || firsts[index] === undefined)]])),
+    )
   }
 
   /** The first row for `method path`, or 404 (no row has the path) or 405 (rows have it, for other methods). */
   match(method: string, path: string): RouteMatch<Row> | 404 | 405 {
     let pathKnown = false
-    for (let i = 0; i < this.rows.length; i++) {
+    const slash = path.indexOf('/')
+    const candidates = this.#byFirstSegment.get(slash === -1 ? path : path.slice(0, slash)) ?? this.#anyFirstSegment
+    for (const i of candidates) {
       const row = this.rows[i]!
       if (row.method !== undefined && row.method !== method) {
         pathKnown ||= this.#patterns[i]!.test(path)
@@ -67,6 +79,17 @@ export class RouteTable<Row extends RouteRow> {
     }
     return out
   }
+}
+
+/**
+ * A pattern's first segment when it is literal text, which a matching path's first segment equals; undefined
+ * for a `:name`, a `*` or a full URL, which paths of any first segment may match.
+ */
+function literalFirstSegment(pattern: string): string | undefined {
+  if (/^[a-z]+:\/\//i.test(pattern)) return undefined
+  const slash = pattern.indexOf('/')
+  const first = slash === -1 ? pattern : pattern.slice(0, slash)
+  return /\*|:[A-Za-z_]/.test(first) ? undefined : first
 }
 
 function pathCost(segments: readonly string[], pattern: readonly string[]): number {
