@@ -2,9 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { compilePathPattern, PatternShapeError, type PathPatternOptions } from '../../src/core/path-pattern.ts'
 import { RouteTable, routeTemplate, type RouteRow } from '../../src/core/routing/index.ts'
-import { CONTROL_TABLE } from '../../src/features/doppel/control-table.ts'
-import { MANAGEMENT_ROUTES } from '../../src/services/registry/api/management-api.ts'
-import { READ_ROUTES } from '../../src/services/registry/api/read-api.ts'
+import { CONTROL_TABLE } from '../../src/features/doppel/index.ts'
+import { MANAGEMENT_ROUTES, READ_ROUTES } from '../../src/services/registry/index.ts'
 import { ENDPOINTS, API_ROUTES, type MountPoint, isNameSegment } from '../../src/services/cloud-auth/index.ts'
 
 /** The auth method's mounts' rows, as its table under `/v1/` matches a mount-relative path. */
