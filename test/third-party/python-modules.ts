@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 
 export const PYTHON = process.env.DOPPEL_TEST_PYTHON ?? '/usr/bin/python3'
 
@@ -24,4 +25,15 @@ export function pythonModulesPresent(modules: string[], python = PYTHON): boolea
   } catch {
     return false
   }
+}
+
+/**
+ * Every call of hvac's aws auth method class but the logins, run against one new mount (`hvac_every_call.py`),
+ * and the answers the real server gave them, a line a call (`hvac_every_call.expected.jsonl`): the main run
+ * holds `doppel serve --profile vault` to them, the real-server run the real server.
+ */
+export const HVAC_EVERY_CALL = {
+  script: new URL('./python/hvac_every_call.py', import.meta.url).pathname,
+  mount: 'hvac-every-call',
+  expected: () => readFileSync(new URL('./python/hvac_every_call.expected.jsonl', import.meta.url), 'utf8').trimEnd().split('\n'),
 }
