@@ -8,7 +8,8 @@
 # the Go module proxy, so the method is Vault's own code (`builtin/credential/aws` of the pinned
 # `github.com/hashicorp/vault` module), built as an external plugin from test/real-server (go.mod pins it;
 # main.go serves it) and registered as `aws`. The command runs with VAULT_ADDR and VAULT_TOKEN (and BAO_ADDR,
-# BAO_TOKEN) set; whatever happens, the server stops when it ends, and the script exits with its status.
+# BAO_TOKEN) set, and BAO_CLI naming the server's CLI; whatever happens, the server stops when it ends, and the
+# script exits with its status.
 #
 # Needs python3 with venv and Go 1.25.3 or newer. DOPPEL_REAL_SERVER_DIR (default .tmp/real-server) keeps the
 # virtual environment and the plugin between runs; DOPPEL_REAL_SERVER_PORT picks the port (default: a free one).
@@ -47,6 +48,8 @@ mkdir -p "$dir/plugins"
 port=${DOPPEL_REAL_SERVER_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
 export VAULT_ADDR="http://127.0.0.1:$port" VAULT_TOKEN=$ROOT_TOKEN
 export BAO_ADDR=$VAULT_ADDR BAO_TOKEN=$ROOT_TOKEN
+# The server's own CLI, for the tests that use it as a client.
+export BAO_CLI="$dir/venv/bin/bao"
 
 server=''
 stop() {

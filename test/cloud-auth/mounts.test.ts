@@ -145,6 +145,30 @@ describe('mounts: sys/auth and per-mount state', () => {
     expect(state()).toBe(before)
   })
 
+  it('tunes a mount through sys/mounts/auth/<path>/tune too (Vault\'s CLI and Go client), and takes what Vault\'s client sends unasked', async () => {
+    const api = managementClient()
+    expect((await api.write('/v1/sys/auth/team/aws', { type: 'aws' })).status).toBe(204)
+    // As `bao auth tune` / `vault auth tune` send it (seen on the wire): the Go client's MountConfigInput
+    const cli = { options: null, default_lease_ttl: '30m0s', max_lease_ttl: '2h0m0s', force_no_cache: false }
+    expect((await api.write('/v1/sys/mounts/auth/team/aws/tune', cli)).status).toBe(204)
+    const tuning = { default_lease_ttl: 1800, max_lease_ttl: 7200, description: '', force_no_cache: false, token_type: 'default-service' }
+    expect((await api.read('/v1/sys/mounts/auth/team/aws/tune')).body.data).toEqual(tuning)
+    expect((await api.read('/v1/sys/auth/team/aws/tune')).body.data).toEqual(tuning)
+    expect(await api.read('/v1/sys/mounts/auth/nope/tune')).toMatchObject({ status: 400, body: errors('cannot fetch sysview for path "auth/nope/"') })
+    expect((await api.call('DELETE', '/v1/sys/mounts/auth/team/aws/tune')).status).toBe(405)
+    // The other fields' values that change nothing are taken; any other is refused with why, changing nothing
+    const nothing = { options: {}, user_lockout_config: null, allowed_managed_keys: [], delegated_auth_accessors: '', identity_token_key: '', trim_request_trailing_slashes: 'false' }
+    expect((await api.write('/v1/sys/mounts/auth/team/aws/tune', { ...nothing, description: 'team' })).status).toBe(204)
+    for (const field of [{ options: { version: '2' } }, { trim_request_trailing_slashes: true }, { plugin_version: '' }, { allowed_managed_keys: 'k' }]) {
+      expect((await api.write('/v1/sys/mounts/auth/team/aws/tune', { ...field, description: 'changed' })).status, JSON.stringify(field)).toBe(404)
+      expect(api.doppel.journal.entries().at(-1)!.explanation).toMatchObject({ seen: `tuning of ${Object.keys(field)[0]}` })
+    }
+    expect((await api.read('/v1/sys/auth/team/aws/tune')).body.data.description).toBe('team')
+    // Other paths under sys/mounts are not emulated: the system backend's 404, after the token check
+    expect(await api.read('/v1/sys/mounts/secret/tune')).toMatchObject({ status: 404, body: errors('1 error occurred:\n\t* unsupported path\n\n') })
+    expect((await api.read('/v1/sys/mounts/auth/team/aws/tune', { anonymous: true })).status).toBe(403)
+  })
+
   it("reads a mount's own entry as the list shows it, and refuses a path with none (seen on the real server)", async () => {
     const api = managementClient()
     await api.write('/v1/sys/auth/second', { type: 'aws', description: 'for tests' })

@@ -121,8 +121,28 @@ const LISTING_VISIBILITIES = new Set(['', 'unauth', 'hidden'])
 /** `token_type`'s values: `""` is `default-service` (Vault's `handleTuneWriteCommon`). */
 const TOKEN_TYPES: Readonly<Record<string, MountTokenType>> = { '': 'default-service', 'default-service': 'default-service', 'default-batch': 'default-batch', service: 'service', batch: 'batch' }
 
-/** Vault's other tuning fields: refused with why, as the path was before doppel emulated any tuning. */
-const TUNE_NOT_EMULATED = ['allowed_managed_keys', 'delegated_auth_accessors', 'identity_token_key', 'options', 'plugin_version', 'user_lockout_config']
+/** A JSON null, an empty text, list or object: what an empty map, list or text decodes from. */
+const isEmpty = (value: unknown) =>
+  value === null || value === '' || (Array.isArray(value) && value.length === 0) || (typeof value === 'object' && Object.keys(value as object).length === 0)
+
+/** Go's `strconv.ParseBool` forms of false, and what decodes to false. */
+const isFalse = (value: unknown) => value === null || value === false || ['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(String(value))
+
+/**
+ * Vault's other tuning fields, each with the values that change nothing on an aws mount (what clients send
+ * unasked: the Go client's `TuneMount`, and so Vault's CLI, sends `"options": null`), as `handleTuneWriteCommon`
+ * takes them; any other value is refused with why, as the path was before doppel emulated any tuning. No
+ * `plugin_version` changes nothing: Vault refuses an empty one as no semantic version.
+ */
+const TUNE_NOT_EMULATED: Readonly<Record<string, (value: unknown) => boolean>> = {
+  allowed_managed_keys: isEmpty,
+  delegated_auth_accessors: isEmpty,
+  identity_token_key: (value) => value === null || value === '',
+  options: (value) => value === null || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0),
+  plugin_version: () => false,
+  trim_request_trailing_slashes: isFalse,
+  user_lockout_config: (value) => value === null || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0),
+}
 
 /**
  * `POST sys/auth/<path>/tune` as Vault's `handleTuneWriteCommon` does it for the fields doppel emulates: the
@@ -132,7 +152,7 @@ const TUNE_NOT_EMULATED = ['allowed_managed_keys', 'delegated_auth_accessors', '
  * unless every field is taken.
  */
 function writeTune(context: RequestContext, path: string, data: Record<string, unknown>): Response {
-  const unemulated = TUNE_NOT_EMULATED.filter((name) => Object.hasOwn(data, name))
+  const unemulated = Object.keys(TUNE_NOT_EMULATED).filter((name) => Object.hasOwn(data, name) && !TUNE_NOT_EMULATED[name]!(data[name]))
   if (unemulated.length > 0) {
     const why = { rule: 'route', seen: `tuning of ${unemulated.join(', ')}`, hint: `doppel emulates tuning ${Object.keys(TUNE_FIELDS).join(', ')}` }
     return explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), why)
@@ -217,14 +237,11 @@ const runMountList = ({ context, operation }: OperationCall) => (operation === '
  * `auth/(?P<path>.+)`): `<path>/tune` reads a mount's tuning; any other rest of one character or more is a
  * mount's path, a trailing slash included (`aws/` is the mount `aws`, `aws/tune/` a path with no mount).
  */
-function runMount({ context, operation, rest, data }: OperationCall): Response {
+function runMount(call: OperationCall): Response {
+  const { context, operation, rest, data } = call
   if (rest === '') return explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), { rule: 'route', seen: 'sys/auth/', hint: 'list the mounts with GET sys/auth' })
-  const tune = /^(.+?)\/tune$/.exec(rest)
-  if (tune) {
-    if (operation === 'read') return readTune(context, tune[1]!)
-    if (operation === 'update') return writeTune(context, tune[1]!, data)
-    return unsupportedOperation(false)
-  }
+  const tuned = runTune(call)
+  if (tuned) return tuned
   const path = rest.endsWith('/') ? rest.slice(0, -1) : rest
   if (operation === 'read') return readMount(context, path)
   if (operation === 'update') return enable(context, path, data)
@@ -234,6 +251,26 @@ function runMount({ context, operation, rest, data }: OperationCall): Response {
   }
   return unsupportedOperation(false)
 }
+
+/**
+ * A mount's tuning when the rest of the path is `<mount path>/tune` (Vault's `(?P<path>.+?)/tune$`): read or
+ * written, any other operation 405. Undefined for any other rest.
+ */
+function runTune({ context, operation, rest, data }: OperationCall): Response | undefined {
+  const path = /^(.+?)\/tune$/.exec(rest)?.[1]
+  if (path === undefined) return undefined
+  if (operation === 'read') return readTune(context, path)
+  if (operation === 'update') return writeTune(context, path, data)
+  return unsupportedOperation(false)
+}
+
+/**
+ * `sys/mounts/auth/<path>/tune`: Vault's other way to an auth mount's tuning (`mounts/(?P<path>.+?)/tune$`,
+ * the path with `auth/` before it), which its CLI's `auth tune` and its Go client's `TuneMount` take. The
+ * same as `sys/auth/<path>/tune`; undefined for any other path under `sys/mounts/auth/`, which doppel does
+ * not emulate.
+ */
+export const runMountsTune: (call: OperationCall) => Response | undefined = runTune
 
 /** `sys/auth` and the mounts under it, relative to `/v1/`. */
 export const SYS_AUTH_ROUTES: readonly OperationRoute[] = [

@@ -14,7 +14,7 @@ import { handleLogin } from '../login/index.ts'
 import { LOGIN_SCHEMA } from '../login/login-input.ts'
 import { mountTable, TOKEN_MOUNT } from '../mounts/mount-table.ts'
 import { apiPath, mountPath } from '../urls.ts'
-import { SYS_AUTH_ROUTES } from '../mounts/sys-auth.ts'
+import { runMountsTune, SYS_AUTH_ROUTES } from '../mounts/sys-auth.ts'
 import { authState } from '../state.ts'
 import { runPeriodicTidy } from '../tidy/remove-expired.ts'
 import { TOKEN_ROUTES } from '../tokens/index.ts'
@@ -24,7 +24,7 @@ import { SYS_INIT_ROUTE } from '../sys-init.ts'
 import { answerError } from '../answer-error.ts'
 import { authProfile } from '../auth-profile.ts'
 import { currentPath } from './aliases.ts'
-import type { ApiRoute, MountCall, OperationRoute } from './api-route.ts'
+import type { ApiRoute, MountCall, OperationCall, OperationRoute } from './api-route.ts'
 import { ENDPOINTS } from './auth-routes.ts'
 import { isNameSegment, type Endpoint } from './endpoint.ts'
 import { unsupportedOperation } from './http-operation.ts'
@@ -95,6 +95,9 @@ const unsupportedRest = (path: string): OperationRoute => ({
   run: ({ context, path }) => explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), elsewhere(context, path)),
 })
 
+/** The system backend's paths doppel does not emulate. */
+const SYS_NOT_EMULATED = unsupportedRest('sys/*')
+
 /** Why a path under `/v1/` reaches no route: where the auth method and Vault's system paths answer. */
 export function elsewhere(context: RequestContext, path: string): Explanation {
   const mounts = mountTable(context.emulator)
@@ -118,7 +121,8 @@ export const API_ROUTES: readonly (ApiRoute | MountPoint)[] = [
   VAULT_OPENAPI_ROUTE,
   ...DEV_SERVER_STATUS_ROUTES,
   SYS_INIT_ROUTE,
-  unsupportedRest('sys/*'),
+  { ...SYS_NOT_EMULATED, path: 'sys/mounts/auth/*', run: (call: OperationCall) => runMountsTune(call) ?? SYS_NOT_EMULATED.run(call) },
+  SYS_NOT_EMULATED,
   MOUNTS,
 ]
 
