@@ -145,6 +145,62 @@ describe('mounts: sys/auth and per-mount state', () => {
     expect(state()).toBe(before)
   })
 
+  it("takes an enable's config as its first tuning, and its options and flags, refusing as the real server does (probed there)", async () => {
+    const api = managementClient()
+    const config = { default_lease_ttl: '1h', max_lease_ttl: '2h', token_type: 'batch', listing_visibility: 'unauth', audit_non_hmac_request_keys: 'a,b', passthrough_request_headers: ['X-A'], allowed_response_headers: 'X-B', description: 'in-config' }
+    expect((await api.write('/v1/sys/auth/set', { type: 'aws', config, options: { a: 'b' }, local: true, seal_wrap: true })).status).toBe(204)
+    expect((await api.read('/v1/sys/auth/set/tune')).body.data).toEqual({
+      allowed_response_headers: ['X-B'],
+      audit_non_hmac_request_keys: ['a', 'b'],
+      default_lease_ttl: 3600,
+      description: '',
+      force_no_cache: false,
+      listing_visibility: 'unauth',
+      max_lease_ttl: 7200,
+      options: { a: 'b' },
+      passthrough_request_headers: ['X-A'],
+      token_type: 'batch',
+    })
+    expect((await api.read('/v1/sys/auth/set')).body.data).toMatchObject({ options: { a: 'b' }, local: true, seal_wrap: true, external_entropy_access: false, config: { default_lease_ttl: 3600, max_lease_ttl: 7200 } })
+    // Vault's CLI sends `"options": null`: the entry shows null; none given, an empty map
+    await api.write('/v1/sys/auth/cli', { type: 'aws', options: null, config: { default_lease_ttl: '800h', max_lease_ttl: '900h' } })
+    expect((await api.read('/v1/sys/auth/cli')).body.data).toMatchObject({ options: null, config: { default_lease_ttl: 2880000, max_lease_ttl: 3240000 } })
+    const before = JSON.stringify((await api.read('/v1/sys/auth')).body.data)
+    const refusals: [unknown, number, string][] = [
+      [{ type: 'aws', config: 'x' }, 400, `Field validation failed: error converting input for field "config": '' expected type 'map[string]interface {}', got unconvertible type 'string', value: 'x'`],
+      [{ type: 'aws', config: { default_lease_ttl: 'abc' } }, 400, 'unable to parse default TTL of abc: time: invalid duration "abc"'],
+      [{ type: 'aws', config: { max_lease_ttl: 'abc' } }, 400, 'unable to parse max TTL of abc: time: invalid duration "abc"'],
+      [{ type: 'aws', config: { default_lease_ttl: '2h', max_lease_ttl: '1h' } }, 400, 'given default lease TTL greater than given max lease TTL'],
+      [{ type: 'aws', config: { default_lease_ttl: '800h' } }, 400, 'given default lease TTL greater than system max lease TTL of 2764800'],
+      [{ type: 'aws', config: { token_type: 'nope' } }, 400, "invalid value for 'token_type'"],
+      [{ type: '', config: { token_type: 'nope' } }, 400, "invalid value for 'token_type'"],
+      [{ type: 'aws', config: { listing_visibility: 'nope' } }, 400, 'invalid listing_visibility nope'],
+      [{ type: 'aws', config: { plugin_version: 'v1.0.0' } }, 400, 'plugin not found in the catalog: aws, version=v1.0.0'],
+      [{ type: 'aws', config: { plugin_version: 'nope' } }, 400, 'version "nope" is not a valid semantic version: malformed version: nope'],
+      [{ type: 'aws', options: { version: '2' } }, 400, 'auth method "aws" does not allow setting a version'],
+      [{ type: 'aws', config: { force_no_cache: 'yes' } }, 400, 'unable to convert given auth config information'],
+      [{ type: 'nope', config: { token_type: 'batch' } }, 400, 'plugin not found in the catalog: nope'],
+    ]
+    for (const [body, status, message] of refusals) {
+      expect(await api.write('/v1/sys/auth/refused', body), JSON.stringify(body)).toMatchObject({ status, body: errors(message) })
+    }
+    expect(JSON.stringify((await api.read('/v1/sys/auth')).body.data)).toBe(before)
+    // The builtin's own version may be named; the mount runs the builtin
+    expect((await api.write('/v1/sys/auth/builtin', { type: 'aws', config: { plugin_version: 'v1.21.4+builtin' } })).status).toBe(204)
+    // A snapshot keeps them
+    const snapshot = api.doppel.snapshot()
+    api.doppel.restore(snapshot)
+    expect((await api.read('/v1/sys/auth/set/tune')).body.data).toMatchObject({ default_lease_ttl: 3600, token_type: 'batch', options: { a: 'b' } })
+    expect((await api.read('/v1/sys/auth/cli')).body.data.options).toBeNull()
+  })
+
+  it("refuses user lockout tuning on the method's and the token mount, as Vault does for their types", async () => {
+    const api = managementClient()
+    const lockout = { user_lockout_config: { lockout_threshold: '5' } }
+    expect(await api.write('/v1/sys/mounts/auth/cloud/tune', lockout)).toMatchObject({ status: 400, body: errors('tuning of user lockout configuration for auth type "aws" not allowed') })
+    expect(await api.write('/v1/sys/auth/token/tune', lockout)).toMatchObject({ status: 400, body: errors('tuning of user lockout configuration for auth type "token" not allowed') })
+  })
+
   it('tunes a mount through sys/mounts/auth/<path>/tune too (Vault\'s CLI and Go client), and takes what Vault\'s client sends unasked', async () => {
     const api = managementClient()
     expect((await api.write('/v1/sys/auth/team/aws', { type: 'aws' })).status).toBe(204)

@@ -1,7 +1,7 @@
 // The server's own CLI (OpenBao's `bao`, the Vault CLI's fork, which scripts/real-server.sh installs: BAO_CLI)
 // against the real server and against `doppel serve --profile vault`, command by command, as a user drives a
-// mount from a shell: enable, tune (through sys/mounts/auth/<path>/tune, as the CLI tunes), configure, role
-// CRUD, a role tag, a tidy, refusals, a missing path, the token lookup, disable. The outputs are the same
+// mount from a shell: enable (with a first tuning too), tune (through sys/mounts/auth/<path>/tune, as the CLI
+// tunes), configure, role CRUD, a role tag, a tidy, refusals, a missing path, the token lookup, disable. The outputs are the same
 // but for the values each server draws at random and the times.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
@@ -31,6 +31,11 @@ const COMMANDS: string[][] = [
   ['list', `auth/${MOUNT}/identity-accesslist`],
   ['delete', `auth/${MOUNT}/role/r1`],
   ['token', 'lookup', '-format=json'],
+  ['auth', 'enable', `-path=${MOUNT}-set`, '-description=mine', '-default-lease-ttl=1h', '-max-lease-ttl=2h', '-token-type=batch', '-listing-visibility=unauth', '-passthrough-request-headers=X-A', '-allowed-response-headers=X-B', '-audit-non-hmac-request-keys=k1', '-audit-non-hmac-response-keys=k2', 'aws'],
+  ['read', '-format=json', `sys/auth/${MOUNT}-set/tune`],
+  ['auth', 'tune', '-user-lockout-threshold=5', `${MOUNT}-set/`],
+  ['auth', 'enable', `-path=${MOUNT}-version`, '-plugin-version=v1.0.0', 'aws'],
+  ['auth', 'disable', `${MOUNT}-set`],
   ['auth', 'disable', MOUNT],
   ['read', `auth/${MOUNT}/role/r1`],
 ]

@@ -126,4 +126,13 @@ export const MESSAGES = {
   tokenTypeInvalid: "invalid value for 'token_type'",
   listingVisibilityInvalid: (value: string) => `invalid listing_visibility ${value}`,
   tuneMaxBelowDefault: (max: number, def: number) => `backend max lease TTL of ${max} would be less than backend default lease TTL of ${def}`,
+  enableConfigUnconvertible: 'unable to convert given auth config information',
+  enableTtlUnparsable: (kind: 'default' | 'max', value: string, reason: string) => `unable to parse ${kind} TTL of ${value}: ${reason}`,
+  enableDefaultOverMax: 'given default lease TTL greater than given max lease TTL',
+  enableDefaultOverSystemMax: (max: number) => `given default lease TTL greater than system max lease TTL of ${max}`,
+  versionNotSemantic: (version: string, reason: string) => `version ${goQuote(version)} is not a valid semantic version: ${reason}`,
+  pluginVersionNotFound: (type: string, version: string) => `plugin not found in the catalog: ${type}, version=${version}`,
+  authVersionOption: (type: string) => `auth method ${goQuote(type)} does not allow setting a version`,
+  identityTokenKeyMissing: (key: string) => `key ${goQuote(key)} does not exist`,
+  userLockoutNotAllowed: (type: string) => `tuning of user lockout configuration for auth type ${goQuote(type)} not allowed`,
 } as const

@@ -184,6 +184,10 @@ const mountShape = shape.object<MountEntry>({
   uuid: shape.string,
   description: shape.string,
   ...tunedShapes,
+  options: shape.optional(shape.nullable(shape.dictionary(shape.string))),
+  local: shape.optional(shape.boolean),
+  seal_wrap: shape.optional(shape.boolean),
+  external_entropy_access: shape.optional(shape.boolean),
 })
 
 interface SavedAuth {

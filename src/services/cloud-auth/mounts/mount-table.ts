@@ -25,6 +25,12 @@ export interface MountEntry {
   audit_non_hmac_response_keys?: string[]
   passthrough_request_headers?: string[]
   allowed_response_headers?: string[]
+  /** The enable's `options` (absent: an empty map; null when the enable gave null, as Vault's CLI does). */
+  options?: Record<string, string> | null
+  /** The enable's flags, shown in the mount's entry; they change nothing the method does. */
+  local?: boolean
+  seal_wrap?: boolean
+  external_entropy_access?: boolean
 }
 
 /** The tuned lists a mount shows when they are not empty. */
@@ -34,7 +40,10 @@ export const TUNED_LISTS = ['audit_non_hmac_request_keys', 'audit_non_hmac_respo
 export type MountTokenType = 'default-service' | 'default-batch' | 'service' | 'batch'
 
 /** What tuning a mount changes (`sys/auth/<path>/tune`). */
-export type MountTuning = Partial<Omit<MountEntry, 'path' | 'accessor' | 'uuid'>>
+export type MountTuning = Partial<Omit<MountEntry, 'path' | 'accessor' | 'uuid' | 'options' | 'local' | 'seal_wrap' | 'external_entropy_access'>>
+
+/** What an enable sets besides the description: a first tuning, the options and the flags. */
+export type MountSettings = Partial<Omit<MountEntry, 'path' | 'accessor' | 'uuid' | 'description'>>
 
 /** A mount's lease TTLs as its system view gives them (seconds): the tuned ones, else the system's. */
 export interface LeaseTtls {
@@ -94,9 +103,9 @@ export class MountTable {
   }
 
   /** Adds a mount at `path` (the caller checked for conflicts). */
-  enable(path: string, description: string): MountEntry {
+  enable(path: string, description: string, settings: MountSettings = {}): MountEntry {
     const random = this.#emulator.random
-    const entry = { path, accessor: `auth_aws_${random.hex(8)}`, uuid: random.uuid(), description }
+    const entry = { ...settings, path, accessor: `auth_aws_${random.hex(8)}`, uuid: random.uuid(), description }
     this.#mounts.set(path, entry)
     return entry
   }

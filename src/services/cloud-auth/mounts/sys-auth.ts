@@ -13,6 +13,7 @@ import { unsupportedOperation } from '../routing/http-operation.ts'
 import { mountTable, TOKEN_MOUNT, TUNED_LISTS, type MountEntry, type MountTokenType } from './mount-table.ts'
 import { VAULT_VERSION } from '../dev-server-status.ts'
 import { uuidLayout } from '../../../core/random.ts'
+import { checkEnableSettings, readEnableSettings } from './enable-settings.ts'
 
 function mountData(type: string, entry: TunedEntry): Record<string, unknown> {
   return {
@@ -25,15 +26,15 @@ function mountData(type: string, entry: TunedEntry): Record<string, unknown> {
       ...shownTuning(entry),
     }),
     description: entry.description,
-    external_entropy_access: false,
-    local: false,
-    // Mounts enabled through sys/auth hold an empty options map; the token mount, made at init, none.
-    options: type === 'token' ? null : {},
+    external_entropy_access: entry.external_entropy_access ?? false,
+    local: entry.local ?? false,
+    // An enable's options (an empty map unless given); the token mount, made at init, has none.
+    options: entry.options !== undefined ? entry.options : type === 'token' ? null : {},
     plugin_version: '',
     // A builtin plugin reports the server's version (the release the vault profile names).
     running_plugin_version: `v${VAULT_VERSION}+builtin${type === 'token' ? '.vault' : ''}`,
     running_sha256: '',
-    seal_wrap: false,
+    seal_wrap: entry.seal_wrap ?? false,
     type,
     uuid: entry.uuid,
   }
@@ -91,14 +92,15 @@ function readTune(context: RequestContext, path: string): Response {
   }
   const mount = entryAt(context, held)!
   const leases = table.leaseTtls(held)
-  const data = {
+  const data = sortedKeys({
     default_lease_ttl: leases.defaultTtl,
     description: mount.description,
     force_no_cache: false,
     max_lease_ttl: leases.maxTtl,
     token_type: mount.token_type ?? 'default-service',
+    ...(mount.options && Object.keys(mount.options).length > 0 && { options: mount.options }),
     ...shownTuning(mount),
-  }
+  })
   return authResponse(context, { data, topLevel: data, mountType: 'system' })
 }
 
@@ -141,7 +143,8 @@ const TUNE_NOT_EMULATED: Readonly<Record<string, (value: unknown) => boolean>> =
   options: (value) => value === null || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0),
   plugin_version: () => false,
   trim_request_trailing_slashes: isFalse,
-  user_lockout_config: (value) => value === null || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0),
+  // An object is Vault's refusal of user lockout on this mount's type (writeTune)
+  user_lockout_config: (value) => value === null || (typeof value === 'object' && !Array.isArray(value)),
 }
 
 /**
@@ -182,6 +185,11 @@ function writeTune(context: RequestContext, path: string, data: Record<string, u
   if (defaultTtl !== 0 && maxTtl !== 0 && maxTtl < defaultTtl) {
     return explainResponse(authError(400, MESSAGES.tuneMaxBelowDefault(maxTtl, defaultTtl)), { rule: 'lease TTL', seen: `max ${maxTtl}s, default ${defaultTtl}s` })
   }
+  const lockout = data.user_lockout_config
+  if (typeof lockout === 'object' && lockout !== null && Object.keys(lockout).length > 0) {
+    const type = mount === TOKEN_MOUNT ? 'token' : 'aws'
+    return explainResponse(authError(400, MESSAGES.userLockoutNotAllowed(type)), { rule: 'user_lockout_config', seen: `a ${type} mount`, expected: 'user lockout is for ldap, approle and userpass mounts' })
+  }
   const visibility = fields.string('listing_visibility')
   if (visibility !== undefined && !LISTING_VISIBILITIES.has(visibility)) {
     return explainResponse(authError(400, MESSAGES.listingVisibilityInvalid(visibility)), { rule: 'listing_visibility', seen: visibility, expected: 'unauth, hidden or empty' })
@@ -214,18 +222,23 @@ function mountType(type: string, pluginName: string): string | Response {
 }
 
 function enable(context: RequestContext, path: string, data: Record<string, unknown>): Response {
-  // Every field is read (and a wrong-typed one refused) before the type is judged, as the real service does.
+  // Every field is read (and a wrong-typed one refused), then the config, before the type is judged, as the real service does.
   const given = toStringField(data.type, 'type')
   const description = toStringField(data.description, 'description')
-  const type = mountType(given, toStringField(data.plugin_name, 'plugin_name'))
+  const pluginName = toStringField(data.plugin_name, 'plugin_name')
+  const read = readEnableSettings(data)
+  if (read instanceof Response) return read
+  const type = mountType(given, read.config.plugin_name || pluginName)
   if (typeof type !== 'string') return type
+  const refused = checkEnableSettings(type, read.settings, read.config)
+  if (refused) return refused
   if (type !== 'aws') return explainResponse(authError(400, MESSAGES.pluginNotFound(type)), { rule: 'mount type', seen: type, expected: 'aws (the one auth method doppel emulates)' })
   const table = mountTable(context.emulator)
   const conflict = table.conflict(path)
   if (conflict !== undefined) {
     return explainResponse(authError(400, MESSAGES.pathInUse(`${conflict}/`)), { rule: 'mount path', seen: path, hint: `${conflict}/ is mounted already; pick a path that neither holds nor sits under it` })
   }
-  table.enable(path, description)
+  table.enable(path, description, read.settings)
   return noContent()
 }
 
