@@ -12,7 +12,7 @@ import { unconvertible } from '../fields/field-error.ts'
 import { weakString } from '../fields/scalar-fields.ts'
 import { MOUNT_MAX_TTL } from '../limits.ts'
 import { VAULT_VERSION } from '../dev-server-status.ts'
-import type { MountSettings, MountTokenType } from './mount-table.ts'
+import { LISTING_VISIBILITIES, TOKEN_TYPES, TUNED_LISTS, type MountSettings } from './mount-table.ts'
 
 
 /** A refusal of the `config`, before the type is judged (Vault checks it first). */
@@ -64,12 +64,16 @@ function decodeConfig(map: Record<string, unknown>): ApiMountConfig | undefined 
   return config
 }
 
-/** A lease TTL of the config: `""` and `system` are the system's (0), else a duration. */
-function leaseTtl(text: string | undefined): number {
-  return text === undefined || text === '' || text === 'system' ? 0 : goDurationSeconds(text)
+/** A lease TTL of the config: `""` and `system` are the system's (0), else a duration; or its refusal. */
+function leaseTtl(kind: 'default' | 'max', text: string | undefined): number | Response {
+  if (text === undefined || text === '' || text === 'system') return 0
+  try {
+    return goDurationSeconds(text)
+  } catch (error) {
+    if (!(error instanceof DoppelError)) throw error
+    return refuse(MESSAGES.enableTtlUnparsable(kind, text, error.message), text, 'a duration (3600, 1h, 30d) or system')
+  }
 }
-
-const TOKEN_TYPES: Readonly<Record<string, MountTokenType>> = { '': 'default-service', 'default-service': 'default-service', 'default-batch': 'default-batch', service: 'service', batch: 'batch' }
 
 /** Reads the settings, or answers the first refusal in Vault's order. Throws FieldError for a field of the wrong kind. */
 export function readEnableSettings(data: Record<string, unknown>): { settings: MountSettings; config: ApiMountConfig } | Response {
@@ -81,20 +85,10 @@ export function readEnableSettings(data: Record<string, unknown>): { settings: M
   }
   const config = decodeConfig(configMap(data.config))
   if (config === undefined) return refuse(MESSAGES.enableConfigUnconvertible, 'a config field of the wrong kind', 'strings for the TTLs, token type and listing; lists or comma texts for the lists')
-  let defaultTtl: number
-  let maxTtl: number
-  try {
-    defaultTtl = leaseTtl(config.default_lease_ttl)
-  } catch (error) {
-    if (!(error instanceof DoppelError)) throw error
-    return refuse(MESSAGES.enableTtlUnparsable('default', config.default_lease_ttl!, error.message), config.default_lease_ttl!, 'a duration (3600, 1h, 30d) or system')
-  }
-  try {
-    maxTtl = leaseTtl(config.max_lease_ttl)
-  } catch (error) {
-    if (!(error instanceof DoppelError)) throw error
-    return refuse(MESSAGES.enableTtlUnparsable('max', config.max_lease_ttl!, error.message), config.max_lease_ttl!, 'a duration (3600, 1h, 30d) or system')
-  }
+  const defaultTtl = leaseTtl('default', config.default_lease_ttl)
+  if (defaultTtl instanceof Response) return defaultTtl
+  const maxTtl = leaseTtl('max', config.max_lease_ttl)
+  if (maxTtl instanceof Response) return maxTtl
   if (maxTtl !== 0 && defaultTtl > maxTtl) return refuse(MESSAGES.enableDefaultOverMax, `default ${defaultTtl}s, max ${maxTtl}s`, 'a default no longer than the max')
   if (defaultTtl > MOUNT_MAX_TTL && maxTtl === 0) return refuse(MESSAGES.enableDefaultOverSystemMax(MOUNT_MAX_TTL), `default ${defaultTtl}s`, `at most the system max, ${MOUNT_MAX_TTL}s, or a max given beside it`)
   const tokenType = TOKEN_TYPES[config.token_type ?? '']
@@ -104,7 +98,7 @@ export function readEnableSettings(data: Record<string, unknown>): { settings: M
     ...(maxTtl !== 0 && { max_lease_ttl: maxTtl }),
     ...(tokenType !== 'default-service' && { token_type: tokenType }),
     ...(config.listing_visibility && { listing_visibility: config.listing_visibility as 'unauth' | 'hidden' }),
-    ...Object.fromEntries(LIST_FIELDS.filter((name) => name !== 'allowed_managed_keys' && name !== 'delegated_auth_accessors' && (config[name]?.length ?? 0) > 0).map((name) => [name, config[name]])),
+    ...Object.fromEntries(TUNED_LISTS.filter((name) => (config[name]?.length ?? 0) > 0).map((name) => [name, config[name]])),
     options,
     ...flags,
   }
@@ -148,7 +142,7 @@ export function checkEnableSettings(type: string, settings: MountSettings, confi
   }
   if (settings.options && (settings.options.version ?? '') !== '') return refuse(MESSAGES.authVersionOption(type), `options.version ${settings.options.version}`, 'no version option: an auth method has none')
   const listing = config.listing_visibility ?? ''
-  if (!['', 'unauth', 'hidden'].includes(listing)) return refuse(MESSAGES.listingVisibilityInvalid(listing), listing, '"", unauth or hidden')
+  if (!LISTING_VISIBILITIES.has(listing)) return refuse(MESSAGES.listingVisibilityInvalid(listing), listing, '"", unauth or hidden')
   const key = config.identity_token_key ?? ''
   if (key !== '') return refuse(MESSAGES.identityTokenKeyMissing(key), key, 'no identity_token_key: doppel holds no identity token keys')
   return undefined

@@ -39,6 +39,12 @@ export const TUNED_LISTS = ['audit_non_hmac_request_keys', 'audit_non_hmac_respo
 /** A mount's token type, as `sys/auth/<path>/tune` sets it. */
 export type MountTokenType = 'default-service' | 'default-batch' | 'service' | 'batch'
 
+/** `token_type`'s values in an enable's config and a tuning: `""` is `default-service` (Vault's `handleEnableAuth`, `handleTuneWriteCommon`). */
+export const TOKEN_TYPES: Readonly<Record<string, MountTokenType>> = { '': 'default-service', 'default-service': 'default-service', 'default-batch': 'default-batch', service: 'service', batch: 'batch' }
+
+/** `listing_visibility`'s values (`""` is the default). */
+export const LISTING_VISIBILITIES: ReadonlySet<string> = new Set(['', 'unauth', 'hidden'])
+
 /** What tuning a mount changes (`sys/auth/<path>/tune`). */
 export type MountTuning = Partial<Omit<MountEntry, 'path' | 'accessor' | 'uuid' | 'options' | 'local' | 'seal_wrap' | 'external_entropy_access'>>
 

@@ -10,7 +10,7 @@ import { DoppelError } from '../../../core/doppel-error.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import type { OperationCall, OperationRoute } from '../routing/api-route.ts'
 import { unsupportedOperation } from '../routing/http-operation.ts'
-import { mountTable, TOKEN_MOUNT, TUNED_LISTS, type MountEntry, type MountTokenType } from './mount-table.ts'
+import { LISTING_VISIBILITIES, mountTable, TOKEN_MOUNT, TOKEN_TYPES, TUNED_LISTS, type MountEntry, type MountTokenType } from './mount-table.ts'
 import { VAULT_VERSION } from '../dev-server-status.ts'
 import { uuidLayout } from '../../../core/random.ts'
 import { checkEnableSettings, readEnableSettings } from './enable-settings.ts'
@@ -117,11 +117,7 @@ const TUNE_FIELDS: FieldSchema = {
   allowed_response_headers: 'commaList',
 }
 
-/** `listing_visibility`'s values (`""` is the default). */
-const LISTING_VISIBILITIES = new Set(['', 'unauth', 'hidden'])
 
-/** `token_type`'s values: `""` is `default-service` (Vault's `handleTuneWriteCommon`). */
-const TOKEN_TYPES: Readonly<Record<string, MountTokenType>> = { '': 'default-service', 'default-service': 'default-service', 'default-batch': 'default-batch', service: 'service', batch: 'batch' }
 
 /** A JSON null, an empty text, list or object: what an empty map, list or text decodes from. */
 const isEmpty = (value: unknown) =>
