@@ -160,3 +160,16 @@ describe('who may call them', () => {
     expect(JSON.stringify(entry.explanation)).not.toContain('hvs.secret-looking')
   })
 })
+
+describe('auth/token/tidy', () => {
+  it("answers 202 with the real store's warning, keeping live tokens; root tokens only, updates only", async () => {
+    const { world, auth } = await loggedIn()
+    const live = await loggedIn()
+    expect(await call(live.world, 'tidy', undefined, live.auth.client_token)).toEqual({ status: 403, body: errors(multi('permission denied')) })
+    expect((await call(world, 'tidy', undefined, 'root', 'GET')).status).toBe(405)
+    const reply = await call(world, 'tidy')
+    expect(reply.status).toBe(202)
+    expect(reply.body).toMatchObject({ data: null, auth: null, warnings: ["Tidy operation successfully started. Any information from the operation will be printed to Vault's server logs."] })
+    expect(tokenStore(world.doppel).tokens.has(auth.client_token)).toBe(true)
+  })
+})

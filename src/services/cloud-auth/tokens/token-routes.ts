@@ -1,5 +1,6 @@
 import type { Service } from '../../../core/glossary.ts'
-import { authError } from '../envelope.ts'
+import { MESSAGES } from '../auth-messages.ts'
+import { authError, authResponse } from '../envelope.ts'
 import type { FieldSchema } from '../fields/index.ts'
 import type { OperationCall, OperationRoute, RequestRoute } from '../routing/api-route.ts'
 import { unsupportedOperation } from '../routing/http-operation.ts'
@@ -74,7 +75,23 @@ const accessorsRoute = (path: string): OperationRoute => ({
   run: (call) => (call.operation === 'list' ? handleListAccessors(call) : unsupportedOperation(false)),
 })
 
-/** The token store's routes, by path under `auth/<token mount>/`: the `*-self` ones, those naming a token, the accessors' list. */
+/**
+ * `tidy` (Vault's `handleTidy`: `tidy$`, updates only): the real token store cleans up in the background
+ * and answers 202 at once. doppel's store leaves nothing to tidy: expired tokens go as the clock moves and
+ * before each request.
+ */
+const tidyRoute: OperationRoute = {
+  path: 'tidy',
+  reads: 'operation',
+  token: 'root',
+  describe: { post: { summary: 'Tidy the token store: expired tokens go', answers: { '202': 'Started: a warning says so' } } },
+  run({ context, operation }) {
+    if (operation !== 'update') return unsupportedOperation(false)
+    return authResponse(context, { status: 202, warnings: [MESSAGES.tidyStarted], mountType: 'token' })
+  },
+}
+
+/** The token store's routes, by path under `auth/<token mount>/`: the `*-self` ones, those naming a token, the accessors' list, the tidy. */
 export const TOKEN_ROUTES: readonly (SelfRoute | OperationRoute)[] = [
   selfRoute('lookup-self', ['GET', 'POST', 'PUT'], handleLookupSelf),
   selfRoute('renew-self', ['POST', 'PUT'], handleRenewSelf),
@@ -88,4 +105,5 @@ export const TOKEN_ROUTES: readonly (SelfRoute | OperationRoute)[] = [
   namedRoute('revoke-accessor', { accessor: 'string' }, { update: handleRevokeAccessor }, { ...REVOKED, '200': 'No token with that accessor: a warning' }),
   accessorsRoute('accessors'),
   accessorsRoute('accessors/'),
+  tidyRoute,
 ]
