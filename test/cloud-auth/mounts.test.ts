@@ -162,6 +162,10 @@ describe('mounts: sys/auth and per-mount state', () => {
       token_type: 'batch',
     })
     expect((await api.read('/v1/sys/auth/set')).body.data).toMatchObject({ options: { a: 'b' }, local: true, seal_wrap: true, external_entropy_access: false, config: { default_lease_ttl: 3600, max_lease_ttl: 7200 } })
+    // A list given as one text is split as the SDK splits a comma list, empty items kept (seen on the real server)
+    await api.write('/v1/sys/auth/commas', { type: 'aws', config: { audit_non_hmac_request_keys: 'a, ,b', passthrough_request_headers: '' } })
+    expect((await api.read('/v1/sys/auth/commas/tune')).body.data).toMatchObject({ audit_non_hmac_request_keys: ['a', '', 'b'] })
+    expect((await api.read('/v1/sys/auth/commas/tune')).body.data).not.toHaveProperty('passthrough_request_headers')
     // Vault's CLI sends `"options": null`: the entry shows null; none given, an empty map
     await api.write('/v1/sys/auth/cli', { type: 'aws', options: null, config: { default_lease_ttl: '800h', max_lease_ttl: '900h' } })
     expect((await api.read('/v1/sys/auth/cli')).body.data).toMatchObject({ options: null, config: { default_lease_ttl: 2880000, max_lease_ttl: 3240000 } })

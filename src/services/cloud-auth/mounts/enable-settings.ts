@@ -7,13 +7,12 @@ import { explainResponse } from '../../../core/explanation.ts'
 import { DoppelError } from '../../../core/doppel-error.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import { authError } from '../envelope.ts'
-import { FieldError, goDurationSeconds, toBoolField } from '../fields/index.ts'
+import { FieldError, goDurationSeconds, toBoolField, toCommaListField } from '../fields/index.ts'
 import { unconvertible } from '../fields/field-error.ts'
 import { weakString } from '../fields/scalar-fields.ts'
 import { MOUNT_MAX_TTL } from '../limits.ts'
 import { VAULT_VERSION } from '../dev-server-status.ts'
 import { LISTING_VISIBILITIES, TOKEN_TYPES, TUNED_LISTS, type MountSettings } from './mount-table.ts'
-
 
 /** A refusal of the `config`, before the type is judged (Vault checks it first). */
 const refuse = (message: string, seen: string, expected: string) => explainResponse(authError(400, message), { rule: 'mount config', seen, expected })
@@ -55,7 +54,8 @@ function decodeConfig(map: Record<string, unknown>): ApiMountConfig | undefined 
   for (const name of LIST_FIELDS) {
     const value = map[name]
     if (value === undefined || value === null) continue
-    if (typeof value === 'string') config[name] = value.split(',').map((item) => item.trim()).filter((item) => item !== '')
+    // A text is split as the SDK splits a comma list (parseutil.ParseCommaStringSlice): items trimmed, empty ones kept.
+    if (typeof value === 'string') config[name] = toCommaListField(value, name)
     else if (Array.isArray(value) && value.every((item) => typeof item === 'string')) config[name] = value as string[]
     else return undefined
   }

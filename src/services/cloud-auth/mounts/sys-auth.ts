@@ -117,8 +117,6 @@ const TUNE_FIELDS: FieldSchema = {
   allowed_response_headers: 'commaList',
 }
 
-
-
 /** A JSON null, an empty text, list or object: what an empty map, list or text decodes from. */
 const isEmpty = (value: unknown) =>
   value === null || value === '' || (Array.isArray(value) && value.length === 0) || (typeof value === 'object' && Object.keys(value as object).length === 0)
