@@ -161,9 +161,11 @@ describe('renew-self refusals', () => {
     expect(await renew(world, auth.client_token)).toEqual(DENIED)
   })
 
-  it('answers GET with the unsupported-operation 405', async () => {
+  it("answers a login's token's GET with the ACL's 403 (the default policy grants update only), a root token's with the 405", async () => {
     const { world, auth } = await ec2Login()
-    const reply = await tokenCall(world, 'renew-self', auth.client_token, undefined, 'GET')
+    const denied = await tokenCall(world, 'renew-self', auth.client_token, undefined, 'GET')
+    expect(denied).toEqual({ status: 403, body: { errors: ['1 error occurred:\n\t* permission denied\n\n'] } })
+    const reply = await tokenCall(world, 'renew-self', 'root', undefined, 'GET')
     expect(reply).toEqual({ status: 405, body: { errors: ['1 error occurred:\n\t* unsupported operation\n\n'] } })
   })
 

@@ -2,8 +2,9 @@
 // against the real server and against `doppel serve --profile vault`, command by command, as a user drives a
 // mount from a shell: enable (with a first tuning too), tune (through sys/mounts/auth/<path>/tune, as the CLI
 // tunes), configure, role CRUD, a role tag, a tidy, refusals, a missing path, the token lookup and tidy,
-// disable. The outputs are the same but for the values each server draws at random, the times, and the name
-// in the token store's tidy warning.
+// token creation (with each of its flags, a custom id, a batch token, a role) with a lookup, renewal and
+// revocation of the created, disable. The outputs are the same but for the values each server draws at
+// random, the times, and the name in the token store's tidy warning.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -33,6 +34,16 @@ const COMMANDS: string[][] = [
   ['delete', `auth/${MOUNT}/role/r1`],
   ['token', 'lookup', '-format=json'],
   ['write', '-f', 'auth/token/tidy'],
+  ['token', 'create', '-policy=a', '-ttl=1h', '-format=json'],
+  ['token', 'create', '-orphan', '-policy=b', '-display-name=ci', '-metadata=k=v', '-use-limit=2', '-explicit-max-ttl=2h', '-period=30m'],
+  ['token', 'create', '-role=nope'],
+  ['token', 'create', '-type=batch', '-policy=a', '-format=json'],
+  ['write', 'auth/token/create', 'policies=a'],
+  ['token', 'create', '-id=custom-x', '-policy=a', '-field=token'],
+  ['token', 'lookup', 'custom-x'],
+  ['token', 'renew', '-increment=10m', 'custom-x'],
+  ['token', 'revoke', 'custom-x'],
+  ['token', 'create', '-policy=root', '-no-default-policy', '-ttl=10m', '-renewable=false'],
   ['auth', 'enable', `-path=${MOUNT}-set`, '-description=mine', '-default-lease-ttl=1h', '-max-lease-ttl=2h', '-token-type=batch', '-listing-visibility=unauth', '-passthrough-request-headers=X-A', '-allowed-response-headers=X-B', '-audit-non-hmac-request-keys=k1', '-audit-non-hmac-response-keys=k2', 'aws'],
   ['read', '-format=json', `sys/auth/${MOUNT}-set/tune`],
   ['auth', 'tune', '-user-lockout-threshold=5', `${MOUNT}-set/`],
@@ -52,8 +63,10 @@ async function drive(addr: string, token: string): Promise<string[]> {
     )
     const text = output
       .replaceAll(addr, '<addr>')
-      .replace(/"(request_id|lease_id|accessor|tag_value|role_id)": "[^"]*"/g, '"$1": "<drawn>"')
+      .replace(/"(request_id|lease_id|accessor|tag_value|role_id|client_token)": "[^"]*"/g, '"$1": "<drawn>"')
+      .replace(/^(token|token_accessor|accessor)( +)\S+$/gm, '$1$2<drawn>')
       .replace(/"(creation_time)": \d+/g, '"$1": "<time>"')
+      .replace(/^(creation_time)( +)\d+$/gm, '$1$2<time>')
       .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>')
       // OpenBao's own token store names itself in its tidy warning where Vault's (doppel's model) says Vault
       .replace("printed to OpenBao's server logs", "printed to Vault's server logs")

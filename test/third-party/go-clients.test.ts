@@ -1,9 +1,10 @@
 // Go clients from the Go module proxy (go/go.mod, go.sum) against `doppel serve --profile vault`, over plain
 // HTTP and over --tls: Vault's own client with its AWS login helper (github.com/hashicorp/vault/api/auth/aws),
-// unmodified — the ec2 login with each document it offers and the iam login — and aws-sdk-go-v2 (config's
-// IMDS credentials, feature/ec2/imds, sts, ec2, iam) against the fake cloud. Over TLS they trust doppel's CA as
-// users set them up: VAULT_CACERT for Vault's client, AWS_CA_BUNDLE for the SDK. The modules come from the Go
-// module cache (.ci/run downloads them and warms the build cache); the test itself asks no proxy.
+// unmodified — the ec2 login with each document it offers and the iam login, then token creation through its
+// token API — and aws-sdk-go-v2 (config's IMDS credentials, feature/ec2/imds, sts, ec2, iam) against the fake
+// cloud. Over TLS they trust doppel's CA as users set them up: VAULT_CACERT for Vault's client, AWS_CA_BUNDLE
+// for the SDK. The modules come from the Go module cache (.ci/run downloads them and warms the build cache);
+// the test itself asks no proxy.
 import { execFile, execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { promisify } from 'node:util'
@@ -72,6 +73,17 @@ describe.skipIf(!present)('Go clients from the module proxy', () => {
           // The helper signs for the global STS endpoint, which takes only requests scoped to us-east-1.
           iam_eu_west_1: { error: expect.stringContaining("<Code>SignatureDoesNotMatch</Code>\n    <Message>Credential should be scoped to a valid region, not 'eu-west-1'. </Message>") },
           token: { lookup_policies: ['default', 'reader'], renewed_same: true, lease_duration: 7200, tls: transport === 'tls' },
+          created: {
+            policies: ['default', 'reader'],
+            lease_duration: 3600,
+            orphan: false,
+            warnings: ['Policy "reader" does not exist'],
+            display_name: 'token-go',
+            meta: { app: 'go' },
+            orphan_orphan: true,
+            denied: true,
+            gone: true,
+          },
         })
       })
 

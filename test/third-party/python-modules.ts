@@ -37,3 +37,13 @@ export const HVAC_EVERY_CALL = {
   mount: 'hvac-every-call',
   expected: () => readFileSync(new URL('./python/hvac_every_call.expected.jsonl', import.meta.url), 'utf8').trimEnd().split('\n'),
 }
+
+/**
+ * hvac's token class, every call but the token roles' (`hvac_token_calls.py`), and the answers the real server
+ * gave them, a line a call (`hvac_token_calls.expected.jsonl`): the main run holds `doppel serve --profile
+ * vault` to them, the real-server run the real server.
+ */
+export const HVAC_TOKEN_CALLS = {
+  script: new URL('./python/hvac_token_calls.py', import.meta.url).pathname,
+  expected: () => readFileSync(new URL('./python/hvac_token_calls.expected.jsonl', import.meta.url), 'utf8').trimEnd().split('\n'),
+}

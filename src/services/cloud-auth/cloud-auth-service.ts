@@ -13,13 +13,13 @@ import { explainResponse, listText } from '../../core/explanation.ts'
 import { tokenExplanation } from './tokens/token-refusal.ts'
 import { authError, multiError } from './envelope.ts'
 import { MESSAGES } from './auth-messages.ts'
-import { mountTable } from './mounts/mount-table.ts'
+import { mountTable, TOKEN_MOUNT } from './mounts/mount-table.ts'
 import { httpOperation } from './routing/http-operation.ts'
 import { requestToken } from '../../core/request-token.ts'
 import { runEndpoint } from './routing/run-endpoint.ts'
 import { authState } from './state.ts'
 import { runPeriodicTidy } from './tidy/remove-expired.ts'
-import { tokenStore } from './tokens/index.ts'
+import { addressIsAllowed, TOKENS_DOMAIN, type TokenStore } from './tokens/index.ts'
 import type { RouteMatch } from '../../core/routing/index.ts'
 import { elsewhere, matchApiRoute, type MountPoint } from './routing/api-routes.ts'
 import type { ApiRoute, OperationCall, RouteToken } from './routing/api-route.ts'
@@ -130,22 +130,22 @@ function routeOf(match: RouteMatch<ApiRoute | MountPoint> | undefined, input: Om
 }
 
 /**
- * The refusal of a request without a root token, or undefined. A live login token is known, but its
- * policies grant no management path: an ACL refusal, which the real service reports as a multierror
- * (docs/reference/cloud-auth.md §1.2).
+ * The refusal of a request without a root token, or undefined: a configured root token, or a live token
+ * with the `root` policy (created by one, through `auth/token/create`) used from an address it is bound
+ * to, whose use is counted. Any other live token is known, but its policies grant no management path: an
+ * ACL refusal, which the real service reports as a multierror (docs/reference/cloud-auth.md §1.2).
  */
 function refusedToken(request: Request, context: RequestContext): Response | undefined {
-  const token = requestToken(request, context.profile)
-  if (context.emulator.isRootToken(token)) return undefined
-  const store = isIssuedTokenForm(token) ? tokenStore(context.emulator) : undefined
-  const known = store !== undefined && store.lookup(token!) !== undefined
-  const why = known
-    ? { rule: 'root token', seen: "a login's token: its policies grant no management path", hint: 'manage with a root token' }
-    : tokenExplanation(context, store, token)
-  return explainResponse(authError(403, known ? multiError(MESSAGES.permissionDenied) : MESSAGES.permissionDenied), why)
-}
-
-/** Only tokens of login's forms (`hvs.`, `hvb.`) can be live ones; others never touch the token store. */
-function isIssuedTokenForm(token: string | undefined): token is string {
-  return token !== undefined && /^hv[sb]\./.test(token)
+  const id = requestToken(request, context.profile)
+  if (context.emulator.isRootToken(id)) return undefined
+  const store = context.emulator.existingDomain<TokenStore>(TOKENS_DOMAIN)
+  const token = id === undefined ? undefined : store?.lookup(id)
+  if (token?.policies.includes('root') && addressIsAllowed(context.remoteAddress, token.bound_cidrs)) {
+    store!.use(token)
+    return undefined
+  }
+  const why = token
+    ? { rule: 'root token', seen: `${token.mount === TOKEN_MOUNT ? 'a token created without the root policy' : "a login's token"}: its policies grant no management path`, hint: 'manage with a root token, or a token created with the root policy' }
+    : tokenExplanation(context, store, id)
+  return explainResponse(authError(403, token ? multiError(MESSAGES.permissionDenied) : MESSAGES.permissionDenied), why)
 }

@@ -53,9 +53,16 @@ const SECRET_ANSWER_PATHS = [/\/latest\/api\/token$/, /\/latest\/dynamic\/instan
 
 /** Collections keyed by a secret (the key is replaced too), with fields secret only there. */
 const SECRET_KEYED_COLLECTIONS: Record<string, string[]> = {
-  tokens: ['id'],
+  tokens: ['id', 'parent'],
   'registry.tokens': [],
 }
+
+/**
+ * Fields secret only in the bodies of some paths, at any depth: a token's id where the token store takes
+ * one of the caller's choosing (`create`'s `id`) and where it shows one (`lookup`'s `data.id`), whatever
+ * its form.
+ */
+const SECRET_FIELDS_BY_PATH: [RegExp, string[]][] = [[/\/auth\/token\/(create|lookup)/, ['id']]]
 
 /** Query parameters carrying a credential (SigV4 presigned requests). */
 const SECRET_QUERY_PARAMETERS = new Set(['x-amz-signature', 'x-amz-security-token'])
@@ -104,7 +111,7 @@ function redactPatterns(text: string): string {
  * accepts, and, with `strings`, every other string by the value patterns. The same value when nothing
  * was replaced.
  */
-function redactValue(value: unknown, extraFields: readonly string[] = [], strings: (text: string) => string = (text) => text): unknown {
+function redactValue(value: unknown, extraFields: readonly string[] = [], strings: (text: string) => string = (text) => text, deepFields: readonly string[] = []): unknown {
   if (typeof value === 'string') return strings(value)
   if (value === null || typeof value !== 'object') return value
   // Copied only from the first replaced item on: a large state is mostly records without secrets, and
@@ -113,7 +120,7 @@ function redactValue(value: unknown, extraFields: readonly string[] = [], string
     let out: unknown[] | undefined
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i]
-      const kept = redactValue(item, [], strings)
+      const kept = redactValue(item, deepFields, strings, deepFields)
       if (out) out.push(kept)
       else if (kept !== item) (out = value.slice(0, i)).push(kept)
     }
@@ -129,7 +136,7 @@ function redactValue(value: unknown, extraFields: readonly string[] = [], string
     else if (lower === SIGNED_URL_FIELD && typeof field === 'string') kept = redactEncodedUrl(field)
     else if (field !== null && field !== '' && (SECRET_FIELDS.has(lower) || extraFields.includes(lower))) kept = redactSecret(lower, field)
     else if (lower === 'url' && typeof field === 'string') kept = redactUrl(field)
-    else kept = redactValue(field, [], strings)
+    else kept = redactValue(field, deepFields, strings, deepFields)
     if (out) setOwnField(out, name, kept)
     else if (kept !== field) {
       out = {}
@@ -231,18 +238,22 @@ export function redactPath(pathAndQuery: string): string {
 export function redactBodyText(text: string, path: string): string {
   if (text === '') return text
   if (SECRET_ANSWER_PATHS.some((pattern) => pattern.test(path))) return REDACTED
-  return redactJsonText(text) ?? redactFormText(text) ?? redactPatterns(redactLines(text))
+  const pathFields = SECRET_FIELDS_BY_PATH.find(([pattern]) => pattern.test(path))?.[1] ?? []
+  const whole = redactJsonText(text, pathFields) ?? redactFormText(text, pathFields)
+  if (whole !== undefined) return whole
+  // A body of such a path cut short is not read for its fields: shown as a secret whole.
+  return pathFields.length > 0 ? REDACTED : redactPatterns(redactLines(text))
 }
 
 /** A whole JSON text redacted (numbers kept as written); undefined when it is not JSON. */
-function redactJsonText(text: string): string | undefined {
+function redactJsonText(text: string, pathFields: readonly string[]): string | undefined {
   const first = /\S/.exec(text)?.[0]
   if (first !== '{' && first !== '[') return undefined
   const parsed = parsedJson(text)
   if (parsed === undefined) return undefined
-  if (redactValue(parsed.value, [], redactPatterns) === parsed.value) return text
+  if (redactValue(parsed.value, pathFields, redactPatterns, pathFields) === parsed.value) return text
   // Written back: parsed again keeping each number as it was sent (most bodies need no writing, and skip this slower parse).
-  return JSON.stringify(redactValue(JSON.parse(text, keepNumberText as (key: string, value: unknown) => unknown), [], redactPatterns))
+  return JSON.stringify(redactValue(JSON.parse(text, keepNumberText as (key: string, value: unknown) => unknown), pathFields, redactPatterns, pathFields))
 }
 
 /** A JSON text parsed within the services' nesting bound; undefined when it is not JSON or nests deeper. */
@@ -262,7 +273,7 @@ const keepNumberText: Reviver = (_key, value, context) =>
   typeof value === 'number' && context.source !== undefined ? (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON(context.source) : value
 
 /** A whole form-encoded text redacted pair by pair; undefined when it is not one. */
-function redactFormText(text: string): string | undefined {
+function redactFormText(text: string, pathFields: readonly string[]): string | undefined {
   if (!/^[^=&\s{}[\]<>"]+=[^\s]*$/.test(text)) return undefined
   let changed = false
   const pairs = text.split('&').map((pair) => {
@@ -273,7 +284,7 @@ function redactFormText(text: string): string | undefined {
     let kept: string
     if (name === SIGNED_HEADERS_FIELD) kept = redactSignedHeaders(value) as string
     else if (name === SIGNED_URL_FIELD) kept = redactEncodedUrl(value)
-    else if (value !== '' && (SECRET_FIELDS.has(name) || SECRET_QUERY_PARAMETERS.has(name))) kept = REDACTED
+    else if (value !== '' && (SECRET_FIELDS.has(name) || SECRET_QUERY_PARAMETERS.has(name) || pathFields.includes(name))) kept = REDACTED
     else kept = redactPatterns(value)
     if (kept === value) return pair
     changed = true

@@ -8,7 +8,9 @@ import {
   toDurationField,
   toHeaderField,
   toIntField,
+  toKvPairsField,
   toStringField,
+  toStringListField,
 } from './index.ts'
 
 const message = (fn: () => unknown) => {
@@ -147,6 +149,41 @@ describe('field converters (docs/reference/cloud-auth.md §1.7)', () => {
         expect(toDurationField(`${seconds}s`, 'd')).toBe(seconds)
         expect(toDurationField(`${Math.floor(seconds / 3600)}h${seconds % 3600}s`, 'd')).toBe(seconds)
         expect(toIntField(String(seconds), 'i')).toBe(seconds)
+      }),
+    )
+  })
+})
+
+describe('TypeStringSlice and TypeKVPairs (auth/token/create, docs/reference/cloud-auth.md §7.2)', () => {
+  it('TypeStringSlice keeps one string as one item and trims items; a map is refused', () => {
+    expect(toStringListField('a,B , c', 'f')).toEqual(['a,B , c'])
+    expect(toStringListField([' a ', 1, true, ''], 'f')).toEqual(['a', '1', '1', ''])
+    expect(toStringListField(5, 'f')).toEqual(['5'])
+    expect(toStringListField(null, 'f')).toEqual([])
+    expect(toStringListField('', 'f')).toEqual([])
+    expect(message(() => toStringListField({ a: 1 }, 'f'))).toMatch(/^error converting input for field "f": 1 error\(s\) decoding:\n\n\* '\[0\]' expected type 'string'/)
+  })
+
+  it('TypeKVPairs takes an object, or key=value items split at the first =', () => {
+    expect(toKvPairsField({ a: 1, b: true, c: 'x' }, 'meta')).toEqual({ a: '1', b: '1', c: 'x' })
+    expect(toKvPairsField(['k=v', 'x=y=z', ' s = t '], 'meta')).toEqual({ k: 'v', x: 'y=z', ' s ': ' t ' })
+    expect(toKvPairsField('k=v', 'meta')).toEqual({ k: 'v' })
+    expect(toKvPairsField([], 'meta')).toEqual({})
+    expect(message(() => toKvPairsField(['nokv'], 'meta'))).toBe('error converting input for field "meta": invalid key pair "nokv"')
+    expect(message(() => toKvPairsField(['=v'], 'meta'))).toBe('error converting input for field "meta": invalid key pair "=v"')
+    expect(message(() => toKvPairsField({ a: { b: 1 } }, 'meta'))).toMatch(/1 error\(s\) decoding/)
+  })
+
+  it('any JSON value converts or is refused with a FieldError, never another error', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        for (const convert of [toStringListField, toKvPairsField]) {
+          try {
+            convert(value, 'f')
+          } catch (error) {
+            expect(error).toBeInstanceOf(FieldError)
+          }
+        }
       }),
     )
   })

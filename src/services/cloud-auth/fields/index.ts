@@ -5,6 +5,6 @@
 export { FieldError } from './field-error.ts'
 export { toBoolField, toIntField, toStringField } from './scalar-fields.ts'
 export { goDurationSeconds, toDurationField } from './duration-field.ts'
-export { toCommaListField } from './comma-list-field.ts'
+export { toCommaListField, toKvPairsField, toStringListField } from './list-fields.ts'
 export { canonicalHeaderKey, toHeaderField, type HeaderMap } from './header-field.ts'
 export { Fields, unknownFields, type FieldSchema, type FieldType } from './request-fields.ts'

@@ -1,10 +1,10 @@
-import { toCommaListField } from './comma-list-field.ts'
+import { toCommaListField, toKvPairsField, toStringListField } from './list-fields.ts'
 import { toDurationField } from './duration-field.ts'
 import { toHeaderField, type HeaderMap } from './header-field.ts'
 import { toBoolField, toIntField, toStringField } from './scalar-fields.ts'
 
 /** The field types a route declares (docs/reference/cloud-auth.md §1.7). */
-export type FieldType = 'string' | 'bool' | 'int' | 'duration' | 'commaList' | 'header'
+export type FieldType = 'string' | 'bool' | 'int' | 'duration' | 'commaList' | 'stringList' | 'kvPairs' | 'header'
 
 export type FieldSchema = Readonly<Record<string, FieldType>>
 
@@ -14,6 +14,8 @@ const CONVERTERS: Record<FieldType, (value: unknown, name: string) => unknown> =
   int: toIntField,
   duration: toDurationField,
   commaList: toCommaListField,
+  stringList: toStringListField,
+  kvPairs: toKvPairsField,
   header: toHeaderField,
 }
 
@@ -58,6 +60,10 @@ export class Fields {
 
   list(name: string): string[] | undefined {
     return this.#values.get(name) as string[] | undefined
+  }
+
+  pairs(name: string): Record<string, string> | undefined {
+    return this.#values.get(name) as Record<string, string> | undefined
   }
 
   headers(name: string): HeaderMap | undefined {

@@ -1,8 +1,8 @@
 import type { RequestContext } from '../../../core/glossary.ts'
-import { ALPHANUMERIC } from '../../../core/random.ts'
 import type { RoleEntry, TokenType } from '../glossary.ts'
 import { sanitizePolicies } from '../policies.ts'
 import { tokenStore, type IssuedToken } from '../tokens/token-store.ts'
+import { newTokenCredentials } from '../tokens/new-token.ts'
 import { capPeriod, capTtl, effectiveMaxTtl } from '../tokens/ttl-cap.ts'
 import { mountTable, type LeaseTtls, type MountTokenType } from '../mounts/mount-table.ts'
 import { LoginError } from './login-error.ts'
@@ -49,8 +49,7 @@ export function prepareAuth(context: RequestContext, request: AuthRequest): Prep
   const store = tokenStore(emulator)
   const aliasKey = `${request.mount}\u0000${request.aliasName}`
   const entityId = store.entities.get(aliasKey)?.entity_id ?? emulator.random.uuid()
-  const id = type === 'service' ? `hvs.${emulator.random.string(24, ALPHANUMERIC)}` : `hvb.${emulator.random.string(138, ALPHANUMERIC)}`
-  const accessor = type === 'service' ? emulator.random.string(24, ALPHANUMERIC) : ''
+  const { id, accessor } = newTokenCredentials(emulator, type)
   const now = emulator.clock.nowMs()
   const metadata = sortedRecord(request.metadata)
   const token: IssuedToken = {

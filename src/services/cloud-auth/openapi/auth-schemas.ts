@@ -18,6 +18,14 @@ export const FIELD_TYPE_SCHEMAS: Record<FieldType, Schema> = {
     oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string', description: 'comma-separated' }, { type: 'null' }],
     description: 'TypeCommaStringSlice',
   },
+  stringList: {
+    oneOf: [{ type: 'array', items: { type: ['string', 'number', 'boolean'] } }, { type: ['string', 'number', 'boolean'], description: 'one item' }, { type: 'null' }],
+    description: 'TypeStringSlice',
+  },
+  kvPairs: {
+    oneOf: [{ type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } }, { type: 'array', items: { type: 'string', description: 'key=value' } }, { type: 'string', description: 'key=value' }, { type: 'null' }],
+    description: 'TypeKVPairs: an object, or "key=value" strings',
+  },
   header: {
     oneOf: [{ type: 'object', additionalProperties: true }, { type: 'array', items: { type: 'string' } }, { type: 'string' }, { type: 'null' }],
     description: 'TypeHeader: an object of strings or string lists, its JSON text or base64, or "Key:Value" strings',
@@ -52,7 +60,8 @@ export const AUTH_SCHEMAS: Record<string, Schema> = {
       accessor: { type: 'string' },
       policies: { type: 'array', items: { type: 'string' } },
       token_policies: { type: 'array', items: { type: 'string' } },
-      metadata: { type: 'object', additionalProperties: { type: 'string' } },
+      // null: a token created without metadata (auth/token/create)
+      metadata: { type: ['object', 'null'], additionalProperties: { type: 'string' } },
       lease_duration: { type: 'integer' },
       renewable: { type: 'boolean' },
       entity_id: { type: 'string' },

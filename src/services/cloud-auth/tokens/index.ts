@@ -1,5 +1,5 @@
 export { TOKEN_ROUTES } from './token-routes.ts'
 export { TOKEN_MESSAGES } from './token-messages.ts'
-export { tokenStore, TokenStore } from './token-store.ts'
+export { tokenStore, TokenStore, TOKENS_DOMAIN } from './token-store.ts'
 export type { EntityAlias, IssuedToken } from './token-store.ts'
 export { addressIsAllowed } from './bound-cidrs.ts'

@@ -7,7 +7,8 @@ import type { FieldSchema } from '../fields/index.ts'
 import type { OperationCall } from '../routing/api-route.ts'
 import { accessorField, callingToken, invalidAccessor, NOT_HELD, readTokenFields, tokenByAccessor, tokenById, tokenIdField, type NamedToken, type TokenFields } from './named-token.ts'
 import { RenewError } from './renew-error.ts'
-import { renewalCheck } from './renewal-check.ts'
+import { renewalCheck, type RenewalCheck } from './renewal-check.ts'
+import { mountTable, TOKEN_MOUNT } from '../mounts/mount-table.ts'
 import { renewalTtl } from './renewal-ttl.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
 import { tokenStore, type IssuedToken } from './token-store.ts'
@@ -50,9 +51,10 @@ export async function handleRenewAccessor({ context }: OperationCall, read: Toke
 
 /**
  * Renews a token: the login method re-checks its identity (docs/reference/cloud-auth.md §7), then it lives
- * on for the role's current TTL (or the increment), capped by its max, counted on the emulator clock.
- * Answers the `auth` object; refusals: 400 `lease is not renewable` (a configured root token), `batch
- * tokens cannot be renewed`, `failed to renew entry: …`. Nothing is stored unless every check passed.
+ * on for the role's current TTL (or the increment), capped by its max, counted on the emulator clock; a
+ * token the token store created renews by its own settings. Answers the `auth` object; refusals: 400
+ * `lease is not renewable` (a configured root token, one created not renewable), `batch tokens cannot be
+ * renewed`, `failed to renew entry: …`. Nothing is stored unless every check passed.
  * `countUse`: the token is the caller's own, and this is one of its uses.
  */
 async function renew(
@@ -68,21 +70,38 @@ async function renew(
   const store = tokenStore(context.emulator)
   const usesLeft = options.countUse ? store.use(token) : token.num_uses
   const stillLive = token.num_uses === 0 || usesLeft > 0
+  if (!token.renewable) return explainResponse(authError(400, TOKEN_MESSAGES.notRenewable), { rule: 'renewable', seen: 'a token created with renewable false, or without a TTL' })
 
-  let check
+  const check = token.mount === TOKEN_MOUNT ? tokenStoreRenewal(context, token) : await backendRenewal(context, token)
+  const nowMs = context.emulator.clock.nowMs()
+  const { ttl, warnings } = renewalTtl(check.bounds, increment, token.explicit_max_ttl, token.creation_time, nowMs)
+  check.commit()
+  if (stillLive) {
+    const renewed = { ...token, num_uses: usesLeft, expire_time: nowMs + ttl * 1000, last_renewal_time: nowMs }
+    store.save(token.mount === TOKEN_MOUNT ? { ...renewed, granted_ttl: ttl } : renewed)
+  }
+  return authResponse(context, { auth: renewedAuth(token, ttl, usesLeft, options.clientToken ?? token.id), warnings: [...ignored, ...warnings], mountType: 'token' })
+}
+
+/** The login method's re-check (docs/reference/cloud-auth.md §7); its refusal is the core's `failed to renew entry`. */
+async function backendRenewal(context: RequestContext, token: IssuedToken): Promise<RenewalCheck> {
   try {
-    check = await renewalCheck(context, token)
+    return await renewalCheck(context, token)
   } catch (error) {
     if (error instanceof RenewError) {
       throw new AuthRefusal(TOKEN_MESSAGES.renewFailed(error.message), BAD_INPUT_500).explain(error.explanation ?? { rule: 'renewal re-check', seen: error.message })
     }
     throw error
   }
-  const nowMs = context.emulator.clock.nowMs()
-  const { ttl, warnings } = renewalTtl(check.bounds, increment, token.explicit_max_ttl, token.creation_time, nowMs)
-  check.commit()
-  if (stillLive) store.save({ ...token, num_uses: usesLeft, expire_time: nowMs + ttl * 1000, last_renewal_time: nowMs })
-  return authResponse(context, { auth: renewedAuth(token, ttl, usesLeft, options.clientToken ?? token.id), warnings: [...ignored, ...warnings], mountType: 'token' })
+}
+
+/**
+ * A token the token store created renews by its own settings (Vault's token store `authRenew`): its last
+ * granted TTL, its period and explicit max, the token mount's lease TTLs; nothing is re-checked.
+ */
+function tokenStoreRenewal(context: RequestContext, token: IssuedToken): RenewalCheck {
+  const leases = mountTable(context.emulator).leaseTtls(TOKEN_MOUNT)
+  return { bounds: { ttl: token.granted_ttl ?? token.creation_ttl, maxTtl: 0, period: token.period, leases }, commit() {} }
 }
 
 /** The `auth` object of a renewal: the token as issued, with its new lease. */
@@ -97,7 +116,7 @@ function renewedAuth(token: IssuedToken, ttl: number, usesLeft: number, clientTo
     renewable: true,
     entity_id: token.entity_id,
     token_type: token.type,
-    orphan: true,
+    orphan: token.parent === undefined,
     mfa_requirement: null,
     num_uses: usesLeft,
   }

@@ -27,7 +27,7 @@ export interface RenewalCheck {
 export async function renewalCheck(context: RequestContext, token: IssuedToken): Promise<RenewalCheck> {
   const state = authState(context.emulator, token.mount)
   const leases = mountTable(context.emulator).leaseTtls(token.mount)
-  const authType = token.internal_data.auth_type ?? token.metadata.auth_type ?? 'ec2'
+  const authType = token.internal_data.auth_type ?? token.metadata?.auth_type ?? 'ec2'
   return authType === 'iam' ? iamRenewal(context, state, token, leases) : ec2Renewal(context, state, token, leases)
 }
 
@@ -46,7 +46,7 @@ async function ec2Renewal(context: RequestContext, state: AuthState, token: Issu
   const role = state.roles.get(entry.role.toLowerCase())
   if (!role) throw new RenewError(MESSAGES.roleEntryNotFound)
 
-  const tagMaxTtl = roleTagMaxTtl(token.metadata.role_tag_max_ttl ?? '')
+  const tagMaxTtl = roleTagMaxTtl(token.metadata?.role_tag_max_ttl ?? '')
   let shortestMaxTtl = leases.maxTtl
   let longestMaxTtl = leases.maxTtl
   for (const max of [role.token_max_ttl, tagMaxTtl]) {
@@ -75,7 +75,7 @@ function roleTagMaxTtl(text: string): number {
 /** iam: role present, the inferred instance still valid if the role infers, the principal still bound. */
 async function iamRenewal(context: RequestContext, state: AuthState, token: IssuedToken, leases: LeaseTtls): Promise<RenewalCheck> {
   const data = token.internal_data
-  const canonicalArn = data.canonical_arn ?? token.metadata.canonical_arn ?? ''
+  const canonicalArn = data.canonical_arn ?? token.metadata?.canonical_arn ?? ''
   if (canonicalArn === '') throw new RenewError(TOKEN_MESSAGES.missingCanonicalArn)
   const roleName = data.role_name
   if (!roleName) throw new RenewError(TOKEN_MESSAGES.missingRoleName)

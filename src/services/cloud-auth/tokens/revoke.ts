@@ -29,14 +29,14 @@ export function handleRevoke({ context }: OperationCall, { fields }: TokenFields
 }
 
 /**
- * `POST /v1/auth/token/revoke-orphan` (`token`): as `revoke` (a login's token has no children to leave
- * orphaned), but one the store does not hold is 400 `token to revoke not found`.
+ * `POST /v1/auth/token/revoke-orphan` (`token`): the token alone is gone, the tokens it created stay as
+ * orphans; one the store does not hold is 400 `token to revoke not found`.
  */
 export function handleRevokeOrphan({ context }: OperationCall, { fields }: TokenFields): Response {
   const id = tokenIdField(fields, 'revoke')
   if (id instanceof Response) return id
   const named = tokenById(context, id)
-  return named ? revoke(context, named) : explainResponse(authError(400, TOKEN_MESSAGES.orphanNotFound), NOT_HELD)
+  return named ? revoke(context, named, { leaveOrphans: true }) : explainResponse(authError(400, TOKEN_MESSAGES.orphanNotFound), NOT_HELD)
 }
 
 /**
@@ -53,12 +53,15 @@ export function handleRevokeAccessor({ context }: OperationCall, { fields, warni
 }
 
 /**
- * Revokes a token: a batch token cannot be (400). The emulator's configured root tokens are not stored
- * tokens: revoking one answers 204 and changes nothing.
+ * Revokes a token and the tokens it created, theirs too (or, `leaveOrphans`, the token alone): a batch
+ * token cannot be (400). The emulator's configured root tokens are not stored tokens: revoking one
+ * answers 204 and changes nothing, the tokens they created included.
  */
-function revoke(context: RequestContext, named: NamedToken): Response {
+function revoke(context: RequestContext, named: NamedToken, options: { leaveOrphans?: boolean } = {}): Response {
   if ('root' in named) return noContent()
   if (named.token.type === 'batch') return explainResponse(authError(400, TOKEN_MESSAGES.batchRevoke), { rule: 'token type', seen: 'batch', expected: 'service' })
-  tokenStore(context.emulator).remove(named.token, 'revoked')
+  const store = tokenStore(context.emulator)
+  if (options.leaveOrphans) store.removeLeavingOrphans(named.token)
+  else store.remove(named.token, 'revoked')
   return noContent()
 }

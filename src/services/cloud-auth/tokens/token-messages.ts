@@ -1,5 +1,5 @@
 /**
- * Every error and warning text only the token endpoints (`lookup`, `renew`, `revoke`, by id, accessor or self) and
+ * Every error and warning text only the token endpoints (`create`, `lookup`, `renew`, `revoke`, by id, accessor or self) and
  * renewal's re-checks use (docs/reference/cloud-auth.md §7, docs/reference/cloud-auth.md §1.9), once; the texts they share with other
  * endpoints (`permission denied`, field validation, TTL capping) are in `../auth-messages.ts`. Clients match on
  * these strings.
@@ -27,6 +27,24 @@ export const TOKEN_MESSAGES = {
   /** How the core reports any failure of the backend's renew check. */
   renewFailed: (reason: string) => `failed to renew entry: ${reason}`,
   pastMaxTtl: 'past the max TTL, cannot renew',
+
+  // create (docs/reference/cloud-auth.md §7.2)
+  unknownRole: (name: string) => `unknown role ${name}`,
+  noParent: 'parent token lookup failed: no parent found',
+  restrictedUse: 'restricted use token cannot generate child tokens',
+  invalidTokenType: "invalid 'token_type' value",
+  batchWith: (field: string) => `batch tokens cannot have ${goQuote(field)} set`,
+  batchUnparsable: (field: string) => `${goQuote(field)} value could not be parsed`,
+  batchRoot: 'batch tokens cannot be root tokens',
+  negativeUses: 'number of uses cannot be negative',
+  entityAliasWithoutRole: "'entity_alias' is only allowed in combination with token role",
+  notAssignable: (policy: string) => `cannot assign policy ${goQuote(policy)}`,
+  notPositive: (field: string) => `${field} must be positive`,
+  expiringRootParent: 'expiring root tokens cannot create non-expiring root tokens',
+  customIdPrefix: (prefix: string) => `custom token ID cannot have the '${prefix}' prefix`,
+  customIdPeriod: "custom token ID cannot have a '.' in the value",
+  duplicateId: 'cannot create a token with a duplicate ID',
+  policyMissing: (policy: string) => `Policy ${goQuote(policy)} does not exist`,
 
   // ec2 (docs/reference/cloud-auth.md §7)
   missingInstanceId: 'no instance ID in auth internal data',

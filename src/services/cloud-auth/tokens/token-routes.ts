@@ -1,11 +1,13 @@
-import type { Service } from '../../../core/glossary.ts'
+import type { RequestContext, Service } from '../../../core/glossary.ts'
 import { MESSAGES } from '../auth-messages.ts'
-import { authError, authResponse } from '../envelope.ts'
+import { authError, authResponse, multiError } from '../envelope.ts'
+import { explainResponse } from '../../../core/explanation.ts'
 import type { FieldSchema } from '../fields/index.ts'
 import type { OperationCall, OperationRoute, RequestRoute } from '../routing/api-route.ts'
-import { unsupportedOperation } from '../routing/http-operation.ts'
+import { httpOperation, unsupportedOperation } from '../routing/http-operation.ts'
+import { CREATE_FIELDS, handleCreate, handleCreateAgainstRole, handleCreateOrphan } from './create.ts'
 import { handleListAccessors, handleLookup, handleLookupAccessor, handleLookupSelf } from './lookup.ts'
-import { invalidTokenField, readTokenFields, type TokenFields } from './named-token.ts'
+import { callerToken, invalidTokenField, readTokenFields, tokenById, type TokenFields } from './named-token.ts'
 import { handleRenew, handleRenewAccessor, handleRenewSelf, RENEW_FIELDS } from './renew.ts'
 import { handleRevoke, handleRevokeAccessor, handleRevokeOrphan, handleRevokeSelf } from './revoke.ts'
 
@@ -16,9 +18,11 @@ interface SelfRoute extends RequestRoute {
 
 /**
  * A self route, relative to the token mount: it reads the token it is about, so nothing is read before
- * it runs; other methods get the token store's own 405s.
+ * it runs. A live token without the `root` policy has only what the default policy grants it (`granted`:
+ * read for `lookup-self`, update for the others), and any other operation is the ACL's 403, before the
+ * path's own answer; for a root token, other methods get the token store's own 405s and a LIST its 404.
  */
-function selfRoute(path: string, methods: readonly string[], handle: Service): SelfRoute {
+function selfRoute(path: string, methods: readonly string[], granted: readonly string[], handle: Service): SelfRoute {
   const answer = { summary: `${path} of the calling token`, answers: { '200': 'The token', '204': 'Done' } }
   return {
     path,
@@ -26,11 +30,27 @@ function selfRoute(path: string, methods: readonly string[], handle: Service): S
     reads: 'request',
     token: 'own',
     describe: Object.fromEntries(methods.filter((method) => method !== 'PUT').map((method) => [method.toLowerCase(), answer])),
-    run({ request, context }) {
+    async run({ request, context, url }) {
+      if (!methods.includes(request.method)) {
+        // The HTTP layer's refusals (a PATCH's content type) come before the token's.
+        const parsed = await httpOperation(request, url)
+        if (parsed instanceof Response) return parsed
+      }
+      if (!granted.includes(request.method) && deniedByDefaultPolicy(request, context)) {
+        const why = { rule: 'default policy', seen: `${request.method} by a token without the root policy`, expected: `${granted.join(' or ')} (what the default policy grants on ${path})` }
+        return explainResponse(authError(403, multiError(MESSAGES.permissionDenied)), why)
+      }
       if (methods.includes(request.method)) return handle(request, context)
-      return ['GET', 'LIST', 'DELETE'].includes(request.method) ? unsupportedOperation(false) : authError(405)
+      if (request.method === 'LIST') return explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), { rule: 'route', seen: `LIST ${path}`, expected: methods.join(', ') })
+      return ['GET', 'DELETE'].includes(request.method) ? unsupportedOperation(false) : authError(405)
     },
   }
+}
+
+/** Whether the caller is a live token without the `root` policy: the default policy is all it has here. */
+function deniedByDefaultPolicy(request: Request, context: RequestContext): boolean {
+  const named = tokenById(context, callerToken(request, context))
+  return named !== undefined && 'token' in named && !named.token.policies.includes('root')
 }
 
 /** A named route's handler, given the request's fields as its schema reads them. */
@@ -62,9 +82,27 @@ function namedRoute(path: string, body: FieldSchema, handlers: NamedHandlers, an
   }
 }
 
+const CREATED = { '200': 'The new token in `auth`' }
 const LOOKED_UP = { '200': 'The token' }
 const REVOKED = { '204': 'Revoked (also a token no longer held)' }
 const RENEWED = { '200': 'The renewed token in `auth`' }
+
+/**
+ * `create/<role>` (Vault's `create/` + `GenericNameRegex`): token roles are not emulated, so an update is the
+ * real store's `unknown role`, after the fields are read; a name no role can have is no path of the store.
+ */
+const createAgainstRoleRoute: OperationRoute = {
+  path: 'create/:role',
+  reads: 'operation',
+  token: 'root',
+  describe: { post: { summary: 'Create a token against a token role (none exist: 400 unknown role)', body: CREATE_FIELDS, answers: { '400': '`unknown role <name>`', '404': 'A name no role can have: `unsupported path`' } } },
+  run(call) {
+    if (call.operation !== 'update') return unsupportedOperation(false)
+    readTokenFields(CREATE_FIELDS, call.data)
+    const why = { rule: 'route', seen: call.path, expected: 'create/<role>, the role named by letters, digits, _, - and . (neither of the last two first or last)' }
+    return handleCreateAgainstRole(call) ?? explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), why)
+  },
+}
 
 /** `accessors` (Vault's `accessors/?$`): a LIST of every token's accessor; a read is 405. */
 const accessorsRoute = (path: string): OperationRoute => ({
@@ -91,11 +129,14 @@ const tidyRoute: OperationRoute = {
   },
 }
 
-/** The token store's routes, by path under `auth/<token mount>/`: the `*-self` ones, those naming a token, the accessors' list, the tidy. */
+/** The token store's routes, by path under `auth/<token mount>/`: the creates, the `*-self` ones, those naming a token, the accessors' list, the tidy. */
 export const TOKEN_ROUTES: readonly (SelfRoute | OperationRoute)[] = [
-  selfRoute('lookup-self', ['GET', 'POST', 'PUT'], handleLookupSelf),
-  selfRoute('renew-self', ['POST', 'PUT'], handleRenewSelf),
-  selfRoute('revoke-self', ['POST', 'PUT'], handleRevokeSelf),
+  namedRoute('create', CREATE_FIELDS, { update: handleCreate }, CREATED),
+  namedRoute('create-orphan', CREATE_FIELDS, { update: handleCreateOrphan }, CREATED),
+  createAgainstRoleRoute,
+  selfRoute('lookup-self', ['GET', 'POST', 'PUT'], ['GET'], handleLookupSelf),
+  selfRoute('renew-self', ['POST', 'PUT'], ['POST', 'PUT'], handleRenewSelf),
+  selfRoute('revoke-self', ['POST', 'PUT'], ['POST', 'PUT'], handleRevokeSelf),
   namedRoute('lookup', { token: 'string' }, { read: handleLookup, update: handleLookup }, LOOKED_UP),
   namedRoute('lookup-accessor', { accessor: 'string' }, { update: handleLookupAccessor }, LOOKED_UP),
   namedRoute('renew', RENEW_FIELDS, { update: handleRenew }, RENEWED),

@@ -2,24 +2,33 @@ import type { Emulator, ExpiringDomain } from '../../../core/emulator.ts'
 import { ExpiryQueue } from '../../../core/expiry-queue.ts'
 import type { KeyedCollection } from '../../../core/store.ts'
 
-/** A token issued by a login, as the emulator records it (inspectable through `emulator.store`). */
+/** A token issued by a login or created through `auth/token/create`, as the emulator records it (inspectable through `emulator.store`). */
 export interface IssuedToken {
   id: string
+  /** The token that created it; absent for an orphan (every login's token). Its revocation revokes this one. */
+  parent?: string
   /** Empty for batch tokens. */
   accessor: string
   type: 'service' | 'batch'
   /** Sanitised token policies (with `default` unless the role says otherwise). */
   policies: string[]
-  metadata: Record<string, string>
+  /** The login's metadata, or what a create was given (null: none given). */
+  metadata: Record<string, string> | null
   display_name: string
   entity_id: string
-  /** `auth/<mount>/login`. */
+  /** `auth/<mount>/login`, or the token store's path that created it (`auth/token/create`, `…/create-orphan`). */
   path: string
+  /** The login's mount, or `token` for a token the token store created. */
   mount: string
   /** Epoch ms. */
   creation_time: number
   /** The TTL granted at login, seconds. */
   creation_ttl: number
+  /**
+   * A created token's TTL of its last grant (creation or renewal), seconds: what a renewal without an
+   * increment grants again. Absent for a login's token (its role says) and until a created token is renewed.
+   */
+  granted_ttl?: number
   /** Epoch ms; null for a token without expiry. */
   expire_time: number | null
   explicit_max_ttl: number
@@ -66,7 +75,7 @@ export class TokenStore implements ExpiringDomain {
     this.#emulator = emulator
     this.tokens = emulator.store.collection('tokens', {
       key: (token: IssuedToken) => token.id,
-      indexes: { accessor: (token: IssuedToken) => token.accessor || undefined },
+      indexes: { accessor: (token: IssuedToken) => token.accessor || undefined, parent: (token: IssuedToken) => token.parent },
     })
     this.entities = emulator.store.collection('token-entities', { key: (alias: EntityAlias) => alias.key })
   }
@@ -85,9 +94,18 @@ export class TokenStore implements ExpiringDomain {
     })
   }
 
-  /** Removes a token, remembering why (`revoked` by revoke-self, `expired`, `used up`). */
+  /** Removes a token and the tokens it created, theirs too, remembering why (`revoked` by revoke-self, `expired`, `used up`). */
   remove(token: IssuedToken, reason: TokenGone['reason']): void {
     this.#remove(token, reason)
+  }
+
+  /** Removes a token alone (`revoke-orphan`): the tokens it created become orphans. */
+  removeLeavingOrphans(token: IssuedToken): void {
+    for (const child of this.tokens.findBy('parent', token.id)) {
+      const { parent: _, ...orphan } = child
+      this.tokens.set(orphan)
+    }
+    this.#remove(token, 'revoked')
   }
 
   /** Why a token this store no longer holds went, while it remembers; undefined for one it never issued. */
@@ -95,10 +113,24 @@ export class TokenStore implements ExpiringDomain {
     return this.#gone.get(id)
   }
 
+  // The real token store revokes the tree whichever way a token goes (revoked, expired, used up): its
+  // descendants go with it, without a stack however deep the tree.
   #remove(token: IssuedToken, reason: TokenGone['reason']): void {
+    const nowMs = this.#emulator.clock.nowMs()
+    this.#forget(token, reason, reason === 'expired' && token.expire_time !== null ? token.expire_time : nowMs)
+    const pending = [token.id]
+    for (let parent = pending.pop(); parent !== undefined; parent = pending.pop()) {
+      for (const child of this.tokens.findBy('parent', parent)) {
+        this.#forget(child, 'revoked with its parent', nowMs)
+        pending.push(child.id)
+      }
+    }
+  }
+
+  #forget(token: IssuedToken, reason: TokenGone['reason'], atMs: number): void {
     this.tokens.delete(token.id)
     if (this.#gone.size >= GONE_LIMIT) this.#gone.delete(this.#gone.keys().next().value!)
-    this.#gone.set(token.id, { reason, atMs: reason === 'expired' && token.expire_time !== null ? token.expire_time : this.#emulator.clock.nowMs() })
+    this.#gone.set(token.id, { reason, atMs })
   }
 
   /** A live token: known and not expired on the emulator clock. Expired ones are dropped on sight. */
@@ -130,7 +162,7 @@ export class TokenStore implements ExpiringDomain {
 
 /** Why a token is no longer held, and since when (its expiry time for an expired one). */
 export interface TokenGone {
-  reason: 'expired' | 'revoked' | 'used up'
+  reason: 'expired' | 'revoked' | 'used up' | 'revoked with its parent'
   atMs: number
 }
 

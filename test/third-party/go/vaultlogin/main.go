@@ -5,7 +5,7 @@
 // credentials from the same IMDS, handed to the helper in AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and
 // AWS_SESSION_TOKEN: the helper's own chain asks the metadata service only at 169.254.169.254, its default
 // address, which a test on loopback cannot serve. The client reads VAULT_ADDR and VAULT_CACERT itself.
-// Prints one JSON object.
+// Then the root token creates tokens through the client's token API. Prints one JSON object.
 package main
 
 import (
@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/aws/aws-sdk-go/aws/credentials/ec2rolecreds"
 	"github.com/aws/aws-sdk-go/aws/session"
@@ -61,9 +62,37 @@ func main() {
 		"lease_duration":  renewed.Auth.LeaseDuration,
 		"tls":             client.Address()[:5] == "https",
 	}
+	result["created"] = createdTokens(root)
 	out, err := json.Marshal(result)
 	check(err)
 	fmt.Println(string(out))
+}
+
+// createdTokens has the root token create a child and an orphan through the client's token API, reads the
+// child as itself, revokes it, and returns what each step saw.
+func createdTokens(root *vault.Client) map[string]any {
+	child, err := root.Auth().Token().Create(&vault.TokenCreateRequest{Policies: []string{"reader"}, TTL: "1h", DisplayName: "go", Metadata: map[string]string{"app": "go"}})
+	check(err)
+	as := newClient()
+	as.SetToken(child.Auth.ClientToken)
+	self, err := as.Auth().Token().LookupSelf()
+	check(err)
+	orphan, err := root.Auth().Token().CreateOrphan(&vault.TokenCreateRequest{Policies: []string{"reader"}, TTL: "10m"})
+	check(err)
+	_, denied := as.Auth().Token().Create(&vault.TokenCreateRequest{})
+	check(root.Auth().Token().RevokeTree(child.Auth.ClientToken))
+	_, gone := as.Auth().Token().LookupSelf()
+	return map[string]any{
+		"policies":       child.Auth.Policies,
+		"lease_duration": child.Auth.LeaseDuration,
+		"orphan":         child.Auth.Orphan,
+		"warnings":       child.Warnings,
+		"display_name":   self.Data["display_name"],
+		"meta":           self.Data["meta"],
+		"orphan_orphan":  orphan.Auth.Orphan,
+		"denied":         denied != nil && strings.Contains(denied.Error(), "Code: 403"),
+		"gone":           gone != nil && strings.Contains(gone.Error(), "permission denied"),
+	}
 }
 
 // roleCredentials reads the instance role's credentials as aws-sdk-go v1 does on an instance (its session

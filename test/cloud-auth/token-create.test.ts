@@ -1,0 +1,348 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { createDoppel } from '../../src/index.ts'
+import { tokenStore } from '../../src/services/cloud-auth/index.ts'
+import { BASE, createEc2Role, loginWorld, type JsonReply, type LoginWorld } from './login-setup.ts'
+
+// auth/token/create, create-orphan and create/<role> (docs/reference/cloud-auth.md §7.2), through the public
+// surface: what a root token creates, what the created tokens may do, how they renew and how they go. The
+// answers are the real server's (OpenBao 2.7.2 with Vault's token store rules, probed call by call; the
+// real-server run compares them, test/real-server/token-create.test.ts).
+
+async function call(world: LoginWorld, path: string, body?: unknown, token = 'root', method = 'POST'): Promise<JsonReply> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Service-Token': token }
+  const response = await world.doppel.fetch(`${BASE}/v1/auth/token/${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) })
+  const text = await response.text()
+  return { status: response.status, body: text === '' ? null : JSON.parse(text) }
+}
+
+interface Created {
+  client_token: string
+  accessor: string
+  policies: string[]
+  lease_duration: number
+  renewable: boolean
+  orphan: boolean
+  metadata: Record<string, string> | null
+}
+
+async function create(world: LoginWorld, body: Record<string, unknown> = {}, token = 'root', path = 'create'): Promise<Created> {
+  const reply = await call(world, path, body, token)
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+  return reply.body.auth as Created
+}
+
+const errors = (...messages: string[]) => ({ errors: messages })
+const multi = (message: string) => `1 error occurred:\n\t* ${message}\n\n`
+const lookup = async (world: LoginWorld, token: string) => call(world, 'lookup', { token })
+
+describe('auth/token/create by a root token', () => {
+  it('creates a child with the policies asked for and default, the token mount default TTL, and warns of policies that do not exist', async () => {
+    const world = loginWorld()
+    const reply = await call(world, 'create', { policies: ['B', ' a ', 'a', ''] })
+    expect(reply.status).toBe(200)
+    expect(reply.body).toMatchObject({ data: null, lease_duration: 0, renewable: false, warnings: ['Policy "a" does not exist', 'Policy "b" does not exist'], mount_type: 'token' })
+    const auth = reply.body.auth
+    expect(auth).toEqual({
+      client_token: expect.stringMatching(/^hvs\.[A-Za-z0-9]{24}$/),
+      accessor: expect.stringMatching(/^[A-Za-z0-9]{24}$/),
+      policies: ['a', 'b', 'default'],
+      token_policies: ['a', 'b', 'default'],
+      metadata: null,
+      lease_duration: 2764800,
+      renewable: true,
+      entity_id: '',
+      token_type: 'service',
+      orphan: false,
+      mfa_requirement: null,
+      num_uses: 0,
+    })
+    const data = (await lookup(world, auth.client_token)).body.data
+    expect(data).toMatchObject({ path: 'auth/token/create', display_name: 'token', orphan: false, creation_ttl: 2764800, ttl: 2764800, meta: null, explicit_max_ttl: 0, type: 'service' })
+    expect(data.period).toBeUndefined()
+  })
+
+  it("inherits the parent's policies when none are asked for: a root child, without expiry or renewal", async () => {
+    const world = loginWorld()
+    const child = await create(world)
+    expect(child).toMatchObject({ policies: ['root'], lease_duration: 0, renewable: false, orphan: false })
+    expect((await lookup(world, child.client_token)).body.data).toMatchObject({ expire_time: null, ttl: 0, policies: ['root'] })
+    expect(await call(world, 'renew', { token: child.client_token })).toEqual({ status: 400, body: errors('lease is not renewable') })
+  })
+
+  it('takes each setting as the real store does: ttl, explicit max, uses, display name, metadata, period, orphans, type', async () => {
+    const world = loginWorld()
+    const a = await create(world, { policies: ['a'], ttl: '1h', explicit_max_ttl: '2h', num_uses: 3, display_name: 'My App!', meta: { z: '1', k: 'v' } })
+    expect(a).toMatchObject({ lease_duration: 3600, num_uses: 3, metadata: { k: 'v', z: '1' } })
+    expect((await lookup(world, a.client_token)).body.data).toMatchObject({ display_name: 'token-My-App', explicit_max_ttl: 7200, creation_ttl: 3600, meta: { k: 'v', z: '1' }, num_uses: 3 })
+    expect((await create(world, { meta: ['k=v', 'x=y=z'], policies: ['a'] })).metadata).toEqual({ k: 'v', x: 'y=z' })
+    expect((await create(world, { meta: 'k=v' })).metadata).toEqual({ k: 'v' })
+    expect((await create(world, { meta: {}, policies: ['a'] })).metadata).toEqual({})
+    expect((await create(world, { meta: null, policies: ['a'] })).metadata).toBeNull()
+    expect((await lookup(world, (await create(world, { display_name: '  -x-- ' })).client_token)).body.data.display_name).toBe('token----x--')
+    // Go's regexp replaces each character, not each UTF-16 half of one
+    expect((await lookup(world, (await create(world, { display_name: '😀a' })).client_token)).body.data.display_name).toBe('token--a')
+    const periodic = await create(world, { period: '1h', policies: ['a'] })
+    expect(periodic.lease_duration).toBe(3600)
+    expect((await lookup(world, periodic.client_token)).body.data.period).toBe(3600)
+    expect((await call(world, 'create', { policies: ['a'], period: '1h', explicit_max_ttl: '30m' })).body).toMatchObject({
+      auth: { lease_duration: 1800 },
+      warnings: ['period of "1h" exceeded the effective max_ttl of "30m"; period value is capped accordingly', 'Policy "a" does not exist'],
+    })
+    expect((await call(world, 'create', { policies: ['a'], ttl: '100000h' })).body).toMatchObject({ auth: { lease_duration: 2764800 }, warnings: ['TTL of "100000h" exceeded the effective max_ttl of "768h"; TTL value is capped accordingly', 'Policy "a" does not exist'] })
+    expect((await create(world, { policies: ['a'], lease: '1h' })).lease_duration).toBe(3600)
+    expect((await create(world, { policies: ['a'], ttl: '1.5s' })).lease_duration).toBe(1)
+    expect((await create(world, { policies: ['a'], renewable: 'false' })).renewable).toBe(false)
+    expect((await create(world, { no_default_policy: true, policies: ['a'] })).policies).toEqual(['a'])
+    expect((await create(world, { policies: ['default'] })).policies).toEqual(['default'])
+    expect((await create(world, { policies: 'a,B , c' })).policies).toEqual(['a,b , c', 'default'])
+    expect((await create(world, { policies: ['root', 'a'] })).policies).toEqual(['root'])
+    expect((await create(world, { explicit_max_ttl: '1h' })).lease_duration).toBe(3600)
+    expect((await create(world, { policies: ['a'] }, 'root', 'create-orphan')).orphan).toBe(true)
+    expect((await create(world, { no_parent: true, policies: ['a'] })).orphan).toBe(true)
+    const batch = await create(world, { type: 'batch', policies: ['a'], renewable: true, ttl: '20m' })
+    expect(batch).toMatchObject({ client_token: expect.stringMatching(/^hvb\./), accessor: '', renewable: false, lease_duration: 1200 })
+    expect((await lookup(world, batch.client_token)).body.data).toMatchObject({ type: 'batch', renewable: false, orphan: false })
+    expect((await call(world, 'create', { policies: ['a'], ttl: 60, unknown: 1 })).body.warnings).toEqual(['Policy "a" does not exist', 'Endpoint ignored these unrecognized parameters: [unknown]'])
+  })
+
+  it("refuses what the real store refuses, in its order and words, and creates nothing", async () => {
+    const world = loginWorld()
+    const refusals: [Record<string, unknown>, string][] = [
+      [{ type: 'batch', num_uses: 2 }, 'batch tokens cannot have "num_uses" set'],
+      [{ type: 'batch', period: '1h' }, 'batch tokens cannot have "period" set'],
+      [{ type: 'batch', explicit_max_ttl: 'x' }, '"explicit_max_ttl" value could not be parsed'],
+      [{ type: 'batch' }, 'batch tokens cannot be root tokens'],
+      [{ type: 'bogus', num_uses: -1 }, "invalid 'token_type' value"],
+      [{ num_uses: -1, entity_alias: 'x' }, 'number of uses cannot be negative'],
+      [{ entity_alias: 'x' }, "'entity_alias' is only allowed in combination with token role"],
+      [{ ttl: '-1s' }, 'ttl must be positive'],
+      [{ ttl: 'abc' }, 'time: invalid duration "abc"'],
+      [{ explicit_max_ttl: '-5' }, 'explicit_max_ttl must be positive'],
+      [{ period: '-5' }, 'period must be positive'],
+      [{ lease: '-5' }, 'lease must be positive'],
+      [{ ttl: 'x', period: 'y', explicit_max_ttl: 'z' }, 'time: invalid duration "z"'],
+      [{ ttl: 'x', id: 'a.b' }, 'time: invalid duration "x"'],
+      [{ policies: ['response-wrapping'], id: 'a.b' }, 'cannot assign policy "response-wrapping"'],
+      [{ policies: ['control-group'] }, 'cannot assign policy "control-group"'],
+      [{ id: 'hvs.abc' }, "custom token ID cannot have the 'hvs.' prefix"],
+      [{ id: 's.abc' }, "custom token ID cannot have the 's.' prefix"],
+      [{ id: 'a.b' }, "custom token ID cannot have a '.' in the value"],
+      [{ id: 'root' }, 'cannot create a token with a duplicate ID'],
+      [{ num_uses: 'x' }, 'Field validation failed: error converting input for field "num_uses": cannot parse \'\' as int: strconv.ParseInt: parsing "x": invalid syntax'],
+      [{ meta: ['nokv'] }, 'Field validation failed: error converting input for field "meta": invalid key pair "nokv"'],
+    ]
+    for (const [body, message] of refusals) {
+      expect(await call(world, 'create', body), JSON.stringify(body)).toEqual({ status: 400, body: errors(message) })
+    }
+    expect(tokenStore(world.doppel).tokens.size).toBe(0)
+    expect(world.doppel.journal.entries().at(-1)!.explanation).toMatchObject({ rule: 'field meta' })
+  })
+
+  it('creates with a custom id, warning of its weaker hashing; the id serves and cannot be taken twice', async () => {
+    const world = loginWorld()
+    const reply = await call(world, 'create', { id: 'custom-1', policies: ['a'] })
+    expect(reply.body.auth.client_token).toBe('custom-1')
+    expect(reply.body.warnings[0]).toMatch(/^Supplying a custom ID for the token uses the weaker SHA1 hashing/)
+    expect((await call(world, 'lookup-self', undefined, 'custom-1', 'GET')).body.data.id).toBe('custom-1')
+    expect(await call(world, 'create', { id: 'custom-1' })).toEqual({ status: 400, body: errors('cannot create a token with a duplicate ID') })
+  })
+
+  it('answers create/<role> with unknown role (no token role exists), a name no role can have with the 404; other operations 405', async () => {
+    const world = loginWorld()
+    expect(await call(world, 'create/my.role-1_x', {})).toEqual({ status: 400, body: errors('unknown role my.role-1_x') })
+    expect(await call(world, 'create/-x', {})).toEqual({ status: 404, body: errors(multi('unsupported path')) })
+    expect(await call(world, 'create/a/b', {})).toEqual({ status: 404, body: errors(multi('unsupported path')) })
+    expect((await call(world, 'create/x', { num_uses: 'x' })).body.errors[0]).toMatch(/^Field validation failed/)
+    for (const path of ['create', 'create-orphan', 'create/x']) {
+      expect(await call(world, path, undefined, 'root', 'GET')).toEqual({ status: 405, body: errors(multi('unsupported operation')) })
+    }
+    expect(await call(world, 'create', undefined, 'root', 'DELETE')).toEqual({ status: 405, body: errors(multi('unsupported operation')) })
+    expect(await call(world, 'create/', {})).toEqual({ status: 400, body: errors("cannot write to a path ending in '/'") })
+  })
+})
+
+describe('what a created token may do', () => {
+  it('a token without the root policy has the default policy only: its own lookup (a read), renewal and revocation', async () => {
+    const world = loginWorld()
+    const a = await create(world, { policies: ['a'] })
+    const denied = { status: 403, body: errors(multi('permission denied')) }
+    expect(await call(world, 'create', { policies: ['a'] }, a.client_token)).toEqual(denied)
+    expect(await call(world, 'lookup-self', {}, a.client_token)).toEqual(denied)
+    expect(await call(world, 'renew-self', undefined, a.client_token, 'GET')).toEqual(denied)
+    expect(await call(world, 'lookup-self', undefined, a.client_token, 'LIST')).toEqual(denied)
+    expect((await call(world, 'lookup-self', undefined, a.client_token, 'GET')).body.data).toMatchObject({ policies: ['a', 'default'], orphan: false })
+    expect(world.doppel.journal.entries().at(-2)!.explanation).toMatchObject({ rule: 'default policy' })
+    const config = await world.doppel.fetch(`${BASE}/v1/auth/cloud/config/client`, { headers: { 'X-Service-Token': a.client_token } })
+    expect(config.status).toBe(403)
+    expect(world.doppel.journal.entries().at(-1)!.explanation!.seen).toContain('a token created without the root policy')
+    expect((await call(world, 'renew-self', { increment: '10m' }, a.client_token)).body.auth).toMatchObject({ lease_duration: 600, orphan: false })
+    expect(await call(world, 'revoke-self', {}, a.client_token)).toEqual({ status: 204, body: null })
+    expect((await lookup(world, a.client_token)).status).toBe(403)
+  })
+
+  it('a root child manages as a root token does, each use counted; a limited one cannot create, and its last use leaves no parent', async () => {
+    const world = loginWorld()
+    const child = await create(world)
+    const headers = { 'X-Service-Token': child.client_token, 'Content-Type': 'application/json' }
+    const mount = await world.doppel.fetch(`${BASE}/v1/sys/auth/by-child`, { method: 'POST', headers, body: JSON.stringify({ type: 'aws' }) })
+    expect(mount.status).toBe(204)
+    const grandchild = await create(world, { policies: ['b'] }, child.client_token)
+    expect(grandchild.orphan).toBe(false)
+
+    const limited = await create(world, { num_uses: 3 })
+    expect(await call(world, 'create', { policies: ['x'] }, limited.client_token)).toEqual({ status: 400, body: errors('restricted use token cannot generate child tokens') })
+    expect((await lookup(world, limited.client_token)).body.data.num_uses).toBe(2)
+    const once = await create(world, { num_uses: 1 })
+    expect(await call(world, 'create', { policies: ['x'] }, once.client_token)).toEqual({ status: 400, body: errors('parent token lookup failed: no parent found') })
+    expect((await lookup(world, once.client_token)).status).toBe(403)
+  })
+
+  it('an expiring root token cannot create one without expiry, but can create expiring ones', async () => {
+    const world = loginWorld()
+    const expiring = await create(world, { ttl: '1h' })
+    expect(expiring).toMatchObject({ policies: ['root'], lease_duration: 3600, renewable: true })
+    expect(await call(world, 'create', {}, expiring.client_token)).toEqual({ status: 400, body: errors('expiring root tokens cannot create non-expiring root tokens') })
+    expect((await create(world, { policies: ['x'] }, expiring.client_token)).lease_duration).toBe(2764800)
+  })
+})
+
+describe('how created tokens renew', () => {
+  it("by the token store's own arithmetic: the last grant again, an increment, the period, capped by the explicit max from creation", async () => {
+    const world = loginWorld()
+    const a = await create(world, { policies: ['a'] })
+    world.doppel.clock.advance('1m')
+    expect((await call(world, 'renew-self', {}, a.client_token)).body.auth.lease_duration).toBe(2764800 - 60)
+    expect((await call(world, 'renew-self', { increment: '10m' }, a.client_token)).body.auth.lease_duration).toBe(600)
+    expect((await call(world, 'renew-accessor', { accessor: a.accessor })).body.auth).toMatchObject({ lease_duration: 600, client_token: '' })
+
+    const capped = await create(world, { policies: ['a'], ttl: '1h', explicit_max_ttl: '2h' })
+    world.doppel.clock.advance('30m')
+    expect((await call(world, 'renew', { token: capped.client_token, increment: '5h' })).body).toMatchObject({
+      auth: { lease_duration: 5400 },
+      warnings: ['TTL of "5h" exceeded the effective max_ttl of "1h30m"; TTL value is capped accordingly'],
+    })
+    world.doppel.clock.advance('90m')
+    expect(await call(world, 'renew', { token: capped.client_token })).toEqual({ status: 400, body: errors('token not found') })
+
+    const periodic = await create(world, { policies: ['a'], period: '1h' })
+    expect((await call(world, 'renew', { token: periodic.client_token, increment: '5h' })).body.auth.lease_duration).toBe(3600)
+    const fixed = await create(world, { policies: ['a'], renewable: false })
+    expect(await call(world, 'renew', { token: fixed.client_token })).toEqual({ status: 400, body: errors('lease is not renewable') })
+  })
+})
+
+describe('how created tokens go', () => {
+  it('revoking a token revokes the tokens it created, theirs too; revoke-orphan leaves them as orphans', async () => {
+    const world = loginWorld()
+    const parent = await create(world)
+    const child = await create(world, {}, parent.client_token)
+    const grandchild = await create(world, { policies: ['g'] }, child.client_token)
+    const orphan = await create(world, { policies: ['o'] }, parent.client_token, 'create-orphan')
+    expect(await call(world, 'revoke', { token: parent.client_token })).toEqual({ status: 204, body: null })
+    for (const gone of [parent, child, grandchild]) expect((await lookup(world, gone.client_token)).status).toBe(403)
+    expect((await lookup(world, orphan.client_token)).status).toBe(200)
+    expect(await call(world, 'lookup-self', undefined, grandchild.client_token, 'GET')).toEqual({ status: 403, body: errors('permission denied') })
+    expect(world.doppel.journal.entries().at(-1)!.explanation!.seen).toContain('revoked with its parent')
+
+    const other = await create(world)
+    const left = await create(world, { policies: ['l'] }, other.client_token)
+    expect(await call(world, 'revoke-orphan', { token: other.client_token })).toEqual({ status: 204, body: null })
+    expect((await lookup(world, left.client_token)).body.data.orphan).toBe(true)
+    expect((await call(world, 'renew-self', {}, left.client_token)).body.auth.orphan).toBe(true)
+  })
+
+  it('a parent that expires takes its children with it; revoke-self and revoke-accessor revoke the tree too', async () => {
+    const world = loginWorld()
+    const parent = await create(world, { ttl: '10m' })
+    const child = await create(world, { policies: ['c'], ttl: '1h' }, parent.client_token)
+    world.doppel.clock.advance('11m')
+    expect((await lookup(world, child.client_token)).status).toBe(403)
+
+    const bySelf = await create(world)
+    const underSelf = await create(world, { policies: ['c'] }, bySelf.client_token)
+    expect((await call(world, 'revoke-self', {}, bySelf.client_token)).status).toBe(204)
+    expect((await lookup(world, underSelf.client_token)).status).toBe(403)
+
+    const byAccessor = await create(world)
+    const underAccessor = await create(world, { policies: ['c'] }, byAccessor.client_token)
+    expect((await call(world, 'revoke-accessor', { accessor: byAccessor.accessor })).status).toBe(204)
+    expect((await lookup(world, underAccessor.client_token)).status).toBe(403)
+  })
+
+  it('the configured root token is not revoked, nor are the tokens it created', async () => {
+    const world = loginWorld()
+    const child = await create(world, { policies: ['a'] })
+    expect((await call(world, 'revoke', { token: 'root' })).status).toBe(204)
+    expect((await lookup(world, child.client_token)).status).toBe(200)
+  })
+
+  it('a snapshot keeps who created whom: a restored parent still takes its children with it', async () => {
+    const world = loginWorld()
+    const parent = await create(world)
+    const child = await create(world, { policies: ['c'], meta: {} }, parent.client_token)
+    const clone = createDoppel({ seed: 1, clock: { start: world.doppel.clock.nowMs(), frozen: true } })
+    clone.restore(JSON.parse(JSON.stringify(world.doppel.snapshot())))
+    const onClone = async (path: string, body: unknown) => {
+      const response = await clone.fetch(`${BASE}/v1/auth/token/${path}`, { method: 'POST', headers: { 'X-Service-Token': 'root' }, body: JSON.stringify(body) })
+      return { status: response.status, body: await response.text() }
+    }
+    const before = await onClone('lookup', { token: child.client_token })
+    expect(JSON.parse(before.body).data).toMatchObject({ orphan: false, meta: {} })
+    expect((await onClone('revoke', { token: parent.client_token })).status).toBe(204)
+    expect((await onClone('lookup', { token: child.client_token })).status).toBe(403)
+  })
+})
+
+describe('secrets', () => {
+  it("the journal and the state never show a token's id, a custom one or a parent's, and lookups' ids are hidden too", async () => {
+    const world = loginWorld()
+    const parent = await create(world, { id: 'my-own-secret-id' })
+    await create(world, { policies: ['c'] }, 'my-own-secret-id')
+    await call(world, 'lookup', { token: 'my-own-secret-id' })
+    await call(world, 'lookup-self', undefined, 'my-own-secret-id', 'GET')
+    await world.doppel.fetch(`${BASE}/v1/auth/token/create`, { method: 'POST', headers: { 'X-Service-Token': 'root' }, body: `{"id":"my-other-secret-id","pad":"${'x'.repeat(300_000)}"}` })
+    // The journal is redacted for every reader; the state for a caller without the management token.
+    for (const [path, headers] of [['/_doppel/journal', {}], ['/_doppel/journal', { 'X-Service-Token': 'root' }], ['/_doppel/state', {}]] as [string, Record<string, string>][]) {
+      const text = await (await world.doppel.fetch(`${BASE}${path}`, { headers })).text()
+      expect(text, path).not.toContain('my-own-secret-id')
+      expect(text, path).not.toContain('my-other-secret-id')
+      expect(text, path).not.toContain(parent.accessor)
+    }
+  })
+})
+
+describe('bad input', () => {
+  it('any body gets 200 or a 4xx with the errors body, and a refused one creates nothing', async () => {
+    const world = loginWorld()
+    const value = fc.oneof(fc.string(), fc.integer({ min: -5, max: 5 }), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }))
+    const fields = ['policies', 'ttl', 'explicit_max_ttl', 'period', 'num_uses', 'type', 'meta', 'id', 'display_name', 'renewable', 'no_parent', 'no_default_policy', 'entity_alias', 'lease']
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom(...fields), value, { maxKeys: 5 }), async (body) => {
+        const count = tokenStore(world.doppel).tokens.size
+        const reply = await call(world, 'create', body)
+        if (reply.status === 200) expect(tokenStore(world.doppel).tokens.size).toBe(count + 1)
+        else {
+          expect(reply.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400)
+          expect(reply.status).toBeLessThan(500)
+          expect(reply.body.errors).toHaveLength(1)
+          expect(tokenStore(world.doppel).tokens.size).toBe(count)
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
+
+describe('a login token and a created one side by side', () => {
+  it("a login's token stays an orphan with its method's renewal; the store's lookups tell them apart by path", async () => {
+    const world = loginWorld()
+    const instance = world.cloud.createInstance({})
+    await createEc2Role(world, 'web', instance, { policies: 'dev', token_ttl: '1h' })
+    const login = await world.login({ role: 'web', pkcs7: world.cloud.identityDocument(instance.instance_id, 'rsa2048'), nonce: 'n-1' })
+    const created = await create(world, { policies: ['dev'] })
+    expect((await lookup(world, login.body.auth.client_token)).body.data).toMatchObject({ orphan: true, path: 'auth/cloud/login' })
+    expect((await lookup(world, created.client_token)).body.data).toMatchObject({ orphan: false, path: 'auth/token/create' })
+    expect((await call(world, 'renew-self', {}, login.body.auth.client_token)).body.auth.lease_duration).toBe(3600)
+  })
+})
