@@ -117,6 +117,9 @@ const TUNE_FIELDS: FieldSchema = {
   allowed_response_headers: 'commaList',
 }
 
+/** A JSON object (no list), or null: what a map decodes from. */
+const isMapOrNull = (value: unknown) => value === null || (typeof value === 'object' && !Array.isArray(value))
+
 /** A JSON null, an empty text, list or object: what an empty map, list or text decodes from. */
 const isEmpty = (value: unknown) =>
   value === null || value === '' || (Array.isArray(value) && value.length === 0) || (typeof value === 'object' && Object.keys(value as object).length === 0)
@@ -134,11 +137,11 @@ const TUNE_NOT_EMULATED: Readonly<Record<string, (value: unknown) => boolean>> =
   allowed_managed_keys: isEmpty,
   delegated_auth_accessors: isEmpty,
   identity_token_key: (value) => value === null || value === '',
-  options: (value) => value === null || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0),
+  options: (value) => isMapOrNull(value) && isEmpty(value),
   plugin_version: () => false,
   trim_request_trailing_slashes: isFalse,
   // An object is Vault's refusal of user lockout on this mount's type (writeTune)
-  user_lockout_config: (value) => value === null || (typeof value === 'object' && !Array.isArray(value)),
+  user_lockout_config: isMapOrNull,
 }
 
 /**
@@ -261,23 +264,17 @@ function runMount(call: OperationCall): Response {
 
 /**
  * A mount's tuning when the rest of the path is `<mount path>/tune` (Vault's `(?P<path>.+?)/tune$`): read or
- * written, any other operation 405. Undefined for any other rest.
+ * written, any other operation 405. Undefined for any other rest. `sys/mounts/auth/<path>/tune` is Vault's
+ * other way to it (`mounts/(?P<path>.+?)/tune$`, the path with `auth/` before it), which its CLI's `auth
+ * tune` and its Go client's `TuneMount` take; the routes send its rest here too.
  */
-function runTune({ context, operation, rest, data }: OperationCall): Response | undefined {
+export function runTune({ context, operation, rest, data }: OperationCall): Response | undefined {
   const path = /^(.+?)\/tune$/.exec(rest)?.[1]
   if (path === undefined) return undefined
   if (operation === 'read') return readTune(context, path)
   if (operation === 'update') return writeTune(context, path, data)
   return unsupportedOperation(false)
 }
-
-/**
- * `sys/mounts/auth/<path>/tune`: Vault's other way to an auth mount's tuning (`mounts/(?P<path>.+?)/tune$`,
- * the path with `auth/` before it), which its CLI's `auth tune` and its Go client's `TuneMount` take. The
- * same as `sys/auth/<path>/tune`; undefined for any other path under `sys/mounts/auth/`, which doppel does
- * not emulate.
- */
-export const runMountsTune: (call: OperationCall) => Response | undefined = runTune
 
 /** `sys/auth` and the mounts under it, relative to `/v1/`. */
 export const SYS_AUTH_ROUTES: readonly OperationRoute[] = [

@@ -14,7 +14,7 @@ import { handleLogin } from '../login/index.ts'
 import { LOGIN_SCHEMA } from '../login/login-input.ts'
 import { mountTable, TOKEN_MOUNT } from '../mounts/mount-table.ts'
 import { apiPath, mountPath } from '../urls.ts'
-import { runMountsTune, SYS_AUTH_ROUTES } from '../mounts/sys-auth.ts'
+import { runTune, SYS_AUTH_ROUTES } from '../mounts/sys-auth.ts'
 import { authState } from '../state.ts'
 import { runPeriodicTidy } from '../tidy/remove-expired.ts'
 import { TOKEN_ROUTES } from '../tokens/index.ts'
@@ -121,7 +121,7 @@ export const API_ROUTES: readonly (ApiRoute | MountPoint)[] = [
   VAULT_OPENAPI_ROUTE,
   ...DEV_SERVER_STATUS_ROUTES,
   SYS_INIT_ROUTE,
-  { ...SYS_NOT_EMULATED, path: 'sys/mounts/auth/*', run: (call: OperationCall) => runMountsTune(call) ?? SYS_NOT_EMULATED.run(call) },
+  { ...SYS_NOT_EMULATED, path: 'sys/mounts/auth/*', run: (call: OperationCall) => runTune(call) ?? SYS_NOT_EMULATED.run(call) },
   SYS_NOT_EMULATED,
   MOUNTS,
 ]
