@@ -4,10 +4,11 @@ import { createDoppel } from '../../src/index.ts'
 import { tokenStore } from '../../src/services/cloud-auth/index.ts'
 import { BASE, createEc2Role, loginWorld, type JsonReply, type LoginWorld } from './login-setup.ts'
 
-// auth/token/create, create-orphan and create/<role> (docs/reference/cloud-auth.md §7.2), through the public
-// surface: what a root token creates, what the created tokens may do, how they renew and how they go. The
-// answers are the real server's (OpenBao 2.7.2 with Vault's token store rules, probed call by call; the
-// real-server run compares them, test/real-server/token-create.test.ts).
+// auth/token/create, create-orphan and create/<role> (docs/reference/cloud-auth.md §7.2) and the token
+// roles (docs/reference/cloud-auth.md §7.3), through the public surface: what a root token creates, what the
+// created tokens may do, how they renew and how they go. The answers are the real server's (OpenBao 2.7.2
+// with Vault's token store rules, probed call by call; the real-server run compares them,
+// test/real-server/token-create.test.ts).
 
 async function call(world: LoginWorld, path: string, body?: unknown, token = 'root', method = 'POST'): Promise<JsonReply> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Service-Token': token }
@@ -19,6 +20,9 @@ async function call(world: LoginWorld, path: string, body?: unknown, token = 'ro
 interface Created {
   client_token: string
   accessor: string
+  entity_id: string
+  token_type: string
+  num_uses: number
   policies: string[]
   lease_duration: number
   renewable: boolean
@@ -148,7 +152,7 @@ describe('auth/token/create by a root token', () => {
     expect(await call(world, 'create', { id: 'custom-1' })).toEqual({ status: 400, body: errors('cannot create a token with a duplicate ID') })
   })
 
-  it('answers create/<role> with unknown role (no token role exists), a name no role can have with the 404; other operations 405', async () => {
+  it('answers create/<role> with unknown role for a role that does not exist, a name no role can have with the 404; other operations 405', async () => {
     const world = loginWorld()
     expect(await call(world, 'create/my.role-1_x', {})).toEqual({ status: 400, body: errors('unknown role my.role-1_x') })
     expect(await call(world, 'create/-x', {})).toEqual({ status: 404, body: errors(multi('unsupported path')) })
@@ -281,6 +285,7 @@ describe('how created tokens go', () => {
     const world = loginWorld()
     const parent = await create(world)
     const child = await create(world, { policies: ['c'], meta: {} }, parent.client_token)
+    await call(world, 'roles/kept', { allowed_policies: 'a', token_period: '1h' })
     const clone = createDoppel({ seed: 1, clock: { start: world.doppel.clock.nowMs(), frozen: true } })
     clone.restore(JSON.parse(JSON.stringify(world.doppel.snapshot())))
     const onClone = async (path: string, body: unknown) => {
@@ -291,6 +296,128 @@ describe('how created tokens go', () => {
     expect(JSON.parse(before.body).data).toMatchObject({ orphan: false, meta: {} })
     expect((await onClone('revoke', { token: parent.client_token })).status).toBe(204)
     expect((await onClone('lookup', { token: child.client_token })).status).toBe(403)
+    const fromRole = JSON.parse((await onClone('create/kept', {})).body)
+    expect(fromRole.auth).toMatchObject({ policies: ['a', 'default'], lease_duration: 3600 })
+  })
+})
+
+describe('token roles', () => {
+  it('are written with defaults, read back as the real store shows them, listed, deleted; refusals in its words', async () => {
+    const world = loginWorld()
+    expect(await call(world, 'roles', undefined, 'root', 'LIST')).toEqual({ status: 404, body: errors() })
+    expect(await call(world, 'roles/r1', undefined, 'root', 'GET')).toEqual({ status: 404, body: errors() })
+    expect(await call(world, 'roles/r1', { x: 1 })).toEqual({ status: 204, body: null })
+    expect((await call(world, 'roles/r1', undefined, 'root', 'GET')).body.data).toEqual({
+      allowed_entity_aliases: null,
+      allowed_policies: [],
+      allowed_policies_glob: [],
+      disallowed_policies: [],
+      disallowed_policies_glob: [],
+      explicit_max_ttl: 0,
+      name: 'r1',
+      orphan: false,
+      path_suffix: '',
+      period: 0,
+      renewable: true,
+      token_explicit_max_ttl: 0,
+      token_no_default_policy: false,
+      token_period: 0,
+      token_type: 'default-service',
+    })
+    const written = await call(world, 'roles/r2', { allowed_policies: 'A,b, ,c', disallowed_policies: 'X,y', token_period: '30m', period: '1h', token_bound_cidrs: '10.1.0.0/16', bound_cidrs: '10.2.0.0/16', token_num_uses: 2, x: 1 })
+    expect(written.body.warnings).toEqual([
+      "Both 'token_period' and deprecated 'period' value supplied, ignoring the deprecated value",
+      "Both 'token_bound_cidrs' and deprecated 'bound_cidrs' value supplied, ignoring the deprecated value",
+      'Endpoint ignored these unrecognized parameters: [x]',
+    ])
+    expect((await call(world, 'roles/r2', undefined, 'root', 'GET')).body.data).toMatchObject({ allowed_policies: ['a', 'b', 'c'], disallowed_policies: ['x', 'y'], token_period: 1800, period: 0, token_bound_cidrs: ['10.1.0.0/16'], token_num_uses: 2 })
+    expect((await call(world, 'roles', undefined, 'root', 'LIST')).body.data.keys).toEqual(['r1', 'r2'])
+    const refusals: [string, Record<string, unknown>, string][] = [
+      ['r3', { token_type: 'batch' }, "'token_type' cannot be 'batch' when role is set to generate non-orphan tokens"],
+      ['r3', { token_type: 'batch', orphan: true }, "'token_type' cannot be 'batch' when role is set to generate renewable tokens"],
+      ['r4', { token_type: 'default' }, 'invalid \'token_type\' value "default"'],
+      ['r4', { token_type: null }, "Invalid 'token_type' value: null"],
+      ['r5', { path_suffix: 'v1' }, 'given role path suffix contains invalid characters; must match \\w[\\w-.]+\\w'],
+      ['r5', { path_suffix: 'a..b' }, 'error registering path suffix: path cannot contain parent references'],
+      ['r6', { token_num_uses: -1 }, "error parsing role fields: 'token_num_uses' cannot be negative"],
+      ['r6', { token_ttl: '2h', token_max_ttl: '1h' }, "error parsing role fields: 'token_ttl' cannot be greater than 'token_max_ttl'"],
+      ['r6', { bound_cidrs: 'nope' }, 'error parsing bound_cidrs: error parsing address "nope": Unable to convert "nope" to an IPv4 or IPv6 address, or a UNIX Socket'],
+    ]
+    for (const [name, body, message] of refusals) expect(await call(world, `roles/${name}`, body), JSON.stringify(body)).toEqual({ status: 400, body: errors(message) })
+    expect((await call(world, 'roles/r7', { explicit_max_ttl: '1000h' })).body.warnings).toEqual([
+      'Given explicit max TTL of 3600000 is greater than system/mount allowed value of 2764800 seconds; until this is fixed attempting to create tokens against this role will result in an error',
+    ])
+    expect(await call(world, 'roles/-bad', {})).toEqual({ status: 404, body: errors(multi('unsupported path')) })
+    expect(await call(world, 'roles/r1', undefined, 'root', 'DELETE')).toEqual({ status: 204, body: null })
+    expect(await call(world, 'roles/nope', undefined, 'root', 'DELETE')).toEqual({ status: 204, body: null })
+    expect((await call(world, 'roles?list=true', undefined, 'root', 'GET')).body.data.keys).toEqual(['r2', 'r7'])
+  })
+
+  it('bound what is created against them: policies by name and glob, entity aliases, type, orphans, uses, path, period and explicit max', async () => {
+    const world = loginWorld()
+    await call(world, 'roles/g1', { allowed_policies: 'A,b', disallowed_policies: 'x', allowed_policies_glob: 'g*', disallowed_policies_glob: 'bad*', orphan: true, path_suffix: 'v1x', renewable: false, allowed_entity_aliases: 'Al1,ent-*', token_num_uses: 3 })
+    const first = await create(world, {}, 'root', 'create/g1')
+    expect(first).toMatchObject({ policies: ['a', 'b', 'default'], orphan: true, renewable: false, num_uses: 3 })
+    expect((await lookup(world, first.client_token)).body.data).toMatchObject({ path: 'auth/token/create/g1/v1x', role: 'g1' })
+    expect((await create(world, { policies: ['a', 'gx'] }, 'root', 'create/g1')).policies).toEqual(['a', 'default', 'gx'])
+    expect(await call(world, 'create/g1', { policies: ['a', 'zz'] })).toEqual({
+      status: 400,
+      body: errors('token policies (["a" "default" "zz"]) must be subset of the role\'s allowed policies (["a" "b" "default"]) or glob policies (["g*"])'),
+    })
+    expect(await call(world, 'create/g1', { policies: ['x'] })).toMatchObject({ status: 400 })
+    const aliased = await create(world, { entity_alias: 'AL1' }, 'root', 'create/g1')
+    expect(aliased.entity_id).toMatch(/^[0-9a-f-]{36}$/)
+    expect((await create(world, { entity_alias: 'AL1' }, 'root', 'create/g1')).entity_id).toBe(aliased.entity_id)
+    expect((await create(world, { entity_alias: 'ent-Foo' }, 'root', 'create/g1')).entity_id).not.toBe(aliased.entity_id)
+    expect(await call(world, 'create/g1', { entity_alias: 'nope' })).toEqual({ status: 400, body: errors("invalid 'entity_alias' value") })
+    expect((await create(world, { num_uses: 1 }, 'root', 'create/g1')).num_uses).toBe(1)
+
+    await call(world, 'roles/d1', { disallowed_policies_glob: 'def*' })
+    expect((await create(world, { policies: ['a'] }, 'root', 'create/d1')).policies).toEqual(['a'])
+    await call(world, 'roles/b1', { token_type: 'default-batch', orphan: true, renewable: false })
+    expect((await create(world, { policies: ['a'] }, 'root', 'create/b1')).token_type).toBe('batch')
+    expect((await create(world, { policies: ['a'], type: 'service' }, 'root', 'create/b1')).token_type).toBe('service')
+
+    await call(world, 'roles/p1', { token_period: '30m', token_explicit_max_ttl: '1h', token_bound_cidrs: '127.0.0.1' })
+    expect((await call(world, 'create/p1', { policies: ['a'], period: '2h', explicit_max_ttl: '20m' })).body).toMatchObject({
+      auth: { lease_duration: 1200 },
+      warnings: [
+        'Explicit max TTL specified both during creation call and in role; using the lesser value of 1200 seconds',
+        'Period specified both during creation call and in role; using the lesser value of 1800 seconds',
+        'period of "30m" exceeded the effective max_ttl of "20m"; period value is capped accordingly',
+        'Policy "a" does not exist',
+      ],
+    })
+    const periodic = await create(world, { policies: ['a'] }, 'root', 'create/p1')
+    expect((await lookup(world, periodic.client_token)).body.data).toMatchObject({ bound_cidrs: ['127.0.0.1'], explicit_max_ttl: 0, role: 'p1' })
+  })
+
+  it("renew their tokens by the role as it stands; a deleted role's tokens no longer renew", async () => {
+    const world = loginWorld()
+    await call(world, 'roles/p1', { token_period: '10m', token_explicit_max_ttl: '1h' })
+    const token = await create(world, { policies: ['a'] }, 'root', 'create/p1')
+    expect((await call(world, 'renew', { token: token.client_token, increment: '5h' })).body.auth.lease_duration).toBe(600)
+    await call(world, 'roles/p1', { token_period: '20m' })
+    expect((await call(world, 'renew', { token: token.client_token })).body.auth.lease_duration).toBe(1200)
+    for (const lease of [1200, 1200, 900]) {
+      // the role's explicit max holds from creation: 15 minutes are left at the last
+      world.doppel.clock.advance('15m')
+      expect((await call(world, 'renew', { token: token.client_token })).body.auth.lease_duration).toBe(lease)
+    }
+    await call(world, 'roles/p1', undefined, 'root', 'DELETE')
+    const refused = await call(world, 'renew', { token: token.client_token })
+    expect(refused.status).toBe(400)
+    expect(refused.body.errors[0]).toContain('failed to renew entry: original token role "p1" could not be found, not renewing')
+    const vault = loginWorld({ profile: 'vault' })
+    await vault.doppel.fetch(`${BASE}/v1/auth/token/roles/p1`, { method: 'POST', headers: { 'X-Vault-Token': 'root' }, body: '{}' })
+    const created = await vault.doppel.fetch(`${BASE}/v1/auth/token/create/p1`, { method: 'POST', headers: { 'X-Vault-Token': 'root' }, body: '{"policies":["a"]}' })
+    const vaultToken = ((await created.json()) as { auth: Created }).auth.client_token
+    await vault.doppel.fetch(`${BASE}/v1/auth/token/roles/p1`, { method: 'DELETE', headers: { 'X-Vault-Token': 'root' } })
+    const renewed = await vault.doppel.fetch(`${BASE}/v1/auth/token/renew`, { method: 'POST', headers: { 'X-Vault-Token': 'root' }, body: JSON.stringify({ token: vaultToken }) })
+    expect({ status: renewed.status, body: await renewed.json() }).toEqual({
+      status: 500,
+      body: errors(multi('failed to renew entry: original token role "p1" could not be found, not renewing')),
+    })
   })
 })
 
@@ -327,6 +454,27 @@ describe('bad input', () => {
           expect(reply.status).toBeLessThan(500)
           expect(reply.body.errors).toHaveLength(1)
           expect(tokenStore(world.doppel).tokens.size).toBe(count)
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
+
+describe('bad input to a token role', () => {
+  it('any body gets 204, 200 or a 4xx with the errors body, and a refused one leaves the role as it was', async () => {
+    const world = loginWorld()
+    await call(world, 'roles/r', { allowed_policies: 'a', orphan: true })
+    const value = fc.oneof(fc.string(), fc.integer({ min: -5, max: 5 }), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.constantFrom('batch', 'default-batch', '1h', 'g*', 'v1x'))
+    const fields = ['allowed_policies', 'disallowed_policies_glob', 'orphan', 'renewable', 'period', 'token_period', 'explicit_max_ttl', 'path_suffix', 'token_type', 'bound_cidrs', 'token_bound_cidrs', 'token_num_uses', 'allowed_entity_aliases', 'token_ttl', 'token_max_ttl']
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom(...fields), value, { maxKeys: 5 }), async (body) => {
+        const before = await call(world, 'roles/r', undefined, 'root', 'GET')
+        const reply = await call(world, 'roles/r', body)
+        expect(reply.status, JSON.stringify(body)).toBeLessThan(500)
+        if (reply.status >= 400) {
+          expect(reply.body.errors).toHaveLength(1)
+          expect((await call(world, 'roles/r', undefined, 'root', 'GET')).body.data).toEqual(before.body.data)
         }
       }),
       { numRuns: 300 },

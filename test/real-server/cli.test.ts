@@ -2,9 +2,9 @@
 // against the real server and against `doppel serve --profile vault`, command by command, as a user drives a
 // mount from a shell: enable (with a first tuning too), tune (through sys/mounts/auth/<path>/tune, as the CLI
 // tunes), configure, role CRUD, a role tag, a tidy, refusals, a missing path, the token lookup and tidy,
-// token creation (with each of its flags, a custom id, a batch token, a role) with a lookup, renewal and
-// revocation of the created, disable. The outputs are the same but for the values each server draws at
-// random, the times, and the name in the token store's tidy warning.
+// token creation (with each of its flags, a custom id, a batch token) with a lookup, renewal and revocation
+// of the created, a token role and a token against it, disable. The outputs are the same but for the values
+// each server draws at random, the times, and the name in the token store's tidy warning.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -44,6 +44,12 @@ const COMMANDS: string[][] = [
   ['token', 'renew', '-increment=10m', 'custom-x'],
   ['token', 'revoke', 'custom-x'],
   ['token', 'create', '-policy=root', '-no-default-policy', '-ttl=10m', '-renewable=false'],
+  ['write', 'auth/token/roles/cli-role', 'allowed_policies=a,b', 'orphan=true', 'token_period=30m', 'path_suffix=v1x'],
+  ['read', '-format=json', 'auth/token/roles/cli-role'],
+  ['list', 'auth/token/roles'],
+  ['token', 'create', '-role=cli-role', '-policy=a', '-format=json'],
+  ['token', 'create', '-role=cli-role', '-policy=c'],
+  ['delete', 'auth/token/roles/cli-role'],
   ['auth', 'enable', `-path=${MOUNT}-set`, '-description=mine', '-default-lease-ttl=1h', '-max-lease-ttl=2h', '-token-type=batch', '-listing-visibility=unauth', '-passthrough-request-headers=X-A', '-allowed-response-headers=X-B', '-audit-non-hmac-request-keys=k1', '-audit-non-hmac-response-keys=k2', 'aws'],
   ['read', '-format=json', `sys/auth/${MOUNT}-set/tune`],
   ['auth', 'tune', '-user-lockout-threshold=5', `${MOUNT}-set/`],
@@ -67,6 +73,8 @@ async function drive(addr: string, token: string): Promise<string[]> {
       .replace(/^(token|token_accessor|accessor)( +)\S+$/gm, '$1$2<drawn>')
       .replace(/"(creation_time)": \d+/g, '"$1": "<time>"')
       .replace(/^(creation_time)( +)\d+$/gm, '$1$2<time>')
+      // the time a token has left, counted down while the commands run
+      .replace(/^(ttl)( +)(?!0s$)\S+$/gm, '$1$2<left>')
       .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>')
       // OpenBao's own token store names itself in its tidy warning where Vault's (doppel's model) says Vault
       .replace("printed to OpenBao's server logs", "printed to Vault's server logs")

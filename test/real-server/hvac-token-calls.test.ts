@@ -1,4 +1,4 @@
-// hvac's token class, every call but the token roles' (test/third-party/python/hvac_token_calls.py), against the
+// hvac's token class, every call (test/third-party/python/hvac_token_calls.py), against the
 // real server: its answers are the ones the main run holds doppel to (hvac_token_calls.expected.jsonl).
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'

@@ -54,6 +54,8 @@ export async function richWorld(seed = 7): Promise<RichWorld> {
   })
   if (enable.status !== 204) throw new Error(`sys/auth answered ${enable.status}`)
   ok('role in the second mount', await call(doppel, 'POST', '/v1/auth/team/aws/role/other', { auth_type: 'ec2', bound_ami_id: 'ami-0abc1234' }))
+  ok('token role', await call(doppel, 'POST', '/v1/auth/token/roles/ops', { allowed_policies: 'ops', token_period: '1h', path_suffix: 'v1x' }))
+  ok('token against the role', await call(doppel, 'POST', '/v1/auth/token/create/ops', {}))
 
   await publish(doppel, 'acme', 'vpc', 'aws', '1.0.0', { 'main.tf': 'variable "cidr" {\n  default = "10.0.0.0/16"\n}\n', 'README.md': '# vpc\n' })
   await publish(doppel, 'acme', 'vpc', 'aws', '1.1.0')

@@ -19,6 +19,8 @@ function readsOf(world: RichWorld): { method: string; path: string; headers?: Re
     })),
     { method: 'GET', path: '/v1/sys/auth' },
     { method: 'GET', path: '/v1/auth/team/aws/role/other' },
+    { method: 'GET', path: '/v1/auth/token/roles/ops' },
+    { method: 'GET', path: '/v1/auth/token/roles?list=true' },
     { method: 'GET', path: '/v1/auth/token/lookup-self', headers: { 'X-Service-Token': world.ec2Token } },
     { method: 'GET', path: '/v1/auth/token/lookup-self', headers: { 'X-Service-Token': world.iamToken } },
     { method: 'GET', path: '/api/registry/v1/modules/acme/vpc/aws/versions' },

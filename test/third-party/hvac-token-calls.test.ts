@@ -1,8 +1,9 @@
-// hvac's token class, every call but the token roles' (python/hvac_token_calls.py), against `doppel serve
+// hvac's token class, every call (python/hvac_token_calls.py), against `doppel serve
 // --profile vault`: the same answers, call by call, as the real server gave (python/hvac_token_calls.expected.jsonl,
 // which test/real-server/hvac-token-calls.test.ts holds to the real server): creation with each option, a batch
 // token, a custom id, orphans, lookups, renewals, what a default-policy token and a root child may do, the
-// tidy, and revocation of a tree and of a parent whose children are left.
+// tidy, revocation of a tree and of a parent whose children are left, and token roles with a token made
+// against one.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

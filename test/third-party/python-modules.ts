@@ -39,7 +39,7 @@ export const HVAC_EVERY_CALL = {
 }
 
 /**
- * hvac's token class, every call but the token roles' (`hvac_token_calls.py`), and the answers the real server
+ * hvac's token class, every call (`hvac_token_calls.py`), and the answers the real server
  * gave them, a line a call (`hvac_token_calls.expected.jsonl`): the main run holds `doppel serve --profile
  * vault` to them, the real-server run the real server.
  */

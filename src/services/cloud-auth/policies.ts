@@ -3,9 +3,13 @@
  * trimmed, lower-cased, empties dropped, de-duplicated, sorted; `root` among them leaves only `root`.
  */
 export function sanitizePolicies(policies: readonly string[]): string[] {
-  const cleaned = policies.map((policy) => policy.trim().toLowerCase()).filter((policy) => policy !== '')
-  if (cleaned.includes('root')) return ['root']
-  return [...new Set(cleaned)].sort()
+  const cleaned = lowerCaseSet(policies)
+  return cleaned.includes('root') ? ['root'] : cleaned
+}
+
+/** The SDK's `strutil.RemoveDuplicates(items, true)`: trimmed, lower-cased, empties dropped, de-duplicated, sorted. */
+export function lowerCaseSet(items: readonly string[]): string[] {
+  return [...new Set(items.map((item) => item.trim().toLowerCase()).filter((item) => item !== ''))].sort()
 }
 
 /** Whether every item of `subset` is in `set` (exact strings). */

@@ -1,8 +1,8 @@
-# hvac's token class, every call but the token roles' (doppel emulates none), against the token store
+# hvac's token class, every call, against the token store
 # (hvac-token-calls.test.ts and its real-server twin): each outcome printed as one JSON line, keys sorted; the
-# tokens and accessors a call made replaced by their labels, the request's and the lease's ids left out, times
-# replaced by their kind, the seconds left rounded to ten; `mount_type` left out, which OpenBao (the real
-# server CI runs) does not send.
+# tokens and accessors a call made replaced by their labels, the request's and the lease's ids left out, times,
+# entity ids, the server's address and the seconds left replaced by their kind; `mount_type`
+# left out, which OpenBao (the real server CI runs) does not send.
 # Usage: hvac_token_calls.py <addr> <root token>
 import json, re, sys
 import hvac
@@ -25,13 +25,15 @@ def shape(value, key=None):
             return labels[value]
         if re.match(r'^\d{4}-\d\d-\d\dT', value):
             return '<time>'
+        if re.match(r'^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', value):
+            return '<uuid>'
         # OpenBao's own token store names itself in its tidy warning, where Vault's (doppel's model) says Vault
-        return value.replace("OpenBao's server logs", "Vault's server logs")
+        return value.replace("OpenBao's server logs", "Vault's server logs").replace(addr, '<addr>')
     if isinstance(value, int) and not isinstance(value, bool):
         if key in ('creation_time', 'last_renewal_time'):
             return '<time>'
         if key == 'ttl':
-            return f'{round(value / 10) * 10}±'
+            return '<left>'
     return value
 
 
@@ -91,3 +93,14 @@ call('revoke_self', lambda: client(token('a')).revoke_self())
 call('lookup_self revoked', lambda: client(token('a')).lookup_self())
 call('revoke a tree', lambda: admin.revoke(token('g2')))
 call('revoke batch', lambda: admin.revoke(token('batch')))
+call('list_roles none', lambda: admin.list_roles())
+call('read_role missing', lambda: admin.read_role('hvac-role'))
+call('create_or_update_role', lambda: admin.create_or_update_role('hvac-role', allowed_policies=['a', 'B'], disallowed_policies=['x'], orphan=True, path_suffix='v1x', allowed_entity_aliases=['svc-*'], token_period='30m', token_explicit_max_ttl='2h'))
+call('read_role', lambda: admin.read_role('hvac-role'))
+call('create_or_update_role again', lambda: admin.create_or_update_role('hvac-role', renewable=False))
+call('list_roles', lambda: admin.list_roles())
+call('create against the role', lambda: admin.create(role_name='hvac-role', policies=['a'], entity_alias='svc-one'), keep='role')
+call('lookup the role token', lambda: admin.lookup(token('role')))
+call('create against the role, a policy it does not allow', lambda: admin.create(role_name='hvac-role', policies=['z']))
+call('delete_role', lambda: admin.delete_role('hvac-role'))
+call('create against the deleted role', lambda: admin.create(role_name='hvac-role'))

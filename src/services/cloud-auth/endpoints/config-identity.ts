@@ -6,6 +6,7 @@ import { MESSAGES } from '../auth-messages.ts'
 import type { Endpoint, OperationInput } from '../routing/endpoint.ts'
 import { AuthRefusal } from '../auth-refusal.ts'
 import { effectiveIdentityConfig } from '../state.ts'
+import { lowerCaseSet } from '../policies.ts'
 
 const IAM_ALIASES: readonly IamAlias[] = ['role_id', 'unique_id', 'full_arn', 'canonical_arn']
 const EC2_ALIASES: readonly Ec2Alias[] = ['role_id', 'instance_id', 'image_id']
@@ -40,7 +41,7 @@ function alias<T extends string>(fields: Fields, name: string, allowed: readonly
 function metadata(fields: Fields, name: string, allowed: readonly string[]): string[] | null | undefined {
   const given = fields.list(name)
   if (given === undefined) return undefined
-  const selected = [...new Set(given.map((item) => item.trim().toLowerCase()).filter((item) => item !== ''))].sort()
+  const selected = lowerCaseSet(given)
   if (selected.length === 1 && selected[0] === 'default') return null
   if (selected.includes('default')) throw new AuthRefusal(MESSAGES.metadataWithDefault(selected))
   if (!selected.every((item) => allowed.includes(item))) {

@@ -72,9 +72,9 @@ async function renew(
   const stillLive = token.num_uses === 0 || usesLeft > 0
   if (!token.renewable) return explainResponse(authError(400, TOKEN_MESSAGES.notRenewable), { rule: 'renewable', seen: 'a token created with renewable false, or without a TTL' })
 
-  const check = token.mount === TOKEN_MOUNT ? tokenStoreRenewal(context, token) : await backendRenewal(context, token)
+  const check = await renewalOf(context, token)
   const nowMs = context.emulator.clock.nowMs()
-  const { ttl, warnings } = renewalTtl(check.bounds, increment, token.explicit_max_ttl, token.creation_time, nowMs)
+  const { ttl, warnings } = renewalTtl(check.bounds, increment, check.explicitMaxTtl ?? token.explicit_max_ttl, token.creation_time, nowMs)
   check.commit()
   if (stillLive) {
     const renewed = { ...token, num_uses: usesLeft, expire_time: nowMs + ttl * 1000, last_renewal_time: nowMs }
@@ -83,10 +83,13 @@ async function renew(
   return authResponse(context, { auth: renewedAuth(token, ttl, usesLeft, options.clientToken ?? token.id), warnings: [...ignored, ...warnings], mountType: 'token' })
 }
 
-/** The login method's re-check (docs/reference/cloud-auth.md §7); its refusal is the core's `failed to renew entry`. */
-async function backendRenewal(context: RequestContext, token: IssuedToken): Promise<RenewalCheck> {
+/**
+ * The login method's re-check (docs/reference/cloud-auth.md §7), or the token store's own for a token it
+ * created; a refusal is the core's `failed to renew entry`.
+ */
+async function renewalOf(context: RequestContext, token: IssuedToken): Promise<RenewalCheck> {
   try {
-    return await renewalCheck(context, token)
+    return token.mount === TOKEN_MOUNT ? tokenStoreRenewal(context, token) : await renewalCheck(context, token)
   } catch (error) {
     if (error instanceof RenewError) {
       throw new AuthRefusal(TOKEN_MESSAGES.renewFailed(error.message), BAD_INPUT_500).explain(error.explanation ?? { rule: 'renewal re-check', seen: error.message })
@@ -97,11 +100,16 @@ async function backendRenewal(context: RequestContext, token: IssuedToken): Prom
 
 /**
  * A token the token store created renews by its own settings (Vault's token store `authRenew`): its last
- * granted TTL, its period and explicit max, the token mount's lease TTLs; nothing is re-checked.
+ * granted TTL and the token mount's lease TTLs, with its period and explicit max, or its role's as the role
+ * stands now (a role deleted since: no renewal).
  */
 function tokenStoreRenewal(context: RequestContext, token: IssuedToken): RenewalCheck {
   const leases = mountTable(context.emulator).leaseTtls(TOKEN_MOUNT)
-  return { bounds: { ttl: token.granted_ttl ?? token.creation_ttl, maxTtl: 0, period: token.period, leases }, commit() {} }
+  const ttl = token.granted_ttl ?? token.creation_ttl
+  if (token.role === undefined) return { bounds: { ttl, maxTtl: 0, period: token.period, leases }, commit() {} }
+  const role = tokenStore(context.emulator).roles.get(token.role)
+  if (!role) throw new RenewError(TOKEN_MESSAGES.roleGone(token.role)).explain({ rule: 'token role', seen: `${token.role}, deleted since the token was created`, hint: 'create the role again to renew its tokens' })
+  return { bounds: { ttl, maxTtl: 0, period: role.token_period, leases }, explicitMaxTtl: role.token_explicit_max_ttl, commit() {} }
 }
 
 /** The `auth` object of a renewal: the token as issued, with its new lease. */

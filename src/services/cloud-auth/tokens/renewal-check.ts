@@ -17,6 +17,8 @@ import { MESSAGES } from '../auth-messages.ts'
 /** The backend's verdict on a renewal: the role's current bounds, and the state to write if it goes ahead. */
 export interface RenewalCheck {
   bounds: RenewalBounds
+  /** The explicit max TTL to hold the renewal to, where it is not the token's own (a token role's). */
+  explicitMaxTtl?: number
   commit(): void
 }
 

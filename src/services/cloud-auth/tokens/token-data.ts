@@ -29,6 +29,7 @@ export function tokenData(token: IssuedToken, nowMs: number): Record<string, unk
     ttl: token.expire_time === null ? 0 : remainingSeconds(token.expire_time, nowMs),
     type: token.type,
     ...(token.period > 0 && { period: token.period }),
+    ...(token.role !== undefined && { role: token.role }),
     ...(token.bound_cidrs.length > 0 && { bound_cidrs: token.bound_cidrs }),
   }
 }

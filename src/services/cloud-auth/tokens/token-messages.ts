@@ -4,7 +4,7 @@
  * endpoints (`permission denied`, field validation, TTL capping) are in `../auth-messages.ts`. Clients match on
  * these strings.
  */
-import { goQuote } from '../../../core/go/go-format.ts'
+import { goQuote, goQuoteList } from '../../../core/go/go-format.ts'
 
 export const TOKEN_MESSAGES = {
   /** `lookup` of a token the store does not hold (403). */
@@ -45,6 +45,24 @@ export const TOKEN_MESSAGES = {
   customIdPeriod: "custom token ID cannot have a '.' in the value",
   duplicateId: 'cannot create a token with a duplicate ID',
   policyMissing: (policy: string) => `Policy ${goQuote(policy)} does not exist`,
+
+  // token roles (docs/reference/cloud-auth.md §7.3)
+  pathSuffixInvalid: (pattern: string) => `given role path suffix contains invalid characters; must match ${pattern}`,
+  pathSuffixParent: 'error registering path suffix: path cannot contain parent references',
+  roleTokenTypeNull: "Invalid 'token_type' value: null",
+  roleFields: (reason: string) => `error parsing role fields: ${reason}`,
+  boundCidrsUnparsable: (reason: string) => `error parsing bound_cidrs: ${reason}`,
+  deprecatedIgnored: (current: string, deprecated: string) => `Both '${current}' and deprecated '${deprecated}' value supplied, ignoring the deprecated value`,
+  roleExplicitMaxAboveSystem: (explicitMax: number, systemMax: number) =>
+    `Given explicit max TTL of ${explicitMax} is greater than system/mount allowed value of ${systemMax} seconds; until this is fixed attempting to create tokens against this role will result in an error`,
+  batchRole: (what: string) => `'token_type' cannot be 'batch' when role is set to generate ${what === 'explicit max' ? 'tokens with an explicit max TTL' : `${what} tokens`}`,
+  roleGone: (role: string) => `original token role ${goQuote(role)} could not be found, not renewing`,
+  invalidEntityAlias: "invalid 'entity_alias' value",
+  notSubsetOfRole: (policies: string[], allowed: string[], globs: string[]) =>
+    `token policies (${goQuoteList(policies)}) must be subset of the role's allowed policies (${goQuoteList(allowed)}) or glob policies (${goQuoteList(globs)})`,
+  disallowedByRole: (policy: string) => `token policy ${goQuote(policy)} is disallowed by this role`,
+  lesserExplicitMax: (seconds: number) => `Explicit max TTL specified both during creation call and in role; using the lesser value of ${seconds} seconds`,
+  lesserPeriod: (seconds: number) => `Period specified both during creation call and in role; using the lesser value of ${seconds} seconds`,
 
   // ec2 (docs/reference/cloud-auth.md §7)
   missingInstanceId: 'no instance ID in auth internal data',

@@ -8,6 +8,7 @@ import { httpOperation, unsupportedOperation } from '../routing/http-operation.t
 import { CREATE_FIELDS, handleCreate, handleCreateAgainstRole, handleCreateOrphan } from './create.ts'
 import { handleListAccessors, handleLookup, handleLookupAccessor, handleLookupSelf } from './lookup.ts'
 import { callerToken, invalidTokenField, readTokenFields, tokenById, type TokenFields } from './named-token.ts'
+import { tokenRoleRoute, tokenRolesListRoute } from './token-roles.ts'
 import { handleRenew, handleRenewAccessor, handleRenewSelf, RENEW_FIELDS } from './renew.ts'
 import { handleRevoke, handleRevokeAccessor, handleRevokeOrphan, handleRevokeSelf } from './revoke.ts'
 
@@ -88,19 +89,19 @@ const REVOKED = { '204': 'Revoked (also a token no longer held)' }
 const RENEWED = { '200': 'The renewed token in `auth`' }
 
 /**
- * `create/<role>` (Vault's `create/` + `GenericNameRegex`): token roles are not emulated, so an update is the
- * real store's `unknown role`, after the fields are read; a name no role can have is no path of the store.
+ * `create/<role>` (Vault's `create/` + `GenericNameRegex`): a token against a token role, after the fields
+ * are read; a name no role can have is no path of the store.
  */
 const createAgainstRoleRoute: OperationRoute = {
   path: 'create/:role',
   reads: 'operation',
   token: 'root',
-  describe: { post: { summary: 'Create a token against a token role (none exist: 400 unknown role)', body: CREATE_FIELDS, answers: { '400': '`unknown role <name>`', '404': 'A name no role can have: `unsupported path`' } } },
+  describe: { post: { summary: 'Create a token against a token role', body: CREATE_FIELDS, answers: { ...CREATED, '400': 'Refused, or `unknown role <name>`', '404': 'A name no role can have: `unsupported path`' } } },
   run(call) {
     if (call.operation !== 'update') return unsupportedOperation(false)
-    readTokenFields(CREATE_FIELDS, call.data)
+    const read = readTokenFields(CREATE_FIELDS, call.data)
     const why = { rule: 'route', seen: call.path, expected: 'create/<role>, the role named by letters, digits, _, - and . (neither of the last two first or last)' }
-    return handleCreateAgainstRole(call) ?? explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), why)
+    return handleCreateAgainstRole(call, read) ?? explainResponse(authError(404, multiError(MESSAGES.unsupportedPath)), why)
   },
 }
 
@@ -129,7 +130,7 @@ const tidyRoute: OperationRoute = {
   },
 }
 
-/** The token store's routes, by path under `auth/<token mount>/`: the creates, the `*-self` ones, those naming a token, the accessors' list, the tidy. */
+/** The token store's routes, by path under `auth/<token mount>/`: the creates, the `*-self` ones, those naming a token, the accessors' list, the roles, the tidy. */
 export const TOKEN_ROUTES: readonly (SelfRoute | OperationRoute)[] = [
   namedRoute('create', CREATE_FIELDS, { update: handleCreate }, CREATED),
   namedRoute('create-orphan', CREATE_FIELDS, { update: handleCreateOrphan }, CREATED),
@@ -146,5 +147,8 @@ export const TOKEN_ROUTES: readonly (SelfRoute | OperationRoute)[] = [
   namedRoute('revoke-accessor', { accessor: 'string' }, { update: handleRevokeAccessor }, { ...REVOKED, '200': 'No token with that accessor: a warning' }),
   accessorsRoute('accessors'),
   accessorsRoute('accessors/'),
+  tokenRolesListRoute('roles'),
+  tokenRolesListRoute('roles/'),
+  tokenRoleRoute,
   tidyRoute,
 ]

@@ -1,5 +1,6 @@
-/** The token store's part of a snapshot: issued tokens and entity aliases. */
+/** The token store's part of a snapshot: issued tokens, entity aliases and token roles. */
 import { shape, table, tables, tablesCodec } from '../../../core/snapshot/index.ts'
+import type { TokenRole } from './token-roles.ts'
 import { TOKENS_DOMAIN, tokenStore, type EntityAlias, type IssuedToken, type TokenStore } from './token-store.ts'
 
 const strings = shape.array(shape.string)
@@ -8,6 +9,7 @@ const metadata = shape.dictionary(shape.string)
 const tokenShape = shape.object<IssuedToken>({
   id: shape.string,
   parent: shape.optional(shape.string),
+  role: shape.optional(shape.string),
   accessor: shape.string,
   type: shape.literal('service', 'batch'),
   policies: strings,
@@ -39,9 +41,34 @@ const entityShape = shape.object<EntityAlias>({
 })
 const entityTable = table((store: TokenStore) => store.entities, entityShape, (e) => e.key)
 
+const roleShape = shape.object<TokenRole>({
+  name: shape.string,
+  allowed_policies: strings,
+  disallowed_policies: strings,
+  allowed_policies_glob: strings,
+  disallowed_policies_glob: strings,
+  orphan: shape.boolean,
+  path_suffix: shape.string,
+  renewable: shape.boolean,
+  token_type: shape.literal('default-service', 'default-batch', 'service', 'batch'),
+  allowed_entity_aliases: shape.nullable(strings),
+  period: shape.seconds,
+  explicit_max_ttl: shape.seconds,
+  bound_cidrs: strings,
+  token_period: shape.seconds,
+  token_explicit_max_ttl: shape.seconds,
+  token_bound_cidrs: strings,
+  token_num_uses: shape.integerIn(0, Number.MAX_SAFE_INTEGER),
+  token_no_default_policy: shape.boolean,
+  token_ttl: shape.seconds,
+  token_max_ttl: shape.seconds,
+  token_policies: strings,
+})
+const roleTable = table((store: TokenStore) => store.roles, roleShape, (r) => r.name)
+
 export const tokenSnapshotCodec = tablesCodec({
   name: 'tokens',
-  tables: tables({ tokens: tokenTable, entities: entityTable }),
+  tables: tables({ tokens: tokenTable, entities: entityTable, roles: roleTable }),
   existing: (emulator) => emulator.existingDomain<TokenStore>(TOKENS_DOMAIN),
   state: tokenStore,
   check(saved, path) {

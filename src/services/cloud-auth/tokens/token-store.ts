@@ -1,12 +1,15 @@
 import type { Emulator, ExpiringDomain } from '../../../core/emulator.ts'
 import { ExpiryQueue } from '../../../core/expiry-queue.ts'
 import type { KeyedCollection } from '../../../core/store.ts'
+import type { TokenRole } from './token-roles.ts'
 
 /** A token issued by a login or created through `auth/token/create`, as the emulator records it (inspectable through `emulator.store`). */
 export interface IssuedToken {
   id: string
   /** The token that created it; absent for an orphan (every login's token). Its revocation revokes this one. */
   parent?: string
+  /** The token role it was created against, whose settings its renewals follow. */
+  role?: string
   /** Empty for batch tokens. */
   accessor: string
   type: 'service' | 'batch'
@@ -66,6 +69,8 @@ export interface EntityAlias {
 export class TokenStore implements ExpiringDomain {
   readonly tokens: KeyedCollection<IssuedToken>
   readonly entities: KeyedCollection<EntityAlias>
+  /** The token store's roles (`auth/token/roles/<name>`), by name as given. */
+  readonly roles: KeyedCollection<TokenRole>
   readonly #emulator: Emulator
   readonly #expiries = new ExpiryQueue()
   // Why recent tokens went, for the journal's explanation of a refused token; bounded, oldest dropped.
@@ -78,6 +83,7 @@ export class TokenStore implements ExpiringDomain {
       indexes: { accessor: (token: IssuedToken) => token.accessor || undefined, parent: (token: IssuedToken) => token.parent },
     })
     this.entities = emulator.store.collection('token-entities', { key: (alias: EntityAlias) => alias.key })
+    this.roles = emulator.store.collection('token-roles', { key: (role: TokenRole) => role.name })
   }
 
   /** Stores a new or changed token (the only way tokens are written, so every expiry is tracked). */
