@@ -223,6 +223,8 @@ function roleData(role: TokenRole): Record<string, unknown> {
   }
 }
 
+const NO_ROLE_NAME = 'A name no role can have: `unsupported path`'
+
 const NOT_FOUND = () => explainResponse(authError(404), { rule: 'token role', seen: 'no role by that name' })
 
 /** `roles/<name>`: read, write (create or update), delete; a name outside `GenericNameRegex` is no path. */
@@ -231,9 +233,9 @@ export const tokenRoleRoute: OperationRoute = {
   reads: 'operation',
   token: 'root',
   describe: {
-    get: { summary: 'Read a token role', answers: { '200': 'The role', '404': 'No such role' } },
-    post: { summary: 'Create or update a token role', body: ROLE_FIELDS, answers: { '204': 'Written', '200': 'Written, with warnings' } },
-    delete: { summary: 'Delete a token role', answers: { '204': 'Deleted (also a role that does not exist)' } },
+    get: { summary: 'Read a token role', answers: { '200': 'The role', '404': 'No such role, or a name no role can have' } },
+    post: { summary: 'Create or update a token role', body: ROLE_FIELDS, answers: { '204': 'Written', '200': 'Written, with warnings', '404': NO_ROLE_NAME } },
+    delete: { summary: 'Delete a token role', answers: { '204': 'Deleted (also a role that does not exist)', '404': NO_ROLE_NAME } },
   },
   run(call) {
     const name = call.params.name ?? ''
