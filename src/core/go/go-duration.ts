@@ -1,4 +1,5 @@
 import { errorKind } from '../doppel-error.ts'
+import { ownEntry } from '../own-field.ts'
 /**
  * Go's `time.ParseDuration`, exactly: the same accepted forms, the same overflow limit (about 292 years)
  * and the same error texts, which the real service passes through to clients.
@@ -61,7 +62,7 @@ export function parseGoDurationNs(input: string): bigint {
     const unitText = /^[^0-9.]*/.exec(s)![0]
     if (unitText === '') throw new GoDurationError(`time: missing unit in duration ${timeQuote(input)}`)
     s = s.slice(unitText.length)
-    const unit = UNIT_NS[unitText]
+    const unit = ownEntry(UNIT_NS, unitText)
     if (unit === undefined) {
       throw new GoDurationError(`time: unknown unit ${timeQuote(unitText)} in duration ${timeQuote(input)}`)
     }

@@ -1,5 +1,6 @@
 import { goQuote } from './go-format.ts'
 import { errorKind } from '../doppel-error.ts'
+import { ownEntry } from '../own-field.ts'
 
 /** A Go `strconv` failure; the message is Go's, e.g. `strconv.ParseBool: parsing "x": invalid syntax`. */
 export class StrconvError extends errorKind('StrconvError', 'DOPPEL_INVALID_SCALAR') {}
@@ -21,7 +22,7 @@ const BOOLS: Record<string, boolean> = {
 
 /** `strconv.ParseBool`. */
 export function parseGoBool(text: string): boolean {
-  const value = BOOLS[text]
+  const value = ownEntry(BOOLS, text)
   if (value === undefined) throw new StrconvError(`strconv.ParseBool: parsing ${goQuote(text)}: invalid syntax`)
   return value
 }

@@ -10,6 +10,7 @@ export { hasTemplate }
  * result; expressions inside longer text are stringified.
  */
 import { errorKind } from '../../../core/doppel-error.ts'
+import { ownEntry } from '../../../core/own-field.ts'
 
 const TEMPLATE_ROOTS = ['vars', 'steps', 'target', 'run', 'env'] as const
 type TemplateRoot = (typeof TEMPLATE_ROOTS)[number]
@@ -115,7 +116,7 @@ export function parseExpression(source: string): Expression {
   while (i < tokens.length) {
     const name = tokens[i + 1]
     if (tokens[i]!.type !== 'pipe' || name?.type !== 'name') fail(`expected "| <filter>" (filters: ${Object.keys(FILTERS).join(', ')})`)
-    if (!(name!.value as string in FILTERS)) fail(`unknown filter "${String(name!.value)}" (filters: ${Object.keys(FILTERS).join(', ')})`)
+    if (ownEntry(FILTERS, name!.value as string) === undefined) fail(`unknown filter "${String(name!.value)}" (filters: ${Object.keys(FILTERS).join(', ')})`)
     filters.push(name!.value as string)
     i += 2
   }

@@ -1,4 +1,5 @@
 import type { RunResult } from '../glossary.ts'
+import { ownEntry } from '../../../core/own-field.ts'
 
 /**
  * Labels of scenarios that cannot give a verdict on a real server, with why: a run against one skips them
@@ -23,7 +24,7 @@ const DIFFERS_ON_REAL: Readonly<Record<string, string>> = {
 /** Why a real server skips a scenario with these labels, if it does. */
 export function realServerSkip(labels: readonly string[]): string | undefined {
   for (const label of labels) {
-    const why = CANNOT_RUN_ON_REAL[label] ?? DIFFERS_ON_REAL[label]
+    const why = ownEntry(CANNOT_RUN_ON_REAL, label) ?? ownEntry(DIFFERS_ON_REAL, label)
     if (why !== undefined) return `not run on a real server: ${why} (label ${label})`
   }
   return undefined

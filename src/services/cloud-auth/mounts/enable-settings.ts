@@ -13,6 +13,7 @@ import { weakString } from '../fields/scalar-fields.ts'
 import { MOUNT_MAX_TTL } from '../limits.ts'
 import { VAULT_VERSION } from '../dev-server-status.ts'
 import { LISTING_VISIBILITIES, TOKEN_TYPES, TUNED_LISTS, type MountSettings } from './mount-table.ts'
+import { ownEntry } from '../../../core/own-field.ts'
 
 /** A refusal of the `config`, before the type is judged (Vault checks it first). */
 const refuse = (message: string, seen: string, expected: string) => explainResponse(authError(400, message), { rule: 'mount config', seen, expected })
@@ -91,7 +92,7 @@ export function readEnableSettings(data: Record<string, unknown>): { settings: M
   if (maxTtl instanceof Response) return maxTtl
   if (maxTtl !== 0 && defaultTtl > maxTtl) return refuse(MESSAGES.enableDefaultOverMax, `default ${defaultTtl}s, max ${maxTtl}s`, 'a default no longer than the max')
   if (defaultTtl > MOUNT_MAX_TTL && maxTtl === 0) return refuse(MESSAGES.enableDefaultOverSystemMax(MOUNT_MAX_TTL), `default ${defaultTtl}s`, `at most the system max, ${MOUNT_MAX_TTL}s, or a max given beside it`)
-  const tokenType = TOKEN_TYPES[config.token_type ?? '']
+  const tokenType = ownEntry(TOKEN_TYPES, config.token_type ?? '')
   if (tokenType === undefined) return refuse(MESSAGES.tokenTypeInvalid, config.token_type!, 'default-service, default-batch, service or batch')
   const settings: MountSettings = {
     ...(defaultTtl !== 0 && { default_lease_ttl: defaultTtl }),

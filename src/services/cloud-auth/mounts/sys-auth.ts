@@ -14,6 +14,7 @@ import { LISTING_VISIBILITIES, mountTable, TOKEN_MOUNT, TOKEN_TYPES, TUNED_LISTS
 import { VAULT_VERSION } from '../dev-server-status.ts'
 import { uuidLayout } from '../../../core/random.ts'
 import { checkEnableSettings, readEnableSettings } from './enable-settings.ts'
+import { ownEntry } from '../../../core/own-field.ts'
 
 function mountData(type: string, entry: TunedEntry): Record<string, unknown> {
   return {
@@ -194,7 +195,7 @@ function writeTune(context: RequestContext, path: string, data: Record<string, u
   let tokenType: MountTokenType | undefined
   if (fields.has('token_type')) {
     if (mount === TOKEN_MOUNT) return explainResponse(authError(400, MESSAGES.tokenTypeOnTokenMount), { rule: 'token_type', seen: 'the token mount' })
-    tokenType = TOKEN_TYPES[fields.string('token_type')!]
+    tokenType = ownEntry(TOKEN_TYPES, fields.string('token_type')!)
     if (tokenType === undefined) {
       return explainResponse(authError(400, MESSAGES.tokenTypeInvalid), { rule: 'token_type', seen: fields.string('token_type')!, expected: 'default-service, default-batch, service or batch' })
     }

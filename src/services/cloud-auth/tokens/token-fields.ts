@@ -7,6 +7,7 @@ import type { FieldSchema, Fields } from '../fields/index.ts'
 import type { RoleEntry, TokenType } from '../glossary.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import { AuthRefusal } from '../auth-refusal.ts'
+import { ownEntry } from '../../../core/own-field.ts'
 
 export const TOKEN_FIELDS: FieldSchema = {
   token_bound_cidrs: 'commaList',
@@ -57,8 +58,8 @@ export function applyTokenFields(role: TokenSettings, fields: Fields): void {
   if (policies !== undefined) role.token_policies = policies
   const type = fields.string('token_type')
   if (type !== undefined) {
-    const parsed = TOKEN_TYPES[type]
-    if (parsed === undefined || !Object.hasOwn(TOKEN_TYPES, type)) throw new AuthRefusal(MESSAGES.invalidTokenType(type))
+    const parsed = ownEntry(TOKEN_TYPES, type)
+    if (parsed === undefined) throw new AuthRefusal(MESSAGES.invalidTokenType(type))
     role.token_type = parsed
   }
   const ttl = nonNegativeDuration(fields, 'token_ttl')

@@ -18,6 +18,7 @@ import { applyTokenFields, TOKEN_FIELDS } from './token-fields.ts'
 import { readTokenFields } from './named-token.ts'
 import { TOKEN_MESSAGES } from './token-messages.ts'
 import { tokenStore } from './token-store.ts'
+import { ownEntry } from '../../../core/own-field.ts'
 
 /** A token role's token type: the `default-*` ones let the create call choose. */
 type TokenRoleType = 'default-service' | 'default-batch' | 'service' | 'batch'
@@ -147,8 +148,9 @@ function writeRole({ context, params, data }: OperationCall): Response {
     throw error
   }
   if (type !== undefined) {
-    if (!Object.hasOwn(ROLE_TOKEN_TYPES, type)) throw refusal(MESSAGES.invalidTokenType(type), 'token_type', type)
-    role.token_type = ROLE_TOKEN_TYPES[type]!
+    const parsed = ownEntry(ROLE_TOKEN_TYPES, type)
+    if (parsed === undefined) throw refusal(MESSAGES.invalidTokenType(type), 'token_type', type)
+    role.token_type = parsed
   }
 
   const warnings: string[] = []
