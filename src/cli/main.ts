@@ -6,6 +6,7 @@ import type { CliIo } from '../core/cli-io.ts'
 import type { ProxySession } from './proxy-session.ts'
 import { watchForStop } from './stop-on-signal.ts'
 import { StartupError, UsageError } from './usage-error.ts'
+import { ownEntry } from '../core/own-field.ts'
 
 /** A command: its line in `doppel --help`, and how it runs (imported on first use); resolves with the exit code. */
 interface Command {
@@ -74,7 +75,7 @@ export async function main(argv: string[], io: CliIo, exit?: (code: number) => v
       io.stdout(`${version()}\n`)
       return 0
     }
-    const known = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined
+    const known = ownEntry(COMMANDS, command)
     if (known) return await known.run(rest, io, exit)
     const suggestion = didYouMean(command, [...Object.keys(COMMANDS), ...HELP_WORDS, ...VERSION_WORDS])
     const what = command.startsWith('-') ? `unknown option ${command}` : `unknown command "${command}"`

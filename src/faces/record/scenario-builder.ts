@@ -19,6 +19,7 @@ import { CLOUD_MOUNT, cloudPath } from '../../services/fake-cloud/urls.ts'
 import { Refs } from './refs.ts'
 import { redactPairs, SECRET_HEADERS, SECRET_KEYS, secretEnvName, secretVarName, TOKEN_HEADERS } from './secrets.ts'
 import { TRANSPORT_HEADERS, volatility } from './volatile.ts'
+import { ownEntry } from '../../core/own-field.ts'
 
 export interface ScenarioDocument {
   version: 1
@@ -389,7 +390,7 @@ function splitTarget(target: string): [string, string | undefined] {
 function mergeFixtures(into: Json, add: Json): Json {
   const out: Json = { ...into }
   for (const [key, value] of Object.entries(add)) {
-    const existing = Object.hasOwn(out, key) ? out[key] : undefined
+    const existing = ownEntry(out, key)
     const merged = Array.isArray(existing) && Array.isArray(value) ? [...existing, ...value] : isObject(existing) && isObject(value) ? mergeFixtures(existing, value) : value
     // Defined, not assigned: a `__proto__` key stays an own key.
     Object.defineProperty(out, key, { value: merged, enumerable: true, writable: true, configurable: true })

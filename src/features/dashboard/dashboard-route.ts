@@ -3,6 +3,7 @@ import { jsonResponse } from '../../core/http.ts'
 import { codeFile } from '../../core/package-files.ts'
 import { controlPath } from '../../services/control/urls.ts'
 import { explainResponse, listText } from '../../core/explanation.ts'
+import { ownEntry } from '../../core/own-field.ts'
 
 const PREFIX = controlPath('ui/')
 
@@ -49,7 +50,7 @@ export async function dashboard(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname
   if (path === PREFIX.slice(0, -1)) return new Response(null, { status: 308, headers: { Location: 'ui/' } })
   const name = path === PREFIX ? 'index.html' : path.slice(PREFIX.length)
-  const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined
+  const type = ownEntry(ASSETS, name)
   if (type === undefined) {
     return explainResponse(jsonResponse(404, { errors: [`no such dashboard file: ${path}`] }), { rule: 'dashboard file', seen: name, expected: listText(Object.keys(ASSETS)) })
   }

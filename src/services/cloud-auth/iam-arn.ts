@@ -4,6 +4,7 @@
  */
 import { goQuote } from '../../core/go/go-format.ts'
 import { errorKind } from '../../core/doppel-error.ts'
+import { ownEntry } from '../../core/own-field.ts'
 
 export class IamArnError extends errorKind('IamArnError', 'DOPPEL_INVALID_ARN') {}
 
@@ -68,5 +69,5 @@ const PARTITION_REGIONS: Record<string, string> = {
 
 /** The IAM region of a partition, or undefined for an unknown partition. */
 export function partitionRegion(partition: string): string | undefined {
-  return Object.hasOwn(PARTITION_REGIONS, partition) ? PARTITION_REGIONS[partition] : undefined
+  return ownEntry(PARTITION_REGIONS, partition)
 }

@@ -13,6 +13,7 @@ import { ec2Error, ec2Result, queryError, queryResult, type QueryService } from 
 import { verifySigV4, type VerifiedRequest } from './sigv4/verify-sigv4.ts'
 import { assumeRole, getCallerIdentity } from './sts/sts-operations.ts'
 import { stsXml } from './sts/sts-xml.ts'
+import { ownEntry } from '../../core/own-field.ts'
 
 /**
  * The query-protocol HTTP face of STS, IAM and EC2: read the body raw, parse the parameters, verify SigV4,
@@ -98,7 +99,7 @@ export async function serveQueryApi(state: CloudState, service: QueryService, re
     const verified = verifySigV4(state, { method: request.method, url, headers: request.headers, body }, service, mount)
     const action = params.get('Action')
     if (action === undefined || action === '') throw cloudErrors.missingAction()
-    const operation = Object.hasOwn(OPERATIONS[service], action) ? OPERATIONS[service][action]! : undefined
+    const operation = ownEntry(OPERATIONS[service], action)
     if (operation === undefined) throw cloudErrors.invalidAction(action, params.get('Version') ?? '')
     const output = operation(state, verified, params)
     const result = typeof output === 'object' ? output.xml : output

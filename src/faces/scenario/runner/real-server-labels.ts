@@ -35,7 +35,7 @@ export function realServerSkip(labels: readonly string[]): string | undefined {
  * lacking doppel's capabilities); a difference (labelled as known, or failed and not yet resolved).
  */
 export function realServerStates(result: RunResult): { pass: number; cannotRun: number; differs: number; unresolved: number } {
-  const labelled = (labels: readonly string[]) => labels.some((label) => label in DIFFERS_ON_REAL)
+  const labelled = (labels: readonly string[]) => labels.some((label) => ownEntry(DIFFERS_ON_REAL, label) !== undefined)
   const skipped = result.scenarios.filter((s) => s.verdict === 'skipped')
   const differs = skipped.filter((s) => labelled(s.labels)).length
   return { pass: result.passed, cannotRun: skipped.length - differs, differs: differs + result.failed, unresolved: result.failed }

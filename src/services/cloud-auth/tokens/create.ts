@@ -6,13 +6,12 @@
  * privileges: a custom id, an orphan, a period and any policies are allowed it; a role still bounds what is
  * created against it.
  */
-import type { Explanation } from '../../../core/explanation.ts'
-import { explainResponse } from '../../../core/explanation.ts'
 import type { RequestContext } from '../../../core/glossary.ts'
 import { DoppelError } from '../../../core/doppel-error.ts'
+import { AuthRefusal } from '../auth-refusal.ts'
 import { calculateTtl, sanitisePolicies } from '../login/issue-auth.ts'
 import { mountTable, TOKEN_MOUNT } from '../mounts/mount-table.ts'
-import { authError, authResponse, sortedKeys } from '../envelope.ts'
+import { authResponse, sortedKeys } from '../envelope.ts'
 import { goDurationSeconds, type FieldSchema } from '../fields/index.ts'
 import type { OperationCall } from '../routing/api-route.ts'
 import { callerToken, tokenById, type TokenFields } from './named-token.ts'
@@ -50,40 +49,18 @@ const CUSTOM_ID_WARNING =
   'Supplying a custom ID for the token uses the weaker SHA1 hashing instead of the more secure SHA2-256 HMAC for token obfuscation. SHA1 hashed tokens on the wire leads to less secure lookups.'
 
 /** `create`: a child of the calling token. */
-export const handleCreate = (call: OperationCall, read: TokenFields): Response => createToken(call, read, 'create')
+export const handleCreate = (call: OperationCall, read: TokenFields): Response => create(call, read, 'create')
 
 /** `create-orphan`: a token with no parent. */
-export const handleCreateOrphan = (call: OperationCall, read: TokenFields): Response => createToken(call, read, 'create-orphan')
+export const handleCreateOrphan = (call: OperationCall, read: TokenFields): Response => create(call, read, 'create-orphan')
 
 /** `create/<role>`: a token against a token role (an unknown one: 400 `unknown role <name>`); a name no role can have is no path (undefined). */
 export function handleCreateAgainstRole(call: OperationCall, read: TokenFields): Response | undefined {
   const name = call.params.role ?? ''
   if (!ROLE_NAME.test(name)) return undefined
   const role = tokenStore(call.context.emulator).roles.get(name)
-  if (!role) return refuse(TOKEN_MESSAGES.unknownRole(name), { rule: 'token role', seen: name, hint: 'create the role first: auth/token/roles/<name>' })
-  return createToken(call, read, `create/${name}`, role)
-}
-
-/** A refusal of the create path, as Vault words it, with why. */
-class CreateRefusal extends DoppelError {
-  readonly why: Explanation
-  constructor(message: string, why: Explanation) {
-    super('DOPPEL_AUTH_REFUSED', message)
-    this.why = why
-  }
-}
-
-function refuse(message: string, why: Explanation): Response {
-  return explainResponse(authError(400, message), why)
-}
-
-function createToken(call: OperationCall, read: TokenFields, path: string, role?: TokenRole): Response {
-  try {
-    return create(call, read, path, role)
-  } catch (error) {
-    if (error instanceof CreateRefusal) return refuse(error.message, error.why)
-    throw error
-  }
+  if (!role) throw new AuthRefusal(TOKEN_MESSAGES.unknownRole(name)).explain({ rule: 'token role', seen: name, hint: 'create the role first: auth/token/roles/<name>' })
+  return create(call, read, `create/${name}`, role)
 }
 
 /** The calling token as a parent: what the checks read of it. */
@@ -105,20 +82,20 @@ function parentOf(call: OperationCall): Parent | undefined {
   return { id, policies: token.policies, numUses: token.num_uses, expiring: token.expire_time !== null, entityId: token.entity_id, boundCidrs: token.bound_cidrs }
 }
 
-/** The checks and the token, in Vault's order; the first refusal is thrown as a `CreateRefusal`. */
-function create(call: OperationCall, { fields, warnings: ignored }: TokenFields, path: string, role: TokenRole | undefined): Response {
+/** The checks and the token, in Vault's order; the first refusal is thrown as an `AuthRefusal` with why, answered at the service's edge. */
+function create(call: OperationCall, { fields, warnings: ignored }: TokenFields, path: string, role?: TokenRole): Response {
   const { context } = call
   const parent = parentOf(call)
   // The caller's last use was this request: the real store no longer finds it.
-  if (!parent) return refuse(TOKEN_MESSAGES.noParent, { rule: 'parent token', seen: 'the calling token was used up by this request' })
-  if (parent.numUses > 0) throw new CreateRefusal(TOKEN_MESSAGES.restrictedUse, { rule: 'parent token', seen: `a token with ${parent.numUses} uses left`, hint: 'create with a token of unlimited uses' })
+  if (!parent) throw new AuthRefusal(TOKEN_MESSAGES.noParent).explain({ rule: 'parent token', seen: 'the calling token was used up by this request' })
+  if (parent.numUses > 0) throw new AuthRefusal(TOKEN_MESSAGES.restrictedUse).explain({ rule: 'parent token', seen: `a token with ${parent.numUses} uses left`, hint: 'create with a token of unlimited uses' })
 
   const explicitMaxText = fields.string('explicit_max_ttl') ?? ''
   const periodText = fields.string('period') ?? ''
   const numUses = fields.int('num_uses') ?? 0
   const type = tokenType(roleTokenType(fields.string('type') ?? '', role), explicitMaxText, numUses, periodText)
   let renewable = type === 'service' && (fields.bool('renewable') ?? true) && (role?.renewable ?? true)
-  if (numUses < 0) throw new CreateRefusal(TOKEN_MESSAGES.negativeUses, { rule: 'num_uses', seen: String(numUses), expected: '0 (unlimited) or more' })
+  if (numUses < 0) throw new AuthRefusal(TOKEN_MESSAGES.negativeUses).explain({ rule: 'num_uses', seen: String(numUses), expected: '0 (unlimited) or more' })
   const alias = entityAlias(fields.string('entity_alias') ?? '', role)
   const meta = fields.pairs('meta')
   const metadata = meta === undefined || call.data.meta === null ? null : (sortedKeys(meta) as Record<string, string>)
@@ -130,7 +107,7 @@ function create(call: OperationCall, { fields, warnings: ignored }: TokenFields,
   const asked = fields.list('policies') ?? []
   const policies = assignable(role && roleLimitsPolicies(role) ? rolePolicies(asked, parent, role, noDefault) : tokenPolicies(asked, parent, noDefault))
   const isRoot = policies.includes('root')
-  if (isRoot && type === 'batch') throw new CreateRefusal(TOKEN_MESSAGES.batchRoot, { rule: 'type', seen: 'batch, with the root policy', expected: 'service' })
+  if (isRoot && type === 'batch') throw new AuthRefusal(TOKEN_MESSAGES.batchRoot).explain({ rule: 'type', seen: 'batch, with the root policy', expected: 'service' })
   const orphan = role ? role.orphan : path === 'create-orphan' || (fields.bool('no_parent') ?? false)
 
   const explicitMaxTtl = durationOf('explicit_max_ttl', explicitMaxText)
@@ -153,7 +130,7 @@ function create(call: OperationCall, { fields, warnings: ignored }: TokenFields,
   if (ttl === 0 && explicitMaxToUse > 0) ttl = explicitMaxToUse
   let boundCidrs = role ? [...role.token_bound_cidrs] : orphan ? [] : [...parent.boundCidrs]
   if (ttl === 0) {
-    if (parent.expiring) throw new CreateRefusal(TOKEN_MESSAGES.expiringRootParent, { rule: 'ttl', seen: 'a token without expiry, created by one that expires', hint: 'give the new token a ttl' })
+    if (parent.expiring) throw new AuthRefusal(TOKEN_MESSAGES.expiringRootParent).explain({ rule: 'ttl', seen: 'a token without expiry, created by one that expires', hint: 'give the new token a ttl' })
     renewable = false
     boundCidrs = []
   }
@@ -215,12 +192,12 @@ function create(call: OperationCall, { fields, warnings: ignored }: TokenFields,
  */
 function tokenType(text: string, explicitMaxText: string, numUses: number, periodText: string): 'service' | 'batch' {
   if (text === '' || text === 'service') return 'service'
-  if (text !== 'batch') throw new CreateRefusal(TOKEN_MESSAGES.invalidTokenType, { rule: 'type', seen: text, expected: 'service or batch' })
+  if (text !== 'batch') throw new AuthRefusal(TOKEN_MESSAGES.invalidTokenType).explain({ rule: 'type', seen: text, expected: 'service or batch' })
   let bad: string | undefined
   if (explicitMaxText !== '') bad = batchDuration('explicit_max_ttl', explicitMaxText) !== 0 ? 'explicit_max_ttl' : undefined
   else if (numUses !== 0) bad = 'num_uses'
   else if (periodText !== '') bad = batchDuration('period', periodText) !== 0 ? 'period' : undefined
-  if (bad !== undefined) throw new CreateRefusal(TOKEN_MESSAGES.batchWith(bad), { rule: 'type', seen: `batch, with ${bad}`, hint: `a batch token cannot have ${bad}: leave it out or create a service token` })
+  if (bad !== undefined) throw new AuthRefusal(TOKEN_MESSAGES.batchWith(bad)).explain({ rule: 'type', seen: `batch, with ${bad}`, hint: `a batch token cannot have ${bad}: leave it out or create a service token` })
   return 'batch'
 }
 
@@ -228,7 +205,7 @@ function batchDuration(name: string, text: string): number {
   try {
     return goDurationSeconds(text)
   } catch (error) {
-    if (error instanceof DoppelError) throw new CreateRefusal(TOKEN_MESSAGES.batchUnparsable(name), { rule: name, seen: text, expected: 'a duration' })
+    if (error instanceof DoppelError) throw new AuthRefusal(TOKEN_MESSAGES.batchUnparsable(name)).explain({ rule: name, seen: text, expected: 'a duration' })
     throw error
   }
 }
@@ -240,10 +217,10 @@ function durationOf(name: string, text: string): number {
   try {
     seconds = goDurationSeconds(text)
   } catch (error) {
-    if (error instanceof DoppelError) throw new CreateRefusal(error.message, { rule: name, seen: text, expected: 'a duration: seconds, or Go syntax such as 1h30m' })
+    if (error instanceof DoppelError) throw new AuthRefusal(error.message).explain({ rule: name, seen: text, expected: 'a duration: seconds, or Go syntax such as 1h30m' })
     throw error
   }
-  if (seconds < 0) throw new CreateRefusal(TOKEN_MESSAGES.notPositive(name), { rule: name, seen: text, expected: '0 or more' })
+  if (seconds < 0) throw new AuthRefusal(TOKEN_MESSAGES.notPositive(name)).explain({ rule: name, seen: text, expected: '0 or more' })
   return seconds
 }
 
@@ -260,7 +237,7 @@ function tokenPolicies(asked: readonly string[], parent: Parent, noDefault: bool
 /** Policies no token may carry are refused. */
 function assignable(policies: string[]): string[] {
   const refused = policies.find((policy) => NOT_ASSIGNABLE.includes(policy))
-  if (refused !== undefined) throw new CreateRefusal(TOKEN_MESSAGES.notAssignable(refused), { rule: 'policies', seen: refused, hint: 'this policy is for the server itself' })
+  if (refused !== undefined) throw new AuthRefusal(TOKEN_MESSAGES.notAssignable(refused)).explain({ rule: 'policies', seen: refused, hint: 'this policy is for the server itself' })
   return policies
 }
 
@@ -283,12 +260,12 @@ function rolePolicies(asked: readonly string[], parent: Parent, role: TokenRole,
     else {
       const globs = sanitisePolicies(role.allowed_policies_glob, false)
       if (!policies.every((policy) => allowed.includes(policy) || globMatchesAny(globs, policy))) {
-        throw new CreateRefusal(TOKEN_MESSAGES.notSubsetOfRole(policies, allowed, globs), { rule: 'allowed_policies', seen: policies.join(', '), expected: [...allowed, ...globs].join(', ') })
+        throw new AuthRefusal(TOKEN_MESSAGES.notSubsetOfRole(policies, allowed, globs)).explain({ rule: 'allowed_policies', seen: policies.join(', '), expected: [...allowed, ...globs].join(', ') })
       }
     }
   } else if (policies.length === 0) policies = sanitisePolicies(parent.policies, addDefault)
   const disallowed = policies.find((policy) => role.disallowed_policies.includes(policy) || globMatchesAny(role.disallowed_policies_glob, policy))
-  if (disallowed !== undefined) throw new CreateRefusal(TOKEN_MESSAGES.disallowedByRole(disallowed), { rule: 'disallowed_policies', seen: disallowed })
+  if (disallowed !== undefined) throw new AuthRefusal(TOKEN_MESSAGES.disallowedByRole(disallowed)).explain({ rule: 'disallowed_policies', seen: disallowed })
   policies = sanitisePolicies(policies, false)
   return noDefault ? policies.filter((policy) => policy !== 'default') : policies
 }
@@ -308,11 +285,11 @@ function roleTokenType(asked: string, role: TokenRole | undefined): string {
 /** An entity alias asked for: only against a role that allows it (by name or glob, compared lower-cased). */
 function entityAlias(asked: string, role: TokenRole | undefined): string | undefined {
   if (asked === '') return undefined
-  if (!role) throw new CreateRefusal(TOKEN_MESSAGES.entityAliasWithoutRole, { rule: 'entity_alias', seen: asked, hint: 'create against a token role that allows the alias' })
+  if (!role) throw new AuthRefusal(TOKEN_MESSAGES.entityAliasWithoutRole).explain({ rule: 'entity_alias', seen: asked, hint: 'create against a token role that allows the alias' })
   const lower = asked.toLowerCase()
   const allowed = role.allowed_entity_aliases ?? []
   if (!allowed.includes(lower) && !globMatchesAny(allowed, lower)) {
-    throw new CreateRefusal(TOKEN_MESSAGES.invalidEntityAlias, { rule: 'allowed_entity_aliases', seen: asked, expected: allowed.join(', ') || 'none: the role allows no alias' })
+    throw new AuthRefusal(TOKEN_MESSAGES.invalidEntityAlias).explain({ rule: 'allowed_entity_aliases', seen: asked, expected: allowed.join(', ') || 'none: the role allows no alias' })
   }
   return asked
 }
@@ -354,5 +331,5 @@ function checkCustomId(id: string, context: RequestContext): void {
         : tokenById(context, id)
           ? TOKEN_MESSAGES.duplicateId
           : undefined
-  if (refusal !== undefined) throw new CreateRefusal(refusal, { rule: 'id', seen: 'a custom token id', hint: refusal === TOKEN_MESSAGES.duplicateId ? 'choose an id no token has' : 'leave out the prefix and periods' })
+  if (refusal !== undefined) throw new AuthRefusal(refusal).explain({ rule: 'id', seen: 'a custom token id', hint: refusal === TOKEN_MESSAGES.duplicateId ? 'choose an id no token has' : 'leave out the prefix and periods' })
 }

@@ -36,8 +36,11 @@ type TokenSettings = Pick<
   | 'token_ttl'
 >
 
-/** Applies the present token fields to `role` (a working copy) in the real service's order of checks. */
-export function applyTokenFields(role: TokenSettings, fields: Fields): void {
+/**
+ * Applies the present token fields to `role` (a working copy) in the real service's order of checks;
+ * `skipType` leaves `token_type` to the caller (a token role reads its own, as Vault deletes it first).
+ */
+export function applyTokenFields(role: TokenSettings, fields: Fields, { skipType = false } = {}): void {
   const cidrs = fields.list('token_bound_cidrs')
   if (cidrs !== undefined) {
     try {
@@ -56,7 +59,7 @@ export function applyTokenFields(role: TokenSettings, fields: Fields): void {
   if (period !== undefined) role.token_period = period
   const policies = fields.list('token_policies')
   if (policies !== undefined) role.token_policies = policies
-  const type = fields.string('token_type')
+  const type = skipType ? undefined : fields.string('token_type')
   if (type !== undefined) {
     const parsed = ownEntry(TOKEN_TYPES, type)
     if (parsed === undefined) throw new AuthRefusal(MESSAGES.invalidTokenType(type))

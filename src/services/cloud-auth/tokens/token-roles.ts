@@ -9,7 +9,7 @@ import { type BoundAddressError, parseBoundAddress } from '../bound-address.ts'
 import { authError, authResponse, multiError, noContent } from '../envelope.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import type { TokenType } from '../glossary.ts'
-import { Fields, type FieldSchema } from '../fields/index.ts'
+import type { FieldSchema } from '../fields/index.ts'
 import { lowerCaseSet, sanitizePolicies } from '../policies.ts'
 import { mountTable, TOKEN_MOUNT } from '../mounts/mount-table.ts'
 import type { OperationCall, OperationRoute } from '../routing/api-route.ts'
@@ -141,7 +141,7 @@ function writeRole({ context, params, data }: OperationCall): Response {
   // tokenutil checks a batch type's period and uses; a type given here is read after it, as Vault resets it first.
   const settings = { ...role, token_type: (type === undefined && role.token_type.endsWith('batch') ? 'batch' : 'default') as TokenType }
   try {
-    applyTokenFields(settings, withoutTokenType(fields, data))
+    applyTokenFields(settings, fields, { skipType: true })
     Object.assign(role, settings, { token_type: role.token_type })
   } catch (error) {
     if (error instanceof AuthRefusal) throw refusal(TOKEN_MESSAGES.roleFields(error.message), 'token fields', error.message)
@@ -188,13 +188,6 @@ function writeRole({ context, params, data }: OperationCall): Response {
   store.roles.set(role)
   // The unknown fields' warning joins an answer with a body only: without warnings of its own, the write is 204.
   return warnings.length > 0 ? authResponse(context, { warnings: [...warnings, ...ignored], mountType: 'token' }) : noContent()
-}
-
-/** The fields without `token_type`, which a role reads itself (Vault deletes it from the data before `tokenutil` reads the rest). */
-function withoutTokenType(fields: Fields, data: Record<string, unknown>): Fields {
-  if (!fields.has('token_type')) return fields
-  const { token_type: _, ...rest } = data
-  return new Fields(ROLE_FIELDS, rest)
 }
 
 function refusal(message: string, rule: string, seen: string): AuthRefusal {

@@ -5,6 +5,7 @@ import { authorize } from '../iam/authorize.ts'
 import type { Caller } from '../principals.ts'
 import { INSTANCE_STATE_CODES } from './instance-state-codes.ts'
 import { shownPublicIp } from './public-address.ts'
+import { ownEntry } from '../../../core/own-field.ts'
 
 /** EC2 DescribeInstances (docs/reference/fake-cloud.md §6), shared by the HTTP face and the direct face. */
 
@@ -80,9 +81,7 @@ export function describeInstances(state: CloudState, caller: Caller, region: str
 function compileFilter(filter: { name: string; values: string[] }): (instance: InstanceRecord) => boolean {
   const read = filter.name.startsWith('tag:')
     ? (i: InstanceRecord) => [i.tags[filter.name.slice(4)] ?? null]
-    : Object.hasOwn(FILTERS, filter.name)
-      ? FILTERS[filter.name]!
-      : undefined
+    : ownEntry(FILTERS, filter.name)
   if (read === undefined) throw cloudErrors.invalidFilter(filter.name)
   const tooLong = filter.values.find((value) => value.length > PATTERN_LIMIT)
   if (tooLong !== undefined) {

@@ -1,5 +1,6 @@
 import { NESTING_LIMIT, parseJsonBounded } from '../../../core/bounded-parse.ts'
 import { registryErrors } from './registry-error.ts'
+import { ownEntry } from '../../../core/own-field.ts'
 
 export type JsonObject = Record<string, unknown>
 
@@ -23,7 +24,7 @@ export function isObject(value: unknown): value is JsonObject {
 
 /** An own member of a parsed object (never one inherited from Object.prototype). */
 export function member(object: JsonObject, key: string): unknown {
-  return Object.hasOwn(object, key) ? object[key] : undefined
+  return ownEntry(object, key)
 }
 
 /** A required object member: blank → `can't be blank`, anything else → `must be an object`. */
