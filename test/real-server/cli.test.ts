@@ -1,7 +1,7 @@
 // The server's own CLI (OpenBao's `bao`, the Vault CLI's fork, which scripts/real-server.sh installs: BAO_CLI)
 // against the real server and against `doppel serve --profile vault`, command by command, as a user drives a
 // mount from a shell: enable (with a first tuning too), tune (through sys/mounts/auth/<path>/tune, as the CLI
-// tunes), configure, role CRUD, a role tag, a tidy, refusals, a missing path, the token lookup and tidy,
+// tunes), configure, role CRUD, a role tag, a tidy, refusals, a missing path, the token lookup, capabilities and tidy,
 // token creation (with each of its flags, a custom id, a batch token) with a lookup, renewal and revocation
 // of the created, a token role and a token against it, disable. The outputs are the same but for the values
 // each server draws at random, the times, and the name in the token store's tidy warning.
@@ -41,6 +41,9 @@ const COMMANDS: string[][] = [
   ['write', 'auth/token/create', 'policies=a'],
   ['token', 'create', '-id=custom-x', '-policy=a', '-field=token'],
   ['token', 'lookup', 'custom-x'],
+  ['token', 'capabilities', 'custom-x', 'cubbyhole/x'],
+  ['token', 'capabilities', 'custom-x', 'auth/token/lookup-self,sys/tools/random'],
+  ['token', 'capabilities', '-format=json', 'sys/auth'],
   ['token', 'renew', '-increment=10m', 'custom-x'],
   ['token', 'revoke', 'custom-x'],
   ['token', 'create', '-policy=root', '-no-default-policy', '-ttl=10m', '-renewable=false'],
@@ -93,6 +96,7 @@ describe.skipIf(!server)("the server's CLI against the real server and doppel se
   it('prints the same for every command', { timeout: 120_000 }, async () => {
     const real = await drive(server!.addr, server!.token)
     expect(real[1]).toContain('Success! Tuned the auth method')
+    expect(real).toContain('token capabilities custom-x cubbyhole/x\nexit 0\ncreate, delete, list, read, update\n')
     expect(await drive(serve.url, 'root')).toEqual(real)
   })
 })

@@ -10,11 +10,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServe, stopServe, type ServeProcess } from '../server/serve-process.ts'
 import { realServer } from './real-server-env.ts'
+import { driveSteps, type Step } from './step-driver.ts'
 
 const server = realServer()
-
-/** A call: the method and path under auth/token/, the body, the label of the token to send (the root token when absent), and the label to keep the created token under. */
-type Step = [method: string, path: string, body?: unknown, as?: string, keep?: string]
 
 const STEPS: Step[] = [
   ['POST', 'create', {}, undefined, 'r1'],
@@ -198,39 +196,6 @@ const STEPS: Step[] = [
 /** OpenBao's token store words two refusals its own way; doppel gives Vault 1.21.4's (`vault/token_store.go`). */
 const OPENBAO_WORDS: [string, string][] = [["'explicit_max_ttl' value could not be parsed", '\\"explicit_max_ttl\\" value could not be parsed']]
 
-/** Each step's status and answer, the tokens and accessors by their labels, and what a server draws or times taken out. */
-async function drive(addr: string, root: string): Promise<string[]> {
-  const kept = new Map<string, { client_token: string; accessor: string }>()
-  const fill = (text: string) => text.replace(/<([a-z0-9]+)(\.acc)?>/g, (whole, label: string, accessor?: string) => {
-    const auth = kept.get(label)
-    return auth === undefined ? whole : accessor ? auth.accessor : auth.client_token
-  })
-  const outputs: string[] = []
-  for (const [method, path, body, as, keep] of STEPS) {
-    const token = as === undefined ? root : (kept.get(as)?.client_token ?? 'none')
-    const init: RequestInit = { method, headers: { 'X-Vault-Token': token, 'Content-Type': 'application/json' } }
-    if (body !== undefined) init.body = fill(JSON.stringify(body))
-    const response = await fetch(`${addr}/v1/auth/token/${path}`, init)
-    let text = await response.text()
-    if (keep !== undefined && response.status === 200) kept.set(keep, (JSON.parse(text) as { auth: { client_token: string; accessor: string } }).auth)
-    for (const [label, auth] of kept) {
-      text = text.replaceAll(`"${auth.client_token}"`, `"<${label}>"`)
-      if (auth.accessor !== '') text = text.replaceAll(`"${auth.accessor}"`, `"<${label}.acc>"`)
-    }
-    for (const [theirs, ours] of OPENBAO_WORDS) text = text.replace(theirs, ours)
-    text = text
-      .replace(/"(client_token|accessor|request_id|entity_id)":"(?!<)[^"]+"/g, '"$1":"<drawn>"')
-      .replace(/"(creation_time|last_renewal_time)":\d+/g, '"$1":"<time>"')
-      .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>')
-      // the seconds left, counted down while the steps run (a lookup's creation_ttl and expire_time say the rest)
-      .replace(/"ttl":\d+/g, '"ttl":"<left>"')
-      // doppel names the mount type on its envelope's last line, as the real server's does not for the token store
-      .replace(/,"mount_type":"token"/, '')
-    outputs.push(`${method} ${path} ${body === undefined ? '' : JSON.stringify(body)}${as ? ` as ${as}` : ''}\n${response.status} ${text.trim()}`)
-  }
-  return outputs
-}
-
 describe.skipIf(!server)('auth/token/create against the real server and doppel serve', () => {
   let serve: ServeProcess
   beforeAll(async () => {
@@ -239,8 +204,8 @@ describe.skipIf(!server)('auth/token/create against the real server and doppel s
   afterAll(() => stopServe(serve))
 
   it('answers every step the same', { timeout: 120_000 }, async () => {
-    const real = await drive(server!.addr, server!.token)
+    const real = await driveSteps(server!.addr, server!.token, STEPS, { base: 'auth/token/', words: OPENBAO_WORDS })
     expect(real[0]).toMatch(/^POST create \{\}\n200 .*"policies":\["root"\]/)
-    expect(await drive(serve.url, 'root')).toEqual(real)
+    expect(await driveSteps(serve.url, 'root', STEPS, { base: 'auth/token/', words: OPENBAO_WORDS })).toEqual(real)
   })
 })

@@ -83,6 +83,7 @@ describe.skipIf(!present)('Go clients from the module proxy', () => {
             orphan_orphan: true,
             denied: true,
             gone: true,
+            capabilities: [['read'], ['create', 'delete', 'list', 'read', 'update'], ['deny']],
           },
         })
       })

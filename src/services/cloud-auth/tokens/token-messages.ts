@@ -17,6 +17,10 @@ export const TOKEN_MESSAGES = {
   /** `renew` of a token the store does not hold. */
   tokenNotFound: 'token not found',
   missingAccessor: 'missing accessor',
+  // the capabilities paths (docs/reference/cloud-auth.md §7.4)
+  noTokenFound: 'no token found',
+  pathsMissing: 'paths must be supplied',
+  missingPath: 'missing path',
   invalidAccessor: 'invalid accessor',
   /** `revoke-accessor`'s warning for an accessor of no token (200). */
   noTokenForAccessor: 'No token found with this accessor',

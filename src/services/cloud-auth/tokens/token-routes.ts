@@ -1,4 +1,4 @@
-import type { RequestContext, Service } from '../../../core/glossary.ts'
+import type { Service } from '../../../core/glossary.ts'
 import { MESSAGES } from '../auth-messages.ts'
 import { authError, authResponse, multiError } from '../envelope.ts'
 import { explainResponse } from '../../../core/explanation.ts'
@@ -9,6 +9,8 @@ import { CREATE_FIELDS, handleCreate, handleCreateAgainstRole, handleCreateOrpha
 import { handleListAccessors, handleLookup, handleLookupAccessor, handleLookupSelf } from './lookup.ts'
 import { callerToken, invalidTokenField, readTokenFields, tokenById, type TokenFields } from './named-token.ts'
 import { tokenRoleRoute, tokenRolesListRoute } from './token-roles.ts'
+import { methodCapability, tokenCapabilities, tokenMay } from './default-policy.ts'
+import { TOKEN_MOUNT } from '../mounts/mount-table.ts'
 import { handleRenew, handleRenewAccessor, handleRenewSelf, RENEW_FIELDS } from './renew.ts'
 import { handleRevoke, handleRevokeAccessor, handleRevokeOrphan, handleRevokeSelf } from './revoke.ts'
 
@@ -19,11 +21,12 @@ interface SelfRoute extends RequestRoute {
 
 /**
  * A self route, relative to the token mount: it reads the token it is about, so nothing is read before
- * it runs. A live token without the `root` policy has only what the default policy grants it (`granted`:
- * read for `lookup-self`, update for the others), and any other operation is the ACL's 403, before the
- * path's own answer; for a root token, other methods get the token store's own 405s and a LIST its 404.
+ * it runs. A live token without the `root` policy may do only what the default policy grants it (read
+ * `lookup-self`, update the others; nothing without that policy), and any other operation is the ACL's
+ * 403, before the path's own answer; for a root token, other methods get the token store's own 405s and a
+ * LIST its 404.
  */
-function selfRoute(path: string, methods: readonly string[], granted: readonly string[], handle: Service): SelfRoute {
+function selfRoute(path: string, methods: readonly string[], handle: Service): SelfRoute {
   const answer = { summary: `${path} of the calling token`, answers: { '200': 'The token', '204': 'Done' } }
   return {
     path,
@@ -37,8 +40,10 @@ function selfRoute(path: string, methods: readonly string[], granted: readonly s
         const parsed = await httpOperation(request, url)
         if (parsed instanceof Response) return parsed
       }
-      if (!granted.includes(request.method) && deniedByDefaultPolicy(request, context)) {
-        const why = { rule: 'default policy', seen: `${request.method} by a token without the root policy`, expected: `${granted.join(' or ')} (what the default policy grants on ${path})` }
+      const named = tokenById(context, callerToken(request, context))
+      const capability = methodCapability(request.method)
+      if (named !== undefined && !tokenMay(named, `auth/${TOKEN_MOUNT}/${path}`, capability)) {
+        const why = { rule: 'default policy', seen: `${request.method} (${capability}) by a token without the root policy`, expected: `${tokenCapabilities(named, `auth/${TOKEN_MOUNT}/${path}`).join(', ')} (what its policies grant on ${path})` }
         return explainResponse(authError(403, multiError(MESSAGES.permissionDenied)), why)
       }
       if (methods.includes(request.method)) return handle(request, context)
@@ -46,12 +51,6 @@ function selfRoute(path: string, methods: readonly string[], granted: readonly s
       return ['GET', 'DELETE'].includes(request.method) ? unsupportedOperation(false) : authError(405)
     },
   }
-}
-
-/** Whether the caller is a live token without the `root` policy: the default policy is all it has here. */
-function deniedByDefaultPolicy(request: Request, context: RequestContext): boolean {
-  const named = tokenById(context, callerToken(request, context))
-  return named !== undefined && 'token' in named && !named.token.policies.includes('root')
 }
 
 /** A named route's handler, given the request's fields as its schema reads them. */
@@ -135,9 +134,9 @@ export const TOKEN_ROUTES: readonly (SelfRoute | OperationRoute)[] = [
   namedRoute('create', CREATE_FIELDS, { update: handleCreate }, CREATED),
   namedRoute('create-orphan', CREATE_FIELDS, { update: handleCreateOrphan }, CREATED),
   createAgainstRoleRoute,
-  selfRoute('lookup-self', ['GET', 'POST', 'PUT'], ['GET'], handleLookupSelf),
-  selfRoute('renew-self', ['POST', 'PUT'], ['POST', 'PUT'], handleRenewSelf),
-  selfRoute('revoke-self', ['POST', 'PUT'], ['POST', 'PUT'], handleRevokeSelf),
+  selfRoute('lookup-self', ['GET', 'POST', 'PUT'], handleLookupSelf),
+  selfRoute('renew-self', ['POST', 'PUT'], handleRenewSelf),
+  selfRoute('revoke-self', ['POST', 'PUT'], handleRevokeSelf),
   namedRoute('lookup', { token: 'string' }, { read: handleLookup, update: handleLookup }, LOOKED_UP),
   namedRoute('lookup-accessor', { accessor: 'string' }, { update: handleLookupAccessor }, LOOKED_UP),
   namedRoute('renew', RENEW_FIELDS, { update: handleRenew }, RENEWED),

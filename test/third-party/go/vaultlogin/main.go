@@ -69,7 +69,8 @@ func main() {
 }
 
 // createdTokens has the root token create a child and an orphan through the client's token API, reads the
-// child as itself, revokes it, and returns what each step saw.
+// child as itself, asks its capabilities (as itself, by token and by accessor), revokes it, and returns what
+// each step saw.
 func createdTokens(root *vault.Client) map[string]any {
 	child, err := root.Auth().Token().Create(&vault.TokenCreateRequest{Policies: []string{"reader"}, TTL: "1h", DisplayName: "go", Metadata: map[string]string{"app": "go"}})
 	check(err)
@@ -80,6 +81,12 @@ func createdTokens(root *vault.Client) map[string]any {
 	orphan, err := root.Auth().Token().CreateOrphan(&vault.TokenCreateRequest{Policies: []string{"reader"}, TTL: "10m"})
 	check(err)
 	_, denied := as.Auth().Token().Create(&vault.TokenCreateRequest{})
+	selfCapabilities, err := as.Sys().CapabilitiesSelf("auth/token/lookup-self")
+	check(err)
+	childCapabilities, err := root.Sys().Capabilities(child.Auth.ClientToken, "cubbyhole/x")
+	check(err)
+	accessorCapabilities, err := root.Sys().CapabilitiesAccessor(child.Auth.Accessor, "auth/cloud/role/x")
+	check(err)
 	check(root.Auth().Token().RevokeTree(child.Auth.ClientToken))
 	_, gone := as.Auth().Token().LookupSelf()
 	return map[string]any{
@@ -92,6 +99,7 @@ func createdTokens(root *vault.Client) map[string]any {
 		"orphan_orphan":  orphan.Auth.Orphan,
 		"denied":         denied != nil && strings.Contains(denied.Error(), "Code: 403"),
 		"gone":           gone != nil && strings.Contains(gone.Error(), "permission denied"),
+		"capabilities":   []any{selfCapabilities, childCapabilities, accessorCapabilities},
 	}
 }
 

@@ -1,0 +1,60 @@
+// Sends a list of calls one by one to a server and writes each answer down comparably: the tokens,
+// accessors and entity ids it made by the labels they were kept under, what a server draws or times taken out.
+
+/** A call: the method and path (under the driver's base), the body, the label of the token to send (the root token when absent), and the label to keep the created token under. */
+export type Step = [method: string, path: string, body?: unknown, as?: string, keep?: string]
+
+interface KeptAuth {
+  client_token: string
+  accessor: string
+  entity_id: string
+}
+
+export interface DriveOptions {
+  /** The paths' prefix under `/v1/`. */
+  base: string
+  /** Texts the real server words its own way, and doppel's (Vault's) words for them. */
+  words?: readonly (readonly [string, string])[]
+  /** The answer's top-level keys come in no order (Vault copies a `sys/` answer's data there from a Go map): compare them sorted. */
+  unorderedTop?: boolean
+}
+
+/**
+ * Each step's method, path and body, then its status and answer. `<label>`, `<label.acc>` and
+ * `<label.entity>` in a path or body stand for the token kept under the label, its accessor and its entity id.
+ */
+export async function driveSteps(addr: string, root: string, steps: readonly Step[], { base, words = [], unorderedTop = false }: DriveOptions): Promise<string[]> {
+  const kept = new Map<string, KeptAuth>()
+  const fill = (text: string) =>
+    text.replace(/<([a-z0-9]+)(\.acc|\.entity)?>/g, (whole, label: string, part?: string) => {
+      const auth = kept.get(label)
+      if (auth === undefined) return whole
+      return part === '.acc' ? auth.accessor : part === '.entity' ? auth.entity_id : auth.client_token
+    })
+  const outputs: string[] = []
+  for (const [method, path, body, as, keep] of steps) {
+    const token = as === undefined ? root : (kept.get(as)?.client_token ?? 'none')
+    const init: RequestInit = { method, headers: { 'X-Vault-Token': token, 'Content-Type': 'application/json' } }
+    if (body !== undefined) init.body = fill(JSON.stringify(body))
+    const response = await fetch(`${addr}/v1/${base}${fill(path)}`, init)
+    let text = await response.text()
+    if (keep !== undefined && response.status === 200) kept.set(keep, (JSON.parse(text) as { auth: KeptAuth }).auth)
+    for (const [label, auth] of kept) {
+      text = text.replaceAll(`"${auth.client_token}"`, `"<${label}>"`)
+      if (auth.accessor !== '') text = text.replaceAll(`"${auth.accessor}"`, `"<${label}.acc>"`)
+      if (auth.entity_id !== '') text = text.replaceAll(auth.entity_id, `<${label}.entity>`)
+    }
+    for (const [theirs, ours] of words) text = text.replace(theirs, ours)
+    text = text
+      .replace(/"(client_token|accessor|request_id|entity_id)":"(?!<)[^"]+"/g, '"$1":"<drawn>"')
+      .replace(/"(creation_time|last_renewal_time)":\d+/g, '"$1":"<time>"')
+      .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>')
+      // the seconds left, counted down while the steps run (a lookup's creation_ttl and expire_time say the rest)
+      .replace(/"ttl":\d+/g, '"ttl":"<left>"')
+      // doppel names the mount type on its envelope's last line, as the real server's does not for the token store or sys/
+      .replace(/,"mount_type":"(token|system)"/, '')
+    if (unorderedTop && text.startsWith('{')) text = JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(text) as object).sort(([a], [b]) => (a < b ? -1 : 1))))
+    outputs.push(`${method} ${path} ${body === undefined ? '' : JSON.stringify(body)}${as ? ` as ${as}` : ''}\n${response.status} ${text.trim()}`)
+  }
+  return outputs
+}
