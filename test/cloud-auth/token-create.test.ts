@@ -505,6 +505,22 @@ describe("the names of an object's prototype", () => {
   })
 })
 
+describe('disabling a mount', () => {
+  it('revokes every token its logins issued; a token the store created stays', async () => {
+    const world = loginWorld()
+    const instance = world.cloud.createInstance({})
+    await createEc2Role(world, 'web', instance, { token_policies: 'dev' })
+    const login = await world.login({ role: 'web', pkcs7: world.cloud.identityDocument(instance.instance_id, 'rsa2048'), nonce: 'n-1' })
+    const token = login.body.auth.client_token
+    const kept = await create(world, { policies: ['dev'] })
+    expect((await world.doppel.fetch(`${BASE}/v1/sys/auth/cloud`, { method: 'DELETE', headers: { 'X-Service-Token': 'root' } })).status).toBe(204)
+    expect(await call(world, 'lookup-self', undefined, token, 'GET')).toEqual({ status: 403, body: errors('permission denied') })
+    expect(world.doppel.journal.entries().at(-1)!.explanation!.seen).toContain('revoked with its mount')
+    expect((await lookup(world, token)).status).toBe(403)
+    expect((await lookup(world, kept.client_token)).status).toBe(200)
+  })
+})
+
 describe('a login token and a created one side by side', () => {
   it("a login's token stays an orphan with its method's renewal; the store's lookups tell them apart by path", async () => {
     const world = loginWorld()

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto'
 import type { Emulator } from '../../../core/emulator.ts'
 import { authState } from '../state.ts'
+import { tokenStore } from '../tokens/token-store.ts'
 import { authProfile } from '../auth-profile.ts'
 import { MOUNT_DEFAULT_TTL, MOUNT_MAX_TTL } from '../limits.ts'
 
@@ -140,10 +141,14 @@ export class MountTable {
     return { defaultTtl: tuned?.default_lease_ttl || MOUNT_DEFAULT_TTL, maxTtl: tuned?.max_lease_ttl || MOUNT_MAX_TTL }
   }
 
-  /** Removes the mount and everything it held; a path that is not mounted is left alone. */
+  /**
+   * Removes the mount and everything it held, and revokes every token its logins issued (and theirs), as
+   * Vault logs out whoever logged in through a mount it disables; a path that is not mounted is left alone.
+   */
   disable(path: string): void {
     if (!this.#mounts.delete(path)) return
     authState(this.#emulator, path).clear()
+    tokenStore(this.#emulator).removeIssuedBy(path)
   }
 
   /** Replaces every mount and the token mount's tuning (a snapshot restore). */

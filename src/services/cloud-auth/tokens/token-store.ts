@@ -105,6 +105,12 @@ export class TokenStore implements ExpiringDomain {
     this.#remove(token, reason)
   }
 
+  /** Removes every token issued through the login of the mount at `path`, and the tokens they created, as disabling a mount revokes what it issued. */
+  removeIssuedBy(path: string): void {
+    const issued = [...this.tokens.values()].filter((token) => token.mount === path)
+    for (const token of issued) if (this.tokens.has(token.id)) this.#remove(token, 'revoked with its mount')
+  }
+
   /** Removes a token alone (`revoke-orphan`): the tokens it created become orphans. */
   removeLeavingOrphans(token: IssuedToken): void {
     for (const child of this.tokens.findBy('parent', token.id)) {
@@ -168,7 +174,7 @@ export class TokenStore implements ExpiringDomain {
 
 /** Why a token is no longer held, and since when (its expiry time for an expired one). */
 export interface TokenGone {
-  reason: 'expired' | 'revoked' | 'used up' | 'revoked with its parent'
+  reason: 'expired' | 'revoked' | 'used up' | 'revoked with its parent' | 'revoked with its mount'
   atMs: number
 }
 
