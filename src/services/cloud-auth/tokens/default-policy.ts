@@ -14,7 +14,6 @@ const DEFAULT_POLICY: readonly (readonly [string, readonly AclCapability[]])[] =
   ['auth/token/renew-self', ['update']],
   ['auth/token/revoke-self', ['update']],
   ['sys/capabilities-self', ['update']],
-  // Templates: dropped for a token without an entity; doppel keeps no entity names, so the second always is.
   ['identity/entity/id/{{identity.entity.id}}', ['read']],
   ['identity/entity/name/{{identity.entity.name}}', ['read']],
   ['sys/internal/ui/resultant-acl', ['read']],
@@ -34,48 +33,29 @@ const DEFAULT_POLICY: readonly (readonly [string, readonly AclCapability[]])[] =
 const ENTITY_ID = '{{identity.entity.id}}'
 const TEMPLATE = /\{\{.*?\}\}/
 
-/** A rule with a `*` or a `+`, with what Vault ranks such rules by when several match. */
+/** A rule with a `*` (a prefix) or a `+` (any one segment). */
 interface WildcardRule {
   /** The path without its trailing `*`. */
   path: string
   segments: string[]
   isPrefix: boolean
-  firstWildcard: number
-  wildcards: number
+  hasSegmentWildcard: boolean
   capabilities: readonly AclCapability[]
 }
 
-/** The default policy's rules for one token: its templates filled in, or dropped. */
-interface Rules {
-  exact: Map<string, readonly AclCapability[]>
-  wildcard: WildcardRule[]
-}
+const isWildcard = (path: string) => path.endsWith('*') || path.includes('+')
+/** The exact rules; a template (an entity's id or name) is no path until filled in. */
+const EXACT = new Map(DEFAULT_POLICY.filter(([path]) => !TEMPLATE.test(path) && !isWildcard(path)))
+const WILDCARD = DEFAULT_POLICY.filter(([path]) => isWildcard(path)).map(([path, capabilities]) => wildcardRule(path, capabilities))
+/** The entity id's rule, filled in with the token's own entity; doppel keeps no entity names, so the name's rule never is. */
+const [ENTITY_TEMPLATE, ENTITY_CAPABILITIES] = DEFAULT_POLICY.find(([path]) => path.endsWith(ENTITY_ID))!
+const ENTITY_PREFIX = ENTITY_TEMPLATE.slice(0, -ENTITY_ID.length)
 
-const STATIC_RULES = compileRules('')
-
-function compileRules(entityId: string): Rules {
-  const exact = new Map<string, readonly AclCapability[]>()
-  const wildcard: WildcardRule[] = []
-  for (const [template, capabilities] of DEFAULT_POLICY) {
-    const path = entityId === '' ? template : template.replace(ENTITY_ID, entityId)
-    if (TEMPLATE.test(path)) continue
-    const isPrefix = path.endsWith('*')
-    if (!isPrefix && !path.includes('+')) {
-      exact.set(path, capabilities)
-      continue
-    }
-    const bare = isPrefix ? path.slice(0, -1) : path
-    const plus = bare.indexOf('+')
-    wildcard.push({
-      path: bare,
-      segments: bare.split('/'),
-      isPrefix,
-      firstWildcard: plus === -1 ? bare.length : plus,
-      wildcards: bare.split('/').filter((segment) => segment === '+').length,
-      capabilities,
-    })
-  }
-  return { exact, wildcard }
+function wildcardRule(path: string, capabilities: readonly AclCapability[]): WildcardRule {
+  const isPrefix = path.endsWith('*')
+  const bare = isPrefix ? path.slice(0, -1) : path
+  const segments = bare.split('/')
+  return { path: bare, segments, isPrefix, hasSegmentWildcard: segments.includes('+'), capabilities }
 }
 
 /**
@@ -88,7 +68,7 @@ export function tokenCapabilities(named: NamedToken, path: string): AclCapabilit
   const { policies, entity_id } = named.token
   if (policies.includes('root')) return ['root']
   if (!policies.includes('default')) return ['deny']
-  const granted = capabilitiesOn(entity_id === '' ? STATIC_RULES : compileRules(entity_id), path.replace(/^\/+/, ''))
+  const granted = capabilitiesOn(entity_id, path.replace(/^\/+/, ''))
   return granted === undefined ? ['deny'] : [...granted].sort()
 }
 
@@ -107,34 +87,29 @@ const METHOD_CAPABILITIES: Partial<Record<string, AclCapability>> = { GET: 'read
 
 // Vault's order: an exact rule (a list also without one trailing slash), then a wildcard rule for the
 // path without its trailing slash, then for the path as it is.
-function capabilitiesOn(rules: Rules, path: string): readonly AclCapability[] | undefined {
+function capabilitiesOn(entityId: string, path: string): readonly AclCapability[] | undefined {
   const trimmed = path.endsWith('/') ? path.slice(0, -1) : path
-  return rules.exact.get(path) ?? rules.exact.get(trimmed) ?? (trimmed !== path ? wildcardMatch(rules, trimmed) : undefined) ?? wildcardMatch(rules, path)
+  return exactMatch(entityId, path) ?? exactMatch(entityId, trimmed) ?? (trimmed !== path ? wildcardMatch(trimmed) : undefined) ?? wildcardMatch(path)
 }
 
-/** The best wildcard rule for a path, ranked as Vault ranks them (`CheckAllowedFromNonExactPaths`). */
-function wildcardMatch(rules: Rules, path: string): readonly AclCapability[] | undefined {
+/** The exact rule for a path: a fixed one, or the token's own entity's (a token without an entity has none). */
+function exactMatch(entityId: string, path: string): readonly AclCapability[] | undefined {
+  return EXACT.get(path) ?? (entityId !== '' && path === ENTITY_PREFIX + entityId ? ENTITY_CAPABILITIES : undefined)
+}
+
+/**
+ * The wildcard rule for a path (Vault's `CheckAllowedFromNonExactPaths`). The default policy's wildcard rules
+ * cover paths no other of them covers, so Vault's ranking of several matches never comes into play.
+ */
+function wildcardMatch(path: string): readonly AclCapability[] | undefined {
   const parts = path.split('/')
-  let best: WildcardRule | undefined
-  for (const rule of rules.wildcard) {
-    if (!matches(rule, path, parts)) continue
-    if (best === undefined || ranksAbove(rule, best)) best = rule
-  }
-  return best?.capabilities
+  return WILDCARD.find((rule) => matches(rule, path, parts))?.capabilities
 }
 
+// A `+` stands for any one segment, an empty one too; without a trailing `*` the segments must be as many.
 function matches(rule: WildcardRule, path: string, parts: string[]): boolean {
-  if (rule.wildcards === 0) return path.startsWith(rule.path)
+  if (!rule.hasSegmentWildcard) return path.startsWith(rule.path)
   if (parts.length < rule.segments.length || (!rule.isPrefix && parts.length !== rule.segments.length)) return false
   const last = rule.segments.length - 1
   return rule.segments.every((segment, i) => segment === '+' || segment === parts[i] || (rule.isPrefix && i === last && parts[i]!.startsWith(segment)))
-}
-
-/** A later wildcard, a prefix over a segment rule, fewer wildcards, a longer path, then the greater text. */
-function ranksAbove(a: WildcardRule, b: WildcardRule): boolean {
-  if (a.firstWildcard !== b.firstWildcard) return a.firstWildcard > b.firstWildcard
-  if (a.isPrefix !== b.isPrefix) return !a.isPrefix
-  if (a.wildcards !== b.wildcards) return a.wildcards < b.wildcards
-  if (a.path.length !== b.path.length) return a.path.length > b.path.length
-  return a.path > b.path
 }
