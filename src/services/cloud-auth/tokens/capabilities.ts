@@ -28,7 +28,7 @@ const ANSWERS = {
 }
 
 /** `sys/capabilities-self`: the calling token's capabilities; a token the default policy does not let ask is the ACL's 403. */
-const selfRoute: OperationRoute = {
+const capabilitiesSelfRoute: OperationRoute = {
   path: 'sys/capabilities-self',
   reads: 'operation',
   token: 'own',
@@ -49,7 +49,7 @@ const selfRoute: OperationRoute = {
 }
 
 /** `sys/capabilities`: a token named by `token` (a JSON string; anything else is no token at all). */
-const tokenRoute: OperationRoute = {
+const capabilitiesRoute: OperationRoute = {
   path: 'sys/capabilities',
   reads: 'operation',
   token: 'root',
@@ -66,7 +66,7 @@ const tokenRoute: OperationRoute = {
 }
 
 /** `sys/capabilities-accessor`: a token named by its accessor. */
-const accessorRoute: OperationRoute = {
+const capabilitiesAccessorRoute: OperationRoute = {
   path: 'sys/capabilities-accessor',
   reads: 'operation',
   token: 'root',
@@ -84,8 +84,7 @@ const accessorRoute: OperationRoute = {
   },
 }
 
-export const CAPABILITIES_ROUTES: readonly OperationRoute[] = [selfRoute, tokenRoute, accessorRoute]
-
+export const CAPABILITIES_ROUTES: readonly OperationRoute[] = [capabilitiesSelfRoute, capabilitiesRoute, capabilitiesAccessorRoute]
 
 /** The calling token after this request's use of it, or undefined when that use was its last. */
 function usedOnce({ context }: OperationCall, used: IssuedToken): NamedToken | undefined {
