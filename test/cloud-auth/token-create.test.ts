@@ -506,11 +506,16 @@ describe("the names of an object's prototype", () => {
 })
 
 describe('disabling a mount', () => {
-  it('revokes every token its logins issued; a token the store created stays', async () => {
+  it('revokes every token its logins issued but batch tokens, which have no lease; a token the store created stays', async () => {
     const world = loginWorld()
     const instance = world.cloud.createInstance({})
     await createEc2Role(world, 'web', instance, { token_policies: 'dev' })
+    await createEc2Role(world, 'batch', instance, { token_policies: 'dev', token_type: 'batch' })
     const login = await world.login({ role: 'web', pkcs7: world.cloud.identityDocument(instance.instance_id, 'rsa2048'), nonce: 'n-1' })
+    // Another instance of the same image: the first one's access-list entry holds its nonce.
+    const other = world.cloud.createInstance({ ami_id: instance.ami_id })
+    const batch = await world.login({ role: 'batch', pkcs7: world.cloud.identityDocument(other.instance_id, 'rsa2048'), nonce: 'n-2' })
+    expect(batch.body.auth.token_type).toBe('batch')
     const token = login.body.auth.client_token
     const kept = await create(world, { policies: ['dev'] })
     expect((await world.doppel.fetch(`${BASE}/v1/sys/auth/cloud`, { method: 'DELETE', headers: { 'X-Service-Token': 'root' } })).status).toBe(204)
@@ -518,6 +523,46 @@ describe('disabling a mount', () => {
     expect(world.doppel.journal.entries().at(-1)!.explanation!.seen).toContain('revoked with its mount')
     expect((await lookup(world, token)).status).toBe(403)
     expect((await lookup(world, kept.client_token)).status).toBe(200)
+    expect((await lookup(world, batch.body.auth.client_token)).status).toBe(200)
+  })
+})
+
+describe('revoke-prefix', () => {
+  const revoke = async (world: LoginWorld, path: string, body: unknown = {}, token = 'root') => {
+    const response = await world.doppel.fetch(`${BASE}/v1/sys/leases/${path}`, { method: 'POST', headers: { 'X-Service-Token': token }, body: JSON.stringify(body) })
+    return { status: response.status, text: await response.text() }
+  }
+
+  it("revokes the tokens whose path is under the prefix, by whole segments, with their children; batch tokens have no lease", async () => {
+    const world = loginWorld()
+    const instance = world.cloud.createInstance({})
+    await createEc2Role(world, 'web', instance, { token_policies: 'dev' })
+    const login = (await world.login({ role: 'web', pkcs7: world.cloud.identityDocument(instance.instance_id, 'rsa2048'), nonce: 'n-1' })).body.auth.client_token
+    await call(world, 'roles/ra', {})
+    await call(world, 'roles/ra2', {})
+    const parent = await create(world, { policies: ['root'] }, 'root', 'create/ra')
+    const child = await create(world, { policies: ['dev'] }, parent.client_token)
+    const batch = await create(world, { type: 'batch', policies: ['dev'] }, 'root', 'create/ra')
+    const other = await create(world, { policies: ['dev'] }, 'root', 'create/ra2')
+    expect(await revoke(world, 'revoke-prefix/auth/token/create/ra')).toEqual({ status: 204, text: '' })
+    for (const gone of [parent.client_token, child.client_token]) expect((await lookup(world, gone)).status).toBe(403)
+    for (const kept of [batch.client_token, other.client_token, login]) expect((await lookup(world, kept)).status).toBe(200)
+    expect(await revoke(world, 'revoke-prefix/auth/clo', { sync: false })).toEqual({ status: 202, text: '' })
+    expect((await lookup(world, login)).status).toBe(200)
+    expect(await revoke(world, 'revoke-force/auth/cloud', { sync: false })).toEqual({ status: 204, text: '' })
+    expect((await lookup(world, login)).status).toBe(403)
+    expect((await lookup(world, other.client_token)).status).toBe(200)
+  })
+
+  it('is for a root token only; other operations are 405; a sync that is no bool is refused', async () => {
+    const world = loginWorld()
+    const user = await create(world, { policies: ['dev'] })
+    expect((await revoke(world, 'revoke-prefix/auth/token/create', {}, user.client_token)).status).toBe(403)
+    expect((await lookup(world, user.client_token)).status).toBe(200)
+    const read = await world.doppel.fetch(`${BASE}/v1/sys/leases/revoke-prefix/auth/token/create`, { headers: { 'X-Service-Token': 'root' } })
+    expect({ status: read.status, body: await read.json() }).toEqual({ status: 405, body: errors(multi('unsupported operation')) })
+    expect((await revoke(world, 'revoke-prefix/auth/token/create', { sync: 'x' })).status).toBe(400)
+    expect((await lookup(world, user.client_token)).status).toBe(200)
   })
 })
 

@@ -394,6 +394,13 @@ const HAND: Record<string, HandEntry> = {
     takes: field(route, 'type'),
   }),
   'DELETE /v1/sys/auth/{path}': () => ({ none: 'disabling a path that is no mount is a no-op (204), as Vault answers' }),
+  // Any path is a prefix (one nothing is under revokes nothing, 204, as Vault answers): bad input goes into the body.
+  ...Object.fromEntries(
+    ['/v1/sys/leases/', '/v1/sys/'].flatMap((base): [string, HandEntry][] => [
+      [`POST ${base}revoke-prefix/{prefix}`, (route) => ({ nameAt: false, takes: field(route, 'sync') })],
+      [`POST ${base}revoke-force/{prefix}`, (route) => ({ nameAt: false, takes: { types: field(route, 'prefix').types } })],
+    ]),
+  ),
   // The token store's own routes: a bad token, and a body only renew-self reads.
   'GET /v1/auth/token/lookup-self': (route) => ({ takes: badToken(route) }),
   'POST /v1/auth/token/lookup-self': (route) => ({ ignoresBody: true, takes: badToken(route) }),

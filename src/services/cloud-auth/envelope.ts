@@ -61,6 +61,11 @@ export function noContent(): Response {
   return new LightResponse(null, { status: 204, headers: JSON_HEADERS })
 }
 
+/** 202 with an empty body: work the real service goes on with after answering (`RespondWithStatusCode` of nothing). */
+export function acceptedEmpty(): Response {
+  return new LightResponse(null, { status: 202, headers: JSON_HEADERS })
+}
+
 /** `{"errors":[...]}` with the given status. */
 export function authError(status: number, ...messages: string[]): Response {
   return errorsResponse(status, messages, JSON_HEADERS)

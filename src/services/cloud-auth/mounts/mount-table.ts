@@ -142,13 +142,13 @@ export class MountTable {
   }
 
   /**
-   * Removes the mount and everything it held, and revokes every token its logins issued (and theirs), as
-   * Vault logs out whoever logged in through a mount it disables; a path that is not mounted is left alone.
+   * Removes the mount and everything it held, and revokes the tokens its logins issued as Vault does, by the
+   * prefix `auth/<path>/` (batch tokens have no lease and stay); a path that is not mounted is left alone.
    */
   disable(path: string): void {
     if (!this.#mounts.delete(path)) return
     authState(this.#emulator, path).clear()
-    tokenStore(this.#emulator).removeIssuedBy(path)
+    tokenStore(this.#emulator).removeUnderPrefix(`auth/${path}/`, 'revoked with its mount')
   }
 
   /** Replaces every mount and the token mount's tuning (a snapshot restore). */

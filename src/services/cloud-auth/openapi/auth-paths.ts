@@ -125,10 +125,11 @@ function describedItem(row: ApiRoute | MountRoute, params: string[], options: Au
   if (params.length > 0) item.parameters = params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }))
   if (!('describe' in row) || !row.describe) return item
   const open = row.token === 'none'
-  for (const [method, { summary, body, answers, bare }] of Object.entries(row.describe)) {
+  for (const [method, { summary, body, answers, bare, empty }] of Object.entries(row.describe)) {
     const responses: Record<string, Schema> = {}
     for (const [status, description] of Object.entries(answers)) {
-      responses[status] = status === '204' ? { description } : status.startsWith('2') ? { description, ...jsonContent(bare ? { type: 'object' } : ref('AuthEnvelope')) } : authErrorSchema(description)
+      const withoutBody = status === '204' || (empty && status.startsWith('2'))
+      responses[status] = withoutBody ? { description } : status.startsWith('2') ? { description, ...jsonContent(bare ? { type: 'object' } : ref('AuthEnvelope')) } : authErrorSchema(description)
     }
     item[method] = {
       summary,

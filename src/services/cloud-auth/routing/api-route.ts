@@ -30,6 +30,8 @@ type RouteDescription = Readonly<
       answers: Readonly<Record<string, string>>
       /** Its 2xx body is a JSON object of its own, not the auth envelope. */
       bare?: true
+      /** Its 2xx answers have no body (a 202 too). */
+      empty?: true
     }
   >
 >

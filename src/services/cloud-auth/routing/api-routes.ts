@@ -17,7 +17,7 @@ import { apiPath, mountPath } from '../urls.ts'
 import { runTune, SYS_AUTH_ROUTES } from '../mounts/sys-auth.ts'
 import { authState } from '../state.ts'
 import { runPeriodicTidy } from '../tidy/remove-expired.ts'
-import { CAPABILITIES_ROUTES, TOKEN_ROUTES } from '../tokens/index.ts'
+import { CAPABILITIES_ROUTES, REVOKE_PREFIX_ROUTES, TOKEN_ROUTES } from '../tokens/index.ts'
 import { VAULT_OPENAPI_ROUTE } from '../vault-openapi.ts'
 import { DEV_SERVER_STATUS_ROUTES } from '../dev-server-status.ts'
 import { SYS_INIT_ROUTE } from '../sys-init.ts'
@@ -122,6 +122,7 @@ export const API_ROUTES: readonly (ApiRoute | MountPoint)[] = [
   ...DEV_SERVER_STATUS_ROUTES,
   SYS_INIT_ROUTE,
   ...CAPABILITIES_ROUTES,
+  ...REVOKE_PREFIX_ROUTES,
   { ...SYS_NOT_EMULATED, path: 'sys/mounts/auth/*', run: (call: OperationCall) => runTune(call) ?? SYS_NOT_EMULATED.run(call) },
   SYS_NOT_EMULATED,
   MOUNTS,

@@ -1,5 +1,6 @@
 export { TOKEN_ROUTES } from './token-routes.ts'
 export { CAPABILITIES_ROUTES } from './capabilities.ts'
+export { REVOKE_PREFIX_ROUTES } from './revoke-prefix.ts'
 export { TOKEN_MESSAGES } from './token-messages.ts'
 export { tokenStore, TokenStore, TOKENS_DOMAIN } from './token-store.ts'
 export type { EntityAlias, IssuedToken } from './token-store.ts'

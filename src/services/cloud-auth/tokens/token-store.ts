@@ -105,10 +105,13 @@ export class TokenStore implements ExpiringDomain {
     this.#remove(token, reason)
   }
 
-  /** Removes every token issued through the login of the mount at `path`, and the tokens they created, as disabling a mount revokes what it issued. */
-  removeIssuedBy(path: string): void {
-    const issued = [...this.tokens.values()].filter((token) => token.mount === path)
-    for (const token of issued) if (this.tokens.has(token.id)) this.#remove(token, 'revoked with its mount')
+  /**
+   * Removes every token with a lease under `prefix` (ending in `/`), and the tokens they created: a token's
+   * lease is its path and an id. Batch tokens have none, and stay.
+   */
+  removeUnderPrefix(prefix: string, reason: 'revoked' | 'revoked with its mount' = 'revoked'): void {
+    const under = [...this.tokens.values()].filter((token) => token.type !== 'batch' && `${token.path}/`.startsWith(prefix))
+    for (const token of under) if (this.tokens.has(token.id)) this.#remove(token, reason)
   }
 
   /** Removes a token alone (`revoke-orphan`): the tokens it created become orphans. */
