@@ -1,5 +1,9 @@
 // Sends a list of calls one by one to a server and writes each answer down comparably: the tokens,
 // accessors and entity ids it made by the labels they were kept under, what a server draws or times taken out.
+// `compareCallByCall` sends them to the real server and to `doppel serve --profile vault` and requires the same.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startServe, stopServe, type ServeProcess } from '../server/serve-process.ts'
+import { realServer } from './real-server-env.ts'
 
 /** A call: the method and path (under the driver's base), the body, the label of the token to send (the root token when absent), and the label to keep the created token under. */
 export type Step = [method: string, path: string, body?: unknown, as?: string, keep?: string]
@@ -23,7 +27,7 @@ export interface DriveOptions {
  * Each step's method, path and body, then its status and answer. `<label>`, `<label.acc>` and
  * `<label.entity>` in a path or body stand for the token kept under the label, its accessor and its entity id.
  */
-export async function driveSteps(addr: string, root: string, steps: readonly Step[], { base, words = [], unorderedTop = false }: DriveOptions): Promise<string[]> {
+async function driveSteps(addr: string, root: string, steps: readonly Step[], { base, words = [], unorderedTop = false }: DriveOptions): Promise<string[]> {
   const kept = new Map<string, KeptAuth>()
   const fill = (text: string) =>
     text.replace(/<([a-z0-9]+)(\.acc|\.entity)?>/g, (whole, label: string, part?: string) => {
@@ -57,4 +61,26 @@ export async function driveSteps(addr: string, root: string, steps: readonly Ste
     outputs.push(`${method} ${path} ${body === undefined ? '' : JSON.stringify(body)}${as ? ` as ${as}` : ''}\n${response.status} ${text.trim()}`)
   }
   return outputs
+}
+
+/**
+ * A test, skipped without a real server, that sends `steps` to it and to a `doppel serve --profile vault` of
+ * its own and requires equal answers; `check` first holds the real server's answers to what the steps mean to
+ * show, so that a comparison of two empty or failing runs cannot pass.
+ */
+export function compareCallByCall(title: string, steps: readonly Step[], options: DriveOptions, check: (real: string[]) => void): void {
+  const server = realServer()
+  describe.skipIf(!server)(title, () => {
+    let serve: ServeProcess
+    beforeAll(async () => {
+      serve = await startServe(['--profile', 'vault'])
+    })
+    afterAll(() => stopServe(serve))
+
+    it('answers every step the same', { timeout: 120_000 }, async () => {
+      const real = await driveSteps(server!.addr, server!.token, steps, options)
+      check(real)
+      expect(await driveSteps(serve.url, 'root', steps, options)).toEqual(real)
+    })
+  })
 }

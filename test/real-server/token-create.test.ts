@@ -7,12 +7,8 @@
 // the `control-group` policy, which Vault refuses and OpenBao, without control groups, grants; a role's
 // token_ttl above its token_max_ttl, which Vault's tokenutil refuses and OpenBao's token store takes. Then
 // the token roles: written, read, listed, refused, and tokens created and renewed against them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startServe, stopServe, type ServeProcess } from '../server/serve-process.ts'
-import { realServer } from './real-server-env.ts'
-import { driveSteps, type Step } from './step-driver.ts'
-
-const server = realServer()
+import { expect } from 'vitest'
+import { compareCallByCall, type Step } from './step-driver.ts'
 
 const STEPS: Step[] = [
   ['POST', 'create', {}, undefined, 'r1'],
@@ -196,16 +192,6 @@ const STEPS: Step[] = [
 /** OpenBao's token store words two refusals its own way; doppel gives Vault 1.21.4's (`vault/token_store.go`). */
 const OPENBAO_WORDS: [string, string][] = [["'explicit_max_ttl' value could not be parsed", '\\"explicit_max_ttl\\" value could not be parsed']]
 
-describe.skipIf(!server)('auth/token/create against the real server and doppel serve', () => {
-  let serve: ServeProcess
-  beforeAll(async () => {
-    serve = await startServe(['--profile', 'vault'])
-  })
-  afterAll(() => stopServe(serve))
-
-  it('answers every step the same', { timeout: 120_000 }, async () => {
-    const real = await driveSteps(server!.addr, server!.token, STEPS, { base: 'auth/token/', words: OPENBAO_WORDS })
-    expect(real[0]).toMatch(/^POST create \{\}\n200 .*"policies":\["root"\]/)
-    expect(await driveSteps(serve.url, 'root', STEPS, { base: 'auth/token/', words: OPENBAO_WORDS })).toEqual(real)
-  })
+compareCallByCall('auth/token/create against the real server and doppel serve', STEPS, { base: 'auth/token/', words: OPENBAO_WORDS }, (real) => {
+  expect(real[0]).toMatch(/^POST create \{\}\n200 .*"policies":\["root"\]/)
 })
