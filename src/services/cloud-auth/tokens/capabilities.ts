@@ -27,9 +27,11 @@ const ANSWERS = {
   '400': '`paths must be supplied`, `missing path`, `invalid token`; `no token found` (the vault profile: 500)',
 }
 
+const SELF_PATH = 'sys/capabilities-self'
+
 /** `sys/capabilities-self`: the calling token's capabilities; a token the default policy does not let ask is the ACL's 403. */
 const capabilitiesSelfRoute: OperationRoute = {
-  path: 'sys/capabilities-self',
+  path: SELF_PATH,
   reads: 'operation',
   token: 'own',
   describe: { post: { summary: "The calling token's capabilities on paths", body: SELF_FIELDS, answers: ANSWERS } },
@@ -37,7 +39,7 @@ const capabilitiesSelfRoute: OperationRoute = {
     const { request, context } = call
     const named = callingToken(request, context)
     if (named instanceof Response) return named
-    if (!tokenMay(named, 'sys/capabilities-self', methodCapability(request.method))) {
+    if (!tokenMay(named, SELF_PATH, methodCapability(request.method))) {
       const why = { rule: 'default policy', seen: `${request.method} by a token without the root policy`, expected: 'POST or PUT, if the token has the default policy' }
       return explainResponse(authError(403, multiError(MESSAGES.permissionDenied)), why)
     }

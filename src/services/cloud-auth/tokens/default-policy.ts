@@ -3,6 +3,7 @@
  * policy anything, one with the `default` policy what that policy grants, any other nothing, for doppel
  * holds no other policy. The default policy's rules are Vault 1.21.4's (`vault/policy_store.go`).
  */
+import { ownEntry } from '../../../core/own-field.ts'
 import type { NamedToken } from './named-token.ts'
 
 /** A capability a policy grants on a path; `root` stands for all of them, `deny` for none. */
@@ -80,10 +81,10 @@ export function tokenMay(named: NamedToken, path: string, capability: AclCapabil
 
 /** The capability an HTTP method needs (PUT and POST write: the token store has no create of its own). */
 export function methodCapability(method: string): AclCapability {
-  return METHOD_CAPABILITIES[method] ?? 'update'
+  return ownEntry(METHOD_CAPABILITIES, method) ?? 'update'
 }
 
-const METHOD_CAPABILITIES: Partial<Record<string, AclCapability>> = { GET: 'read', DELETE: 'delete', LIST: 'list' }
+const METHOD_CAPABILITIES: Record<string, AclCapability> = { GET: 'read', DELETE: 'delete', LIST: 'list' }
 
 // Vault's order: an exact rule (a list also without one trailing slash), then a wildcard rule for the
 // path without its trailing slash, then for the path as it is.
