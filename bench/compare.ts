@@ -11,7 +11,7 @@ import { setupServer } from 'msw/node'
 import { createHandlers } from '../src/faces/msw/index.ts'
 import { prepare } from './fixtures.ts'
 import { noOpHandler, OPERATION_NAMES, operations, sequence } from './in-process.ts'
-import { median, microsOf } from './lib.ts'
+import { FRESH_POOL_EVERY, freshConnectionPool, median, microsOf } from './lib.ts'
 
 const [revision, ...asked] = process.argv.slice(2)
 const unknown = asked.filter((name) => !(OPERATION_NAMES as readonly string[]).includes(name))
@@ -53,6 +53,7 @@ try {
       for (let round = 0; round < rounds; round++) {
         const times = { floor: [] as number[], here: [] as number[], there: [] as number[] }
         for (let i = 0; i < 200 + calls; i++) {
+          if (i % FRESH_POOL_EVERY === 0) await freshConnectionPool()
           const f = await microsOf(floor)
           // Which tree answers first alternates, so that neither always follows the floor.
           let h: number

@@ -17,7 +17,7 @@ interface LightInit {
   value?: unknown
 }
 
-/** The parts the server writes: header names as given, no Content-Length. */
+/** The parts a service answers with: header names as given, no Content-Length (`wireHeaders` adds it). */
 export interface ResponseParts {
   status: number
   headers: Record<string, string>
@@ -64,7 +64,7 @@ export class LightResponse {
 
   /** Headers alone cost far less than the whole Response (the iam login reads the fake STS's). */
   get headers(): Headers {
-    return (this.#headers ??= this.#real?.headers ?? new Headers(this.#parts.headers))
+    return (this.#headers ??= this.#real?.headers ?? new Headers(wireHeaders(this.#parts)))
   }
 
   get bodyUsed(): boolean {
@@ -84,7 +84,7 @@ export class LightResponse {
     if (this.#real === undefined) {
       const { status, body } = this.#parts
       // A Uint8Array is a valid body at run time; the DOM typing of BodyInit is narrower than undici's.
-      const real = new Response(body as BodyInit | null, { status, headers: this.#headers ?? this.#parts.headers })
+      const real = new Response(body as BodyInit | null, { status, headers: this.#headers ?? wireHeaders(this.#parts) })
       // A body read through `text()` stays read.
       if (this.#used) void real.text()
       this.#real = real
@@ -115,6 +115,30 @@ for (const name of DELEGATED_METHODS) {
   })
 }
 Object.setPrototypeOf(LightResponse.prototype, Response.prototype)
+
+/** Statuses that carry no body and so no Content-Length. */
+export function bodyless(status: number): boolean {
+  return status === 204 || status === 304 || status < 200
+}
+
+/**
+ * An answer's headers as the server writes them, and as a client in process reads them: a string body
+ * without a type typed as a Fetch `Response` types it, and the body's Content-Length, as the real
+ * services send it. Under MSW a client keeps its connection after an answer of known length; after one
+ * without, MSW ends it, which costs the client's next request about a tenth of a login in process
+ * (docs/performance.md, "MSW's connections").
+ */
+export function wireHeaders({ status, headers, body }: ResponseParts): Record<string, string> {
+  const out: Record<string, string> = {}
+  let typed = false
+  for (const name in headers) {
+    out[name] = headers[name]!
+    if (name.length === 12 && name.toLowerCase() === 'content-type') typed = true
+  }
+  if (typeof body === 'string' && !typed) out['content-type'] = 'text/plain;charset=UTF-8'
+  if (!bodyless(status)) out['content-length'] = String(body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength)
+  return out
+}
 
 /** A real Response for callers that need one (MSW, `doppel.fetch`). */
 export function realResponse(response: Response): Response {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import { PassThrough, Readable } from 'node:stream'
 import { LightRequest } from './light-request.ts'
-import { responseParts } from './light-response.ts'
+import { bodyless, responseParts, wireHeaders } from './light-response.ts'
 import { isStreamed } from './json-chunks.ts'
 import { once } from 'node:events'
 import type { Socket } from 'node:net'
@@ -58,11 +58,6 @@ function detachableBody(req: IncomingMessage): ReadableStream {
   const through = new PassThrough()
   req.pipe(through)
   return Readable.toWeb(through) as ReadableStream
-}
-
-/** Statuses that carry no body and so no Content-Length. */
-function bodyless(status: number): boolean {
-  return status === 204 || status === 304 || status < 200
 }
 
 async function collect(response: Response): Promise<{ headers: Record<string, string | string[]>; body: Buffer | undefined }> {
@@ -128,17 +123,8 @@ export function writeFetchResponse(res: ServerResponse, response: Response): voi
   closeIfUnread(res)
   const parts = responseParts(response)
   if (parts === undefined) return writeReadResponse(res, response)
-  const { status, headers, body } = parts
-  const out: OutgoingHttpHeaders = {}
-  let typed = false
-  for (const name in headers) {
-    out[name] = headers[name]
-    if (name.length === 12 && name.toLowerCase() === 'content-type') typed = true
-  }
-  if (typeof body === 'string' && !typed) out['content-type'] = 'text/plain;charset=UTF-8'
-  if (!bodyless(status)) out['content-length'] = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
-  res.writeHead(status, out)
-  res.end(body ?? undefined)
+  res.writeHead(parts.status, wireHeaders(parts))
+  res.end(parts.body ?? undefined)
 }
 
 async function writeReadResponse(res: ServerResponse, response: Response): Promise<void> {

@@ -44,6 +44,17 @@ describe('MSW handlers', () => {
     expect(await refused.json()).toEqual({ errors: [expect.stringContaining('auth_type')] })
   })
 
+  it('sends the Content-Length the server sends (with it MSW keeps the connection), none with a 204', async () => {
+    const written = await fetch('http://a.doppel.test/v1/auth/cloud/role/length', { method: 'POST', headers: { 'X-Service-Token': 'root' }, body: '{"auth_type":"iam","bound_iam_principal_arn":"arn:aws:iam::123456789012:user/é","resolve_aws_unique_ids":false}' })
+    expect([written.status, written.headers.get('content-length')]).toEqual([204, null])
+    const read = await fetch('http://a.doppel.test/v1/auth/cloud/role/length', { headers: { 'X-Service-Token': 'root' } })
+    const text = await read.text()
+    expect(text).toContain('user/é')
+    expect(read.headers.get('content-length')).toBe(String(Buffer.byteLength(text)))
+    const direct = await a.fetch('http://a.doppel.test/v1/auth/cloud/role/length', { headers: { 'X-Service-Token': 'root' } })
+    expect(direct.headers.get('content-length')).toBe(read.headers.get('content-length'))
+  })
+
   it('turns a drop fault into a network error', async () => {
     a.faults.add({ path: '/api/v2/ping', drop: true })
     await expect(fetch('http://a.doppel.test/api/v2/ping')).rejects.toThrow()

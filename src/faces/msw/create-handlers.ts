@@ -1,5 +1,5 @@
 import { http, HttpResponse, type HttpHandler } from 'msw'
-import { realResponse, responseParts } from '../../core/light-response.ts'
+import { realResponse, responseParts, wireHeaders } from '../../core/light-response.ts'
 import { DroppedConnection, type Doppel, classifyRequest } from '../../features/doppel/index.ts'
 import { FAKE_CLOUD_URL, isFakeCloudHost } from '../../services/fake-cloud/urls.ts'
 
@@ -50,12 +50,13 @@ export function createHandlers(doppel: Doppel, options: HandlerOptions = {}): Ht
 /**
  * The answer as MSW's own Response type, which MSW hands to the client as it is: any other Response it
  * copies into one first (a second Response, its body piped through), about 1% of an in-process login.
+ * Its headers are the server's (`wireHeaders`): with its Content-Length, MSW keeps the client's connection.
  */
 function mswResponse(response: Response): Response {
   const parts = responseParts(response)
   if (parts === undefined) return realResponse(response)
   // A Uint8Array is a valid body at run time; MSW's typing of the body is narrower.
-  return new HttpResponse(parts.body as string | null, { status: parts.status, headers: parts.headers })
+  return new HttpResponse(parts.body as string | null, { status: parts.status, headers: wireHeaders(parts) })
 }
 
 /**
