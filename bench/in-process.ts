@@ -77,7 +77,7 @@ export async function benchInProcess(): Promise<Figure[]> {
     // Each operation's floor sends the same requests (method, headers, body) to the no-op handler.
     const figures: Figure[] = []
     for (const { figure: name, target, calls } of operations(p)) {
-      const r = await interleaved(sequence(BASE, calls), sequence(FLOOR, calls), { warmup: 200, iterations: 1500, between: freshConnectionPool })
+      const r = await interleaved(sequence(BASE, calls), sequence(FLOOR, calls), { warmup: 200, iterations: 1250, between: freshConnectionPool })
       figures.push(figure(name, r.ratio, 'x', target, `${r.subject.toFixed(0)} µs vs ${r.floor.toFixed(0)} µs`))
     }
     return figures

@@ -1,20 +1,13 @@
 // npm run bench [-- <section>…]: every figure is a ratio against a floor measured in the same run (or an
 // absolute bound), printed as a table (and as Markdown, to paste into docs/performance.md) and merged into
-// bench/results.json: a run of some sections replaces only their figures.
+// bench/results.json: a run of some sections replaces only their figures. Each section runs in a process
+// of its own (bench/section.ts), so none is measured in what an earlier one left behind.
+import { fork } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import type { Figure } from './lib.ts'
+import { sections } from './sections.ts'
 
-// Each section's module is imported when it runs, so a refused argument costs no import of doppel.
-const sections: [name: string, title: string, run: () => Promise<Figure[]>][] = [
-  ['in-process', 'MSW handlers against a no-op MSW handler', async () => (await import('./in-process.ts')).benchInProcess()],
-  ['server', 'the standalone server under load, against two floors and the peers', async () => (await import('./server-load.ts')).benchServerLoad()],
-  ['scale', '100k stored entries, tidy, memory', async () => (await import('./scale.ts')).benchScale()],
-  ['soak', "memory after many logins' tokens expired", async () => (await import('./soak.ts')).benchSoak()],
-  ['startup', 'import doppel and create an emulator, against importing msw', async () => (await import('./startup.ts')).benchStartup()],
-  ['identity', 'pkcs7 identity documents, against node:crypto', async () => (await import('./identity-document.ts')).benchIdentityDocument()],
-  ['tenants', 'memory per tenant, and reads spread over many', async () => (await import('./tenants.ts')).benchTenants()],
-]
 const names = sections.map(([name]) => name)
 
 const asked = process.argv.slice(2)
@@ -40,13 +33,24 @@ const cpuSeconds = () => {
   const stat = readFileSync('/proc/self/stat', 'latin1')
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100
 }
+/** Runs one section in a child process (with this process's flags: --expose-gc) and returns its figures. */
+function runAlone(name: string): Promise<Figure[]> {
+  const child = fork(new URL('./section.ts', import.meta.url), [name], { execArgv: process.execArgv })
+  let figures: Figure[] | undefined
+  child.once('message', (message) => (figures = message as Figure[]))
+  return new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.once('exit', (code, signal) => (figures && code === 0 ? resolve(figures) : reject(new Error(`section ${name} ended with ${signal ?? `exit code ${code}`} and no figures`))))
+  })
+}
+
 process.stdout.write(`${new Date().toISOString()} on ${machine}; load average ${load()}\n`)
 const results: Result[] = []
 const started = performance.now()
-for (const [name, title, run] of chosen) {
+for (const [name, title] of chosen) {
   process.stdout.write(`… ${name}: ${title}\n`)
   const [wallStarted, cpuStarted] = [performance.now(), cpuSeconds()]
-  for (const f of await run()) results.push({ ...f, section: name })
+  for (const f of await runAlone(name)) results.push({ ...f, section: name })
   const wall = (performance.now() - wallStarted) / 1000
   process.stdout.write(`  ${name} took ${wall.toFixed(0)} s, ${(cpuSeconds() - cpuStarted).toFixed(0)} s of CPU in the bench and the processes it ran (load average ${load()})\n`)
 }

@@ -2,21 +2,20 @@
 // from /proc/<pid>/stat around an autocannon run from a second process, server and load generator
 // pinned to different cores (taskset), rounds interleaved across servers, medians. Every server gets
 // the same requests. Two floors in the same run: a bare node:http server answering 45 bytes, and one that
-// spends per request the CPU doppel spends in process on that work and answers doppel's answer. Peers are
+// does doppel's own work for each request in process and answers that answer. Peers are
 // the mock servers a user would pick instead (json-server; WireMock when java is installed).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { loads, WORKS, type Load, type Work } from './fixtures.ts'
 import { cryptoFloors } from './login-floor.ts'
 import { figure, median, type Figure } from './lib.ts'
+import { canPin, LoadGenerator, pinned, stopChild, type LoadResult } from './processes.ts'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
-const CLIENT = here('./load-client.ts')
 /** Seconds of each counted run: the server's CPU count moves in 10 ms ticks, ≤ 1% of a run's. */
 const DURATION_S = 1.5
 const ROUNDS = 3
@@ -30,7 +29,7 @@ const WARM_UP_S = 3
  * server answers every other kind, which leaves its code and heap tuned to those.
  */
 const LEAD_IN_S = 0.5
-/** doppel in process, for the CPU-matched floor: warm-up, lead-in and counted seconds per work. */
+/** doppel in process, timed alone (the table's "in proc"): warm-up, lead-in and counted seconds per work. */
 const IN_PROCESS = { warmUp: 1, leadIn: 0.25, count: 0.5 }
 
 const CRUD = new Set<Work>(['GET role', 'POST role', 'registry GET'])
@@ -41,20 +40,8 @@ interface Target {
   port: number
   /** The request for each work this server can do. */
   loads: Partial<Record<Work, Load>>
-  stop(): void
+  stop(): Promise<void>
 }
-
-const canPin = (() => {
-  try {
-    execFileSync('taskset', ['-c', '0', 'true'])
-    execFileSync('taskset', ['-c', '1', 'true'])
-    return true
-  } catch {
-    return false
-  }
-})()
-const pinned = (core: number, command: string, args: string[]): [string, string[]] =>
-  canPin ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]
 
 const CLK_TCK = (() => {
   try {
@@ -113,36 +100,17 @@ async function send(port: number, load: Load): Promise<{ status: number; text: s
   return { status: res.status, text: await res.text(), type: res.headers.get('content-type') ?? '' }
 }
 
-interface LoadResult {
-  total: number
-  non2xx: number
-  errors: number
-}
-
-/** The load generator: one process on core 1, fed one run per line. */
-class LoadClient {
-  #child = spawn(...pinned(1, process.execPath, [CLIENT]), { stdio: ['pipe', 'pipe', 'inherit'] })
-  #lines = createInterface({ input: this.#child.stdout! })[Symbol.asyncIterator]()
-
-  async run(port: number, load: Load, duration = DURATION_S): Promise<LoadResult> {
-    const config = { url: `http://127.0.0.1:${port}${load.path}`, method: load.method, headers: load.headers, body: load.body, duration }
-    this.#child.stdin!.write(JSON.stringify(config) + '\n')
-    const { value, done } = await this.#lines.next()
-    if (done) throw new Error('the load generator exited')
-    return JSON.parse(value as string) as LoadResult
-  }
-
-  stop(): void {
-    this.#child.stdin!.end()
-  }
+/** One autocannon run of a bench request against a server. */
+function runLoad(generator: LoadGenerator, port: number, load: Load, duration = DURATION_S): Promise<LoadResult> {
+  return generator.run({ url: `http://127.0.0.1:${port}${load.path}`, method: load.method, headers: load.headers, body: load.body, duration })
 }
 
 /** Server CPU µs per request for one load run. */
-async function measure(client: LoadClient, target: Target, work: Work): Promise<number> {
+async function measure(client: LoadGenerator, target: Target, work: Work): Promise<number> {
   const load = target.loads[work]!
-  await client.run(target.port, load, LEAD_IN_S)
+  await runLoad(client, target.port, load, LEAD_IN_S)
   const before = cpuMicros(target.pid)
-  const result = await client.run(target.port, load)
+  const result = await runLoad(client, target.port, load)
   const spent = cpuMicros(target.pid) - before
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name} ${work}: ${result.non2xx} non-2xx, ${result.errors} errors under load`)
   return spent / result.total
@@ -151,37 +119,30 @@ async function measure(client: LoadClient, target: Target, work: Work): Promise<
 async function startDoppel(): Promise<Target> {
   const { child, info } = await startNode(here('./servers/doppel.ts'))
   const bodies = info as Record<string, string> & Parameters<typeof loads>[0]
-  return { name: 'doppel serve', pid: child.pid!, port: Number(info.port), loads: loads(bodies), stop: () => child.kill() }
-}
-
-interface InProcess {
-  micros: number
-  status: number
-  type: string
-  answer: string
+  return { name: 'doppel serve', pid: child.pid!, port: Number(info.port), loads: loads(bodies), stop: () => stopChild(child) }
 }
 
 /**
- * doppel's CPU per request in process, per work, measured in a process of its own on the load
+ * doppel's CPU µs per request in process, per work, measured in a process of its own on the load
  * generator's core while the servers start on theirs (the generator is idle until they have).
  */
-async function inProcessCpu(): Promise<Record<Work, InProcess>> {
+async function inProcessCpu(): Promise<Record<Work, number>> {
   const { warmUp, leadIn, count } = IN_PROCESS
   const { child, info } = await startNode(here('./servers/in-process-cpu.ts'), [warmUp, leadIn, count, ROUNDS].map(String), 1)
-  child.kill()
-  return info as unknown as Record<Work, InProcess>
+  await stopChild(child)
+  return info as Record<Work, number>
 }
 
-/** The CPU-matched floor: each work's request, told apart by a path prefix, costs what doppel's costs in process. */
-async function startCpuFloor(doppel: Target, inProcess: Record<Work, InProcess>): Promise<Target> {
-  const specs = WORKS.map((work, i) => ({ path: `/${i}${doppel.loads[work]!.path}`, ...inProcess[work] }))
+/** The matched floor: node:http doing doppel's work in process for each work's request, told apart by a path prefix. */
+async function startMatchedFloor(doppel: Target): Promise<Target> {
+  const specs = WORKS.map((work, i) => ({ path: `/${i}${doppel.loads[work]!.path}`, work }))
   const floorLoads = Object.fromEntries(WORKS.map((work, i) => [work, { ...doppel.loads[work]!, path: specs[i]!.path }]))
-  return startPlain("node:http + doppel's in-process CPU", here('./servers/cpu-floor.ts'), floorLoads, [JSON.stringify(specs)])
+  return startPlain("node:http doing doppel's work in process", here('./servers/matched-floor.ts'), floorLoads, [JSON.stringify(specs)])
 }
 
 async function startPlain(name: string, script: string, loads: Partial<Record<Work, Load>>, args: string[] = []): Promise<Target> {
   const { child, info } = await startNode(script, args)
-  return { name, pid: child.pid!, port: Number(info.port), loads, stop: () => child.kill() }
+  return { name, pid: child.pid!, port: Number(info.port), loads, stop: () => stopChild(child) }
 }
 
 /** json-server over a db holding the role and the module version doppel answers with. */
@@ -203,13 +164,17 @@ async function startJsonServer(doppel: Target, answers: Partial<Record<Work, str
     'POST role': { method: 'PUT', path: '/roles/load-bench', headers: json, body: doppel.loads['POST role']!.body! },
     'registry GET': { method: 'GET', path: '/versions/1' },
   }
-  return { name: 'json-server', pid: child.pid!, port, loads, stop: () => {
-    child.kill()
+  return { name: 'json-server', pid: child.pid!, port, loads, stop: async () => {
+    await stopChild(child)
     rmSync(dir, { recursive: true, force: true })
   } }
 }
 
-/** WireMock's standalone jar from its npm package, stubbed with doppel's own answers; needs java. */
+/**
+ * WireMock's standalone jar from its npm package, stubbed with doppel's own answers to the CRUD works;
+ * needs java. Not the logins: a peer's target is on CRUD, and a canned answer to a login checks no
+ * signature, so the figure compared a signature check with nothing.
+ */
 async function startWireMock(doppel: Target, answers: Partial<Record<Work, string>>): Promise<Target | string> {
   try {
     execFileSync('java', ['-version'], { stdio: 'ignore' })
@@ -223,7 +188,8 @@ async function startWireMock(doppel: Target, answers: Partial<Record<Work, strin
   const [command, argv] = pinned(0, 'java', ['-jar', join(dir, jar), '--port', String(port), '--bind-address', '127.0.0.1', '--disable-banner'])
   const child = spawn(command, argv, { stdio: 'ignore' })
   await waitFor(`http://127.0.0.1:${port}/__admin/health`, 60_000)
-  for (const work of WORKS) {
+  const crud = WORKS.filter((work) => CRUD.has(work))
+  for (const work of crud) {
     const load = doppel.loads[work]!
     const status = work === 'POST role' ? 204 : 200
     const mapping = {
@@ -233,7 +199,8 @@ async function startWireMock(doppel: Target, answers: Partial<Record<Work, strin
     const res = await fetch(`http://127.0.0.1:${port}/__admin/mappings`, { method: 'POST', body: JSON.stringify(mapping) })
     if (res.status !== 201) throw new Error(`WireMock refused a stub: ${res.status}`)
   }
-  return { name: 'WireMock', pid: child.pid!, port, loads: doppel.loads, stop: () => child.kill() }
+  const loads = Object.fromEntries(crud.map((work) => [work, doppel.loads[work]!]))
+  return { name: 'WireMock', pid: child.pid!, port, loads, stop: () => stopChild(child) }
 }
 
 export async function benchServerLoad(): Promise<Figure[]> {
@@ -249,10 +216,12 @@ export async function benchServerLoad(): Promise<Figure[]> {
     answers[work] = answer.text
   }
   const targets: Target[] = [doppel]
-  const stops: (() => void)[] = [doppel.stop]
+  const stops: (() => Promise<void>)[] = [doppel.stop]
   try {
     const floor = await startPlain('bare node:http', here('./servers/floor.ts'), doppel.loads)
     stops.push(floor.stop)
+    const matchedFloor = await startMatchedFloor(doppel)
+    stops.push(matchedFloor.stop)
     const ownAdapter = await startPlain('doppel adapter, constant answer', here('./servers/adapters.ts'), { 'GET role': doppel.loads['GET role']! }, ['doppel'])
     const honoAdapter = await startPlain('@hono/node-server, constant answer', here('./servers/adapters.ts'), { 'GET role': doppel.loads['GET role']! }, ['hono'])
     stops.push(ownAdapter.stop, honoAdapter.stop)
@@ -263,15 +232,13 @@ export async function benchServerLoad(): Promise<Figure[]> {
     else stops.push(wiremock.stop)
     const peers = [jsonServer, ...(typeof wiremock === 'string' ? [] : [wiremock])]
     const inProcess = await measuredInProcess
-    const cpuFloor = await startCpuFloor(doppel, inProcess)
-    stops.push(cpuFloor.stop)
-    targets.push(floor, cpuFloor, ownAdapter, honoAdapter, ...peers)
+    targets.push(floor, matchedFloor, ownAdapter, honoAdapter, ...peers)
     // Started last: it shares its core with the in-process measurement.
-    const client = new LoadClient()
+    const client = new LoadGenerator(1)
     stops.push(() => client.stop())
 
     for (const target of targets) {
-      for (const work of WORKS) if (target.loads[work]) await client.run(target.port, target.loads[work], WARM_UP_S)
+      for (const work of WORKS) if (target.loads[work]) await runLoad(client, target.port, target.loads[work], WARM_UP_S)
     }
     const samples = new Map<string, number[]>()
     for (let round = 0; round < ROUNDS; round++) {
@@ -296,17 +263,17 @@ export async function benchServerLoad(): Promise<Figure[]> {
     for (const work of WORKS) {
       const subject = at(doppel, work)!
       const base = at(floor, work)!
-      const matched = at(cpuFloor, work)!
-      const cells = [median(subject), inProcess[work].micros, median(base), median(matched)].map((v) => v.toFixed(1).padStart(7))
+      const matched = at(matchedFloor, work)!
+      const cells = [median(subject), inProcess[work], median(base), median(matched)].map((v) => v.toFixed(1).padStart(7))
       process.stdout.write(`  ${work.padEnd(12)}  ${cells.join('  ')}  ${ratio(subject, base).toFixed(2).padStart(6)}×  ${ratio(subject, matched).toFixed(2).padStart(6)}×\n`)
       figures.push(
         figure(`server CPU per request: doppel ${work} / bare node:http`, ratio(subject, base), 'x', CRUD.has(work) ? '<= 2.0' : '<= 6.0', `${us(subject)} vs ${us(base)}`),
         figure(
-          `server CPU per request: doppel ${work} / node:http spending doppel's in-process CPU`,
+          `server CPU per request: doppel ${work} / node:http doing doppel's work in process`,
           ratio(subject, matched),
           'x',
           '<= 1.5',
-          `${us(subject)} vs ${us(matched)} (${inProcess[work].micros.toFixed(1)} µs in process + its I/O)`,
+          `${us(subject)} vs ${us(matched)} (${inProcess[work].toFixed(1)} µs of it doppel's work, timed alone)`,
         ),
       )
       for (const peer of peers) {
@@ -329,6 +296,6 @@ export async function benchServerLoad(): Promise<Figure[]> {
     for (const note of notes) process.stdout.write(`  note: ${note}\n`)
     return figures
   } finally {
-    for (const stop of stops) stop()
+    await Promise.all(stops.map((stop) => stop()))
   }
 }

@@ -1,17 +1,15 @@
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { createDoppel, createDoppelServer, listen, TenantRegistry } from '../src/index.ts'
 import { figure, median, type Figure } from './lib.ts'
+import { LoadGenerator } from './processes.ts'
 
-const CLIENT = fileURLToPath(new URL('./load-client.ts', import.meta.url))
 const TOKEN = { 'x-service-token': 'root' }
 const ROLE = JSON.stringify({ auth_type: 'ec2', bound_ami_id: 'ami-0bbbb000000000001' })
 const IDLE = 500
 const ACTIVE = 100
-const SEEDED = 20
+const SEEDED = 10
 
 function gc(): void {
   const collect = (globalThis as { gc?: () => void }).gc
@@ -81,14 +79,10 @@ async function seededTenants(count = SEEDED): Promise<{ bytes: number; rootMs: n
   }
 }
 
-/** Requests per second of one autocannon run in the load client (one configuration line in, one result out). */
-async function load(config: Record<string, unknown>): Promise<number> {
+/** Requests per second of one autocannon run of `config` from the load generator. */
+async function load(generator: LoadGenerator, config: Record<string, unknown>): Promise<number> {
   const duration = 2
-  const child = spawn(process.execPath, [CLIENT], { stdio: ['pipe', 'pipe', 'inherit'] })
-  child.stdin.end(JSON.stringify({ ...config, duration }) + '\n')
-  let stdout = ''
-  for await (const chunk of child.stdout) stdout += chunk
-  const result = JSON.parse(stdout) as { total: number; non2xx: number; errors: number }
+  const result = await generator.run({ ...config, duration })
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors under load`)
   return result.total / duration
 }
@@ -98,6 +92,7 @@ export async function benchTenants(rounds = 3): Promise<Figure[]> {
   const bytes = await idleTenantBytes()
   const seeded = await seededTenants()
   const server = await listen(createDoppelServer(createDoppel({ seed: 1 }), { tenants: { maxTenants: ACTIVE + 1 } }), 0, '127.0.0.1')
+  const generator = new LoadGenerator()
   try {
     const names = [...Array.from({ length: ACTIVE }, (_, i) => `active-${i}`), 'single']
     for (const name of names) {
@@ -110,8 +105,8 @@ export async function benchTenants(rounds = 3): Promise<Figure[]> {
     const ratios: number[] = []
     let detail = ''
     for (let i = 0; i < rounds; i++) {
-      const floor = await load(one)
-      const subject = await load(many)
+      const floor = await load(generator, one)
+      const subject = await load(generator, many)
       ratios.push(subject / floor)
       detail = `${subject.toFixed(0)} req/s over ${ACTIVE} tenants vs ${floor.toFixed(0)} req/s in one`
     }
@@ -128,6 +123,6 @@ export async function benchTenants(rounds = 3): Promise<Figure[]> {
       ),
     ]
   } finally {
-    await server.close()
+    await Promise.all([server.close(), generator.stop()])
   }
 }

@@ -1,0 +1,34 @@
+// The second floor of the server benchmark: bare node:http that reads the request, does doppel's own work
+// for it in process (`handleInProcess`, on an emulator prepared as the server's is, with the request of
+// that work as the server's adapter would hand it over), then answers that answer (status, content type,
+// bytes). What doppel's server costs beyond this floor is its own overhead: its guard, its adapter, its
+// answer writing and their garbage. The work is done, not timed beforehand and spun: measured in the same
+// rounds as the server, a machine whose speed changes during the run moves both alike.
+// argv[2]: JSON [{ path, work }], one per work, told apart by the request's path.
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { loads, prepare, type Work } from '../fixtures.ts'
+import { handleInProcess } from './handle-in-process.ts'
+
+const { doppel, ...bodies } = await prepare()
+const requests = loads(bodies)
+const works = new Map((JSON.parse(process.argv[2]!) as { path: string; work: Work }[]).map(({ path, work }) => [path, requests[work]]))
+
+const server = createServer((req, res) => {
+  const load = works.get(req.url!)
+  if (!load) {
+    res.writeHead(404).end()
+    return
+  }
+  req.on('data', () => {})
+  req.on('end', async () => {
+    const { status, type, body } = await handleInProcess(doppel, load)
+    if (status === 204) {
+      res.writeHead(status).end()
+      return
+    }
+    res.writeHead(status, { 'content-type': type, 'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length })
+    res.end(body)
+  })
+})
+server.listen(0, '127.0.0.1', () => process.stdout.write(JSON.stringify({ port: (server.address() as AddressInfo).port }) + '\n'))
