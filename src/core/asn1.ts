@@ -164,10 +164,18 @@ function readElement(bytes: Uint8Array, start: number, limit: number, depth: num
   return new BerElement(bytes, start, identifierEnd, contentStart, end, constructed, children, minimal && childrenDer)
 }
 
+/**
+ * The received bytes a node spans, as a Buffer over them, not a copy: a login reads a few of these, and
+ * nothing here writes into its input.
+ */
+export function viewOf(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+}
+
 /** The DER encoding of a node: definite lengths throughout, identifiers and contents kept. */
 export function encodeDer(node: Asn1Node): Buffer {
-  if (node.der) return Buffer.from(node.der)
-  const body = node.constructed ? Buffer.concat(node.children.map((child) => encodeDer(child))) : Buffer.from(node.content)
+  if (node.der) return viewOf(node.der)
+  const body = node.constructed ? Buffer.concat(node.children.map((child) => encodeDer(child))) : viewOf(node.content)
   return encodeTlv(node.identifier, body)
 }
 
@@ -197,7 +205,7 @@ export function requireTag(node: Asn1Node | undefined, tag: number, what: string
 
 /** The bytes of a string-like node, joining the segments of a constructed (BER) string. */
 export function stringBytes(node: Asn1Node): Buffer {
-  if (!node.constructed) return Buffer.from(node.content)
+  if (!node.constructed) return viewOf(node.content)
   return Buffer.concat(node.children.map(stringBytes))
 }
 
@@ -247,7 +255,7 @@ export function readTime(node: Asn1Node | undefined, what: string): number {
   if (!node || (tag !== TAG.UTC_TIME && tag !== TAG.GENERALIZED_TIME)) {
     throw new Asn1Error(`asn1: structure error: tags don't match (${what})`)
   }
-  const text = Buffer.from(node.content).toString('latin1')
+  const text = viewOf(node.content).toString('latin1')
   const match =
     tag === TAG.UTC_TIME
       ? /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})?(Z|[+-]\d{4})$/.exec(text)

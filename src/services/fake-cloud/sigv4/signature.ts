@@ -1,4 +1,4 @@
-import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto'
+import { createHmac, createSecretKey, hash, type KeyObject } from 'node:crypto'
 
 /**
  * The SigV4 signature math (docs/reference/fake-cloud.md §5.1), shared by the verifier and the scenario's request signer.
@@ -17,7 +17,7 @@ export function deriveSigningKey(secret: string, date: string, region: string, s
 
 /** The string to sign of a canonical request. */
 export function stringToSign(requestTime: string, scope: string, canonicalRequest: string): string {
-  return `AWS4-HMAC-SHA256\n${requestTime}\n${scope}\n${createHash('sha256').update(canonicalRequest).digest('hex')}`
+  return `AWS4-HMAC-SHA256\n${requestTime}\n${scope}\n${hash('sha256', canonicalRequest, 'hex')}`
 }
 
 /** The hex signature of a canonical request: HMAC of the string to sign under the signing key. */

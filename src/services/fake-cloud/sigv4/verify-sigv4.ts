@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual, type KeyObject } from 'node:crypto'
+import { hash, timingSafeEqual, type KeyObject } from 'node:crypto'
 import { cloudErrors } from '../cloud-errors.ts'
 import type { CloudState } from '../cloud-state.ts'
 import { stsEndpointRegion } from '../urls.ts'
@@ -68,7 +68,7 @@ export function verifySigV4(state: CloudState, request: SignedRequest, service: 
     canonicalQuery(request.url.search),
     canonicalHeaders(signedHeaders, request.headers, request.url.host),
     material.signedHeaders,
-    createHash('sha256').update(request.body).digest('hex'),
+    hash('sha256', request.body, 'hex'),
   ].join('\n')
   const claimed = Buffer.from(material.signature.toLowerCase(), 'utf8')
   const canonicals: string[] = []

@@ -1,7 +1,7 @@
-import { createHash, verify as verifySignature, X509Certificate } from 'node:crypto'
+import { hash as hashOf, verify as verifySignature, X509Certificate } from 'node:crypto'
 import { goQuote } from '../../../../core/go/go-format.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
-import { Asn1Error, encodeDer, encodeTlv, parseBer, readIntegerHex, readOid, requireInteger, readTime, requireTag, stringBytes, TAG, tagOf, type Asn1Node } from '../../../../core/asn1.ts'
+import { Asn1Error, encodeDer, encodeTlv, parseBer, viewOf, readIntegerHex, readOid, requireInteger, readTime, requireTag, stringBytes, TAG, tagOf, type Asn1Node } from '../../../../core/asn1.ts'
 import type { TrustedCertificate } from './trusted-certificate.ts'
 import { errorKind } from '../../../../core/doppel-error.ts'
 import { sha1Refusal, unknownSigner } from './identity-signature.ts'
@@ -120,7 +120,7 @@ function readContent(explicit: Asn1Node | undefined): Buffer {
   if (!inner) return Buffer.alloc(0)
   if (inner.constructed && tagOf(inner) === 0x24) return stringBytes(inner)
   if (inner.constructed) return Buffer.concat(inner.children.map((child) => encodeDer(child)))
-  return Buffer.from(inner.content)
+  return viewOf(inner.content)
 }
 
 function readSignerInfo(node: Asn1Node): SignerInfo {
@@ -166,7 +166,7 @@ function verifySigner(content: Buffer, signer: SignerInfo, options: Pkcs7VerifyO
     const hash = HASHES[signer.digestOid]
     if (!hash) throw new Pkcs7Error('pkcs7: cannot decrypt data: only RSA, DES, DES-EDE3, AES-256-CBC and AES-128-GCM supported')
     const expected = stringBytes(digest)
-    const actual = createHash(hash).update(content).digest()
+    const actual = hashOf(hash, content, 'buffer')
     if (!expected.equals(actual)) {
       throw new Pkcs7Error(`pkcs7: Message digest mismatch\n\tExpected: ${hex(expected)}\n\tActual  : ${hex(actual)}`)
     }
@@ -202,8 +202,10 @@ function attributeValue(attributes: NonNullable<SignerInfo['signedAttributes']>,
 
 /** The signed attributes as Go re-marshals them: a DER SET OF, members sorted by their encodings. */
 function sortedAttributeSet(attributes: Buffer[]): Buffer {
-  return encodeTlv(Uint8Array.of(TAG.SET), Buffer.concat([...attributes].sort(Buffer.compare)))
+  return encodeTlv(SET_IDENTIFIER, Buffer.concat(attributes.sort(Buffer.compare)))
 }
+
+const SET_IDENTIFIER = Uint8Array.of(TAG.SET)
 
 function checkSigningTime(attributes: NonNullable<SignerInfo['signedAttributes']>, certificate: TrustedCertificate): void {
   const value = attributeValue(attributes, OID.signingTime)
