@@ -100,12 +100,12 @@ export async function microsOf(run: () => Promise<unknown>): Promise<number> {
 /**
  * Interleaves single calls of the subject and the floor `iterations` times after a warm-up and compares
  * their medians: drift in machine load and garbage collection hits both sides alike. `between` runs,
- * untimed, before every `every` pairs of counted calls.
+ * untimed, before every `FRESH_POOL_EVERY` pairs of counted calls.
  */
 export async function interleaved(
   subject: () => Promise<unknown>,
   floor: () => Promise<unknown>,
-  { warmup = 200, iterations = 3000, between, every = FRESH_POOL_EVERY }: { warmup?: number; iterations?: number; between?: () => Promise<unknown>; every?: number } = {},
+  { warmup = 200, iterations = 3000, between }: { warmup?: number; iterations?: number; between?: () => Promise<unknown> } = {},
 ): Promise<{ ratio: number; subject: number; floor: number }> {
   for (let i = 0; i < warmup; i++) {
     await floor()
@@ -114,7 +114,7 @@ export async function interleaved(
   const subjects: number[] = []
   const floors: number[] = []
   for (let i = 0; i < iterations; i++) {
-    if (between && i % every === 0) await between()
+    if (between && i % FRESH_POOL_EVERY === 0) await between()
     floors.push(await microsOf(floor))
     subjects.push(await microsOf(subject))
   }

@@ -33,9 +33,9 @@ const cpuSeconds = () => {
   const stat = readFileSync('/proc/self/stat', 'latin1')
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100
 }
-/** Runs one section in a child process (with this process's flags: --expose-gc) and returns its figures. */
+/** Runs one section in a child process (`fork` passes on this process's flags: --expose-gc) and returns its figures. */
 function runAlone(name: string): Promise<Figure[]> {
-  const child = fork(new URL('./section.ts', import.meta.url), [name], { execArgv: process.execArgv })
+  const child = fork(new URL('./section.ts', import.meta.url), [name])
   let figures: Figure[] | undefined
   child.once('message', (message) => (figures = message as Figure[]))
   return new Promise((resolve, reject) => {
