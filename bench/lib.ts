@@ -9,6 +9,11 @@ export interface Figure {
   met: boolean
   /** What was compared, for the printed table. */
   detail?: string
+  /**
+   * The same ratio for the floor of the work, measured in the same run (a server's figure: node:http doing
+   * doppel's work in process), against the same target: what a plain server doing the same work gets.
+   */
+  floor?: { value: number; met: boolean }
 }
 
 /**
@@ -83,12 +88,24 @@ export async function ratioAgainstFloor(subject: () => Promise<number>, floor: (
   return { ratio: median(ratios), subject: median(subjects), floor: median(floors) }
 }
 
-export function figure(name: string, value: number, unit: string, target: string, detail?: string): Figure {
+export function figure(name: string, value: number, unit: string, target: string, detail?: string, floor?: number): Figure {
   const [op, limitText] = target.split(' ') as [string, string]
   const limit = Number(limitText)
-  const met = op === '<=' ? value <= limit : op === '<' ? value < limit : op === '>=' ? value >= limit : value > limit
-  return { name, value: Math.round(value * 1000) / 1000, unit, target, met, ...(detail && { detail }) }
+  const meets = (v: number) => (op === '<=' ? v <= limit : op === '<' ? v < limit : op === '>=' ? v >= limit : v > limit)
+  const rounded = (v: number) => Math.round(v * 1000) / 1000
+  return {
+    name,
+    value: rounded(value),
+    unit,
+    target,
+    met: meets(value),
+    ...(detail && { detail }),
+    ...(floor !== undefined && { floor: { value: rounded(floor), met: meets(floor) } }),
+  }
 }
+
+/** A figure missed whose floor misses its target too: a plain server doing doppel's work misses it as well, on this machine. */
+export const floorMissesToo = (f: Figure): boolean => !f.met && f.floor !== undefined && !f.floor.met
 
 /** µs one call of `run` took, on the wall clock. */
 export async function microsOf(run: () => Promise<unknown>): Promise<number> {
