@@ -22,6 +22,8 @@ interface SignerInfo {
   digestOid: string
   /** Each signed attribute's DER, in received order; undefined when the signer has none. */
   signedAttributes: { oid: string; der: Buffer; values: Asn1Node[] }[] | undefined
+  /** The received `[0]` holding them, when its bytes are DER. */
+  signedAttributesDer: Uint8Array | undefined
   encryptionOid: string
   signature: Buffer
 }
@@ -132,7 +134,9 @@ function readSignerInfo(node: Asn1Node): SignerInfo {
   const serialHex = readIntegerHex(issuerAndSerial[1], 'serialNumber')
   const digestOid = readOid(requireTag(fields[index++], TAG.SEQUENCE, 'digestAlgorithm').children[0], 'digestAlgorithm')
   let signedAttributes: SignerInfo['signedAttributes']
+  let signedAttributesDer: Uint8Array | undefined
   if (fields[index] && tagOf(fields[index]!) === 0xa0) {
+    signedAttributesDer = fields[index]!.der
     signedAttributes = fields[index++]!.children.map((attribute) => {
       const parts = requireTag(attribute, TAG.SEQUENCE, 'attribute').children
       return { oid: readOid(parts[0], 'attribute type'), der: encodeDer(attribute), values: requireTag(parts[1], TAG.SET, 'attribute values').children }
@@ -140,7 +144,7 @@ function readSignerInfo(node: Asn1Node): SignerInfo {
   }
   const encryptionOid = readOid(requireTag(fields[index++], TAG.SEQUENCE, 'digestEncryptionAlgorithm').children[0], 'digestEncryptionAlgorithm')
   const signature = stringBytes(requireTag(fields[index], TAG.OCTET_STRING, 'encryptedDigest'))
-  return { issuer: encodeDer(issuer), serialHex, digestOid, signedAttributes, encryptionOid, signature }
+  return { issuer: encodeDer(issuer), serialHex, digestOid, signedAttributes, signedAttributesDer, encryptionOid, signature }
 }
 
 export interface Pkcs7VerifyOptions {
@@ -170,7 +174,7 @@ function verifySigner(content: Buffer, signer: SignerInfo, options: Pkcs7VerifyO
     if (!expected.equals(actual)) {
       throw new Pkcs7Error(`pkcs7: Message digest mismatch\n\tExpected: ${hex(expected)}\n\tActual  : ${hex(actual)}`)
     }
-    signedBytes = sortedAttributeSet(signer.signedAttributes.map((attribute) => attribute.der))
+    signedBytes = signedAttributeSet(signer.signedAttributesDer, signer.signedAttributes.map((attribute) => attribute.der))
     checkSigningTime(signer.signedAttributes, certificate)
   }
   const hash = HASHES[signer.digestOid]
@@ -200,8 +204,17 @@ function attributeValue(attributes: NonNullable<SignerInfo['signedAttributes']>,
   return attributes.find((attribute) => attribute.oid === oid)?.values[0]
 }
 
-/** The signed attributes as Go re-marshals them: a DER SET OF, members sorted by their encodings. */
-function sortedAttributeSet(attributes: Buffer[]): Buffer {
+/**
+ * The signed attributes as Go re-marshals them: a DER SET OF, members sorted by their encodings. A received
+ * `[0]` that is DER with its members in that order already is that SET OF but for its tag (a signer's usual
+ * case): it is copied with the tag changed instead of being rebuilt.
+ */
+function signedAttributeSet(received: Uint8Array | undefined, attributes: Buffer[]): Buffer {
+  if (received !== undefined && attributes.every((attribute, i) => i === 0 || Buffer.compare(attributes[i - 1]!, attribute) <= 0)) {
+    const set = Buffer.from(received)
+    set[0] = TAG.SET
+    return set
+  }
   return encodeTlv(SET_IDENTIFIER, Buffer.concat(attributes.sort(Buffer.compare)))
 }
 
