@@ -6,8 +6,8 @@ import { createDoppel, type Doppel } from '../../src/features/doppel/index.ts'
 import { createDoppelServer, listen, type RunningServer } from '../../src/faces/server/index.ts'
 import { rawExchange, statuses } from './raw-http.ts'
 
-// HTTP edges as a real server answers them: 431, 408, 400 only for malformed requests, and the LIST verb
-// whatever the TCP segmentation, on keep-alive and pipelined connections.
+// HTTP edges as a real server answers them: 431, 408, 400 only for malformed requests, the LIST verb
+// whatever the TCP segmentation, on keep-alive and pipelined connections, and bodies however they arrive.
 let doppel: Doppel
 let running: RunningServer
 
@@ -135,25 +135,6 @@ describe('the LIST verb', () => {
     expect(text.match(/"keys":\["web"\]/g)).toHaveLength(2)
   })
 
-  it('reads a body that came with its headers and one that follows them, on a connection that stays open', async () => {
-    const write = (ami: string) => {
-      const body = JSON.stringify({ auth_type: 'ec2', bound_ami_id: ami })
-      return `POST /v1/auth/cloud/role/web HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Service-Token: root\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
-    }
-    const READ = 'GET /v1/auth/cloud/role/web HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Service-Token: root\r\n\r\n'
-    const late = write('ami-late')
-    const head = late.indexOf('\r\n\r\n') + 4
-    // The second body's first bytes come with its headers, the rest 50 ms later.
-    const text = await rawExchange(running.port, [write('ami-along') + READ, late.slice(0, head + 10), late.slice(head + 10) + READ], 4, { gapMs: 50 })
-    expect(statuses(text)).toEqual([204, 200, 204, 200])
-    const [first, second] = text.split(/HTTP\/1\.1 200/).slice(1)
-    expect(first).toContain('"bound_ami_id":["ami-along"]')
-    expect(second).toContain('"bound_ami_id":["ami-late"]')
-    expect(text.toLowerCase()).not.toContain('connection: close')
-    const restored = await fetch(`${running.url}/v1/auth/cloud/role/web`, { method: 'POST', headers: { 'X-Service-Token': 'root' }, body: JSON.stringify({ auth_type: 'ec2', bound_ami_id: 'ami-1' }) })
-    expect(restored.status).toBe(204)
-  })
-
   it('works pipelined: several requests in one segment, LIST between them', async () => {
     const text = await rawExchange(running.port, [HEALTH + LIST_ROLES + ROLE + LIST_ROLES + HEALTH], 5)
     expect(statuses(text)).toEqual([200, 200, 204, 200, 200])
@@ -221,5 +202,26 @@ describe('faults and the control API', () => {
     } finally {
       doppel.faults.clear()
     }
+  })
+})
+
+describe('request bodies', () => {
+  it('reads a body that came with its headers and one that follows them, on a connection that stays open', async () => {
+    const write = (ami: string) => {
+      const body = JSON.stringify({ auth_type: 'ec2', bound_ami_id: ami })
+      return `POST /v1/auth/cloud/role/web HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Service-Token: root\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+    }
+    const READ = 'GET /v1/auth/cloud/role/web HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Service-Token: root\r\n\r\n'
+    const late = write('ami-late')
+    const head = late.indexOf('\r\n\r\n') + 4
+    // The second body's first bytes come with its headers, the rest 50 ms later.
+    const text = await rawExchange(running.port, [write('ami-along') + READ, late.slice(0, head + 10), late.slice(head + 10) + READ], 4, { gapMs: 50 })
+    expect(statuses(text)).toEqual([204, 200, 204, 200])
+    const [first, second] = text.split(/HTTP\/1\.1 200/).slice(1)
+    expect(first).toContain('"bound_ami_id":["ami-along"]')
+    expect(second).toContain('"bound_ami_id":["ami-late"]')
+    expect(text.toLowerCase()).not.toContain('connection: close')
+    const restored = await fetch(`${running.url}/v1/auth/cloud/role/web`, { method: 'POST', headers: { 'X-Service-Token': 'root' }, body: JSON.stringify({ auth_type: 'ec2', bound_ami_id: 'ami-1' }) })
+    expect(restored.status).toBe(204)
   })
 })
