@@ -5,7 +5,7 @@
  * comparison need. Hand-written because it sits on the login hot path.
  */
 import { errorKind } from './doppel-error.ts'
-import { utcDate } from './utc-date.ts'
+import { utcMillis } from './utc-date.ts'
 
 /** A malformed encoding; the message follows the real service's parser where it is known. */
 export class Asn1Error extends errorKind('Asn1Error', 'DOPPEL_INVALID_ASN1') {}
@@ -211,9 +211,47 @@ export function stringBytes(node: Asn1Node): Buffer {
 
 /** Dotted text of an OBJECT IDENTIFIER node. */
 export function readOid(node: Asn1Node | undefined, what: string): string {
-  const bytes = requireTag(node, TAG.OID, what).content
+  return dottedOid(requireTag(node, TAG.OID, what).content)
+}
+
+/**
+ * A `readOid` that answers an identifier in `known` with that very string: a caller that looks it up in its
+ * tables then hashes and compares a string made once, not text built for each login (seven per login).
+ */
+export function oidReader(known: readonly string[]): (node: Asn1Node | undefined, what: string) => string {
+  const byLength = new Map<number, { content: Uint8Array; dotted: string }[]>()
+  for (const dotted of new Set(known)) {
+    const content = encodeOid(dotted)
+    byLength.set(content.length, [...(byLength.get(content.length) ?? []), { content, dotted }])
+  }
+  return (node, what) => {
+    const bytes = requireTag(node, TAG.OID, what).content
+    const entry = byLength.get(bytes.length)?.find(({ content }) => sameBytes(content, bytes))
+    return entry ? entry.dotted : dottedOid(bytes)
+  }
+}
+
+/** The content octets of a dotted OBJECT IDENTIFIER: the first two arcs as one, each arc in base 128. */
+function encodeOid(dotted: string): Uint8Array {
+  const [first = 0, second = 0, ...rest] = dotted.split('.').map(Number)
+  const octets: number[] = []
+  for (const arc of [first * 40 + second, ...rest]) {
+    const digits = [arc & 0x7f]
+    for (let n = Math.floor(arc / 128); n > 0; n = Math.floor(n / 128)) digits.unshift((n & 0x7f) | 0x80)
+    octets.push(...digits)
+  }
+  return Uint8Array.from(octets)
+}
+
+/** Equal bytes, compared from the end: identifiers of one family share their first octets. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = a.length - 1; i >= 0; i--) if (a[i] !== b[i]) return false
+  return true
+}
+
+function dottedOid(bytes: Uint8Array): string {
   if (bytes.length === 0) throw new Asn1Error('asn1: syntax error: zero length OBJECT IDENTIFIER')
-  // Written straight into the text: a login reads seven of these.
+  // Written straight into the text, with no array of arcs to join.
   let dotted = ''
   let value = 0
   for (let i = 0; i < bytes.length; i++) {
@@ -255,21 +293,59 @@ export function readTime(node: Asn1Node | undefined, what: string): number {
   if (!node || (tag !== TAG.UTC_TIME && tag !== TAG.GENERALIZED_TIME)) {
     throw new Asn1Error(`asn1: structure error: tags don't match (${what})`)
   }
-  const text = viewOf(node.content).toString('latin1')
-  const match =
-    tag === TAG.UTC_TIME
-      ? /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})?(Z|[+-]\d{4})$/.exec(text)
-      : /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\.\d+)?(Z|[+-]\d{4})$/.exec(text)
-  if (!match) throw new Asn1Error(`asn1: time did not serialize back to the original value and may be invalid: given "${text}"`)
-  let year = Number(match[1])
-  if (tag === TAG.UTC_TIME) year += year < 50 ? 2000 : 1900
-  const seconds = tag === TAG.UTC_TIME ? Number(match[6] ?? '0') : Number(match[6])
-  const fraction = tag === TAG.GENERALIZED_TIME && match[7] ? Number(`0${match[7]}`) : 0
-  const zone = tag === TAG.UTC_TIME ? match[7]! : match[8]!
-  let ms = utcDate(year, Number(match[2]) - 1, Number(match[3]), Number(match[4]), Number(match[5]), seconds).getTime() + Math.floor(fraction * 1000)
-  if (zone !== 'Z') {
-    const sign = zone.startsWith('-') ? -1 : 1
-    ms -= sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3, 5))) * 60_000
+  const ms = tag === TAG.UTC_TIME ? utcTime(node.content) : generalizedTime(node.content)
+  if (Number.isNaN(ms)) {
+    throw new Asn1Error(`asn1: time did not serialize back to the original value and may be invalid: given "${viewOf(node.content).toString('latin1')}"`)
   }
   return ms
+}
+
+// Both layouts are read from the bytes digit by digit: each login reads a signing time, and a regular
+// expression's match, the text it runs on and a Date to set cost 1.5 µs where this costs 0.2.
+
+/** `YYMMDDhhmm[ss]` and a zone, as epoch milliseconds; NaN for any other text. */
+function utcTime(bytes: Uint8Array): number {
+  const withSeconds = isDigit(bytes[10])
+  const yy = digits(bytes, 0, 2)
+  return calendarMillis(yy + (yy < 50 ? 2000 : 1900), bytes, 2, withSeconds) + zoneOffset(bytes, withSeconds ? 12 : 10)
+}
+
+/** `YYYYMMDDhhmmss[.fraction]` and a zone, as epoch milliseconds; NaN for any other text. */
+function generalizedTime(bytes: Uint8Array): number {
+  let zone = 14
+  let fraction = 0
+  if (bytes[14] === 0x2e) {
+    zone = 15
+    while (isDigit(bytes[zone])) zone++
+    if (zone === 15) return Number.NaN
+    fraction = Number(`0.${viewOf(bytes.subarray(15, zone)).toString('latin1')}`)
+  }
+  return calendarMillis(digits(bytes, 0, 4), bytes, 4, true) + Math.floor(fraction * 1000) + zoneOffset(bytes, zone)
+}
+
+/** The month, day, hour, minute and (when present) second that follow the year at `at`, as a UTC time. */
+function calendarMillis(year: number, bytes: Uint8Array, at: number, withSeconds: boolean): number {
+  return utcMillis(year, digits(bytes, at, 2) - 1, digits(bytes, at + 2, 2), digits(bytes, at + 4, 2), digits(bytes, at + 6, 2), withSeconds ? digits(bytes, at + 8, 2) : 0)
+}
+
+/** What to add to a local time for UTC, from `Z` or `±hhmm` ending the bytes at `at`; NaN for anything else. */
+function zoneOffset(bytes: Uint8Array, at: number): number {
+  if (bytes[at] === 0x5a) return bytes.length === at + 1 ? 0 : Number.NaN
+  if ((bytes[at] !== 0x2b && bytes[at] !== 0x2d) || bytes.length !== at + 5) return Number.NaN
+  const minutes = digits(bytes, at + 1, 2) * 60 + digits(bytes, at + 3, 2)
+  return (bytes[at] === 0x2d ? minutes : -minutes) * 60_000
+}
+
+/** The decimal number the `count` bytes at `at` spell; NaN unless all are ASCII digits. */
+function digits(bytes: Uint8Array, at: number, count: number): number {
+  let value = 0
+  for (let i = at; i < at + count; i++) {
+    if (!isDigit(bytes[i])) return Number.NaN
+    value = value * 10 + bytes[i]! - 0x30
+  }
+  return value
+}
+
+function isDigit(byte: number | undefined): boolean {
+  return byte !== undefined && byte >= 0x30 && byte <= 0x39
 }

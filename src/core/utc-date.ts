@@ -4,8 +4,14 @@
  * roll over as `Date.UTC`'s do; callers compare the day to see that it did not.
  */
 export function utcDate(year: number, monthIndex: number, day: number, hour = 0, minute = 0, second = 0): Date {
+  return new Date(utcMillis(year, monthIndex, day, hour, minute, second))
+}
+
+/** `utcDate`'s time as epoch milliseconds, without making a Date when the year is not one `Date.UTC` misreads. */
+export function utcMillis(year: number, monthIndex: number, day: number, hour = 0, minute = 0, second = 0): number {
+  if (year >= 100) return Date.UTC(year, monthIndex, day, hour, minute, second)
   const date = new Date(0)
   date.setUTCFullYear(year, monthIndex, day)
   date.setUTCHours(hour, minute, second)
-  return date
+  return date.getTime()
 }

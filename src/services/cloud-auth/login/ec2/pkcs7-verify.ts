@@ -1,7 +1,7 @@
 import { hash as hashOf, verify as verifySignature, X509Certificate } from 'node:crypto'
 import { goQuote } from '../../../../core/go/go-format.ts'
 import { LOGIN_MESSAGES } from '../login-messages.ts'
-import { Asn1Error, encodeDer, encodeTlv, parseBer, viewOf, readIntegerHex, readOid, requireInteger, readTime, requireTag, stringBytes, TAG, tagOf, type Asn1Node } from '../../../../core/asn1.ts'
+import { Asn1Error, encodeDer, encodeTlv, oidReader, parseBer, viewOf, readIntegerHex, requireInteger, readTime, requireTag, stringBytes, TAG, tagOf, type Asn1Node } from '../../../../core/asn1.ts'
 import type { TrustedCertificate } from './trusted-certificate.ts'
 import { errorKind } from '../../../../core/doppel-error.ts'
 import { sha1Refusal, unknownSigner } from './identity-signature.ts'
@@ -35,6 +35,9 @@ export interface SignedData {
 
 const OID = {
   signedData: '1.2.840.113549.1.7.2',
+  /** The content and attribute types a signer's document carries: only read, never looked up. */
+  data: '1.2.840.113549.1.7.1',
+  contentType: '1.2.840.113549.1.9.3',
   messageDigest: '1.2.840.113549.1.9.4',
   signingTime: '1.2.840.113549.1.9.5',
 }
@@ -86,6 +89,9 @@ const FAILURES: Record<KeyKind, string> = {
   dsa: 'x509: DSA verification failure',
   ec: 'x509: ECDSA verification failure',
 }
+
+/** Each identifier here is read as the very string the tables above hold. */
+const readOid = oidReader([...Object.values(OID), ...Object.keys(HASHES), ...Object.keys(ENCRYPTION_KINDS)])
 
 /** Parses DER or BER ContentInfo holding SignedData. Throws Asn1Error with the parser's message. */
 export function parsePkcs7(bytes: Uint8Array): SignedData {
