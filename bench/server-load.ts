@@ -257,8 +257,9 @@ export async function benchServerLoad(): Promise<Figure[]> {
 
     const figures: Figure[] = []
     const floors = await cryptoFloors()
-    // Each figure against the bare floor, a peer or a login's crypto floor also states where node:http doing doppel's work stands.
-    const alsoMatched = (value: number) => `; node:http doing doppel's work: ${value.toFixed(2)}×`
+    /** A figure against the bare floor, a peer or a login's crypto floor, with where node:http doing doppel's work stands against the same side. */
+    const withMatched = (name: string, value: number, target: string, detail: string, matchedValue: number) =>
+      figure(name, value, 'x', target, `${detail}; node:http doing doppel's work: ${matchedValue.toFixed(2)}×`, matchedValue)
     process.stdout.write(`  server CPU µs per request (medians of ${ROUNDS} rounds) and doppel's against each floor:
 `)
     process.stdout.write(`  ${'work'.padEnd(12)}  ${'doppel'.padStart(7)}  ${'in proc'.padStart(7)}  ${'bare'.padStart(7)}  ${'matched'.padStart(7)}  ${'÷ bare'.padStart(7)}  ${'÷ match'.padStart(7)}\n`)
@@ -268,16 +269,8 @@ export async function benchServerLoad(): Promise<Figure[]> {
       const matched = at(matchedFloor, work)!
       const cells = [median(subject), inProcess[work], median(base), median(matched)].map((v) => v.toFixed(1).padStart(7))
       process.stdout.write(`  ${work.padEnd(12)}  ${cells.join('  ')}  ${ratio(subject, base).toFixed(2).padStart(6)}×  ${ratio(subject, matched).toFixed(2).padStart(6)}×\n`)
-      const matchedToBase = ratio(matched, base)
       figures.push(
-        figure(
-          `server CPU per request: doppel ${work} / bare node:http`,
-          ratio(subject, base),
-          'x',
-          CRUD.has(work) ? '<= 2.0' : '<= 6.0',
-          `${us(subject)} vs ${us(base)}${alsoMatched(matchedToBase)}`,
-          matchedToBase,
-        ),
+        withMatched(`server CPU per request: doppel ${work} / bare node:http`, ratio(subject, base), CRUD.has(work) ? '<= 2.0' : '<= 6.0', `${us(subject)} vs ${us(base)}`, ratio(matched, base)),
         figure(
           `server CPU per request: doppel ${work} / node:http doing doppel's work in process`,
           ratio(subject, matched),
@@ -288,24 +281,19 @@ export async function benchServerLoad(): Promise<Figure[]> {
       )
       for (const peer of peers) {
         const theirs = at(peer, work)
-        if (theirs) {
-          const matchedToPeer = ratio(matched, theirs)
-          figures.push(figure(`server CPU per request: doppel ${work} / ${peer.name}`, ratio(subject, theirs), 'x', '<= 0.5', `${us(subject)} vs ${us(theirs)}${alsoMatched(matchedToPeer)}`, matchedToPeer))
-        }
+        if (theirs) figures.push(withMatched(`server CPU per request: doppel ${work} / ${peer.name}`, ratio(subject, theirs), '<= 0.5', `${us(subject)} vs ${us(theirs)}`, ratio(matched, theirs)))
       }
       const crypto = floors[work]
       if (crypto !== undefined) {
         // The floor of a login over HTTP: its cryptography plus the bare server's cost of a request.
         const least = crypto.micros + median(base)
-        const matchedToLeast = median(matched) / least
         figures.push(
-          figure(
+          withMatched(
             `server CPU per request: doppel ${work} / (its crypto + bare node:http)`,
             median(subject) / least,
-            'x',
             '<= 6.0',
-            `${us(subject)} vs ${crypto.micros.toFixed(1)} µs crypto (${crypto.what}) + ${us(base)}${alsoMatched(matchedToLeast)}`,
-            matchedToLeast,
+            `${us(subject)} vs ${crypto.micros.toFixed(1)} µs crypto (${crypto.what}) + ${us(base)}`,
+            median(matched) / least,
           ),
         )
       }
