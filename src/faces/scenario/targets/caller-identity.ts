@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { canonicalHeaders, canonicalQuery, computeSignature, deriveSigningKey, encodeRfc3986 } from '../../../services/fake-cloud/index.ts'
+import { canonicalHeaders, canonicalQuery, computeSignature, deriveSigningKey, encodeRfc3986, formatBasicIso } from '../../../services/fake-cloud/index.ts'
 import { stsHost } from '../../../services/fake-cloud/urls.ts'
 
 /** Credentials as the fake cloud's principals carry them (snake_case, as captured). */
@@ -48,7 +48,7 @@ export function signedCallerIdentity(options: CallerIdentityOptions): IamLoginPa
   const method = options.method ?? 'POST'
   const region = options.region ?? 'us-east-1'
   const host = options.host ?? stsHost(options.region || undefined)
-  const amzDate = options.now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '')
+  const amzDate = formatBasicIso(options.now.getTime())
   const service = options.service ?? 'sts'
   const scope = `${amzDate.slice(0, 8)}/${region}/${service}/aws4_request`
   const headers: Record<string, string> = { Host: host }
