@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { Asn1Error, encodeDer, encodeTlv, oidReader, parseBer, readOid, readTime, TAG } from './asn1.ts'
+import { Asn1Error, derTimeText, encodeDer, encodeTlv, oidReader, parseBer, readOid, readTime, TAG } from './asn1.ts'
+import { utcMillis } from './utc-date.ts'
 
 describe('BER/DER reader', () => {
   it('reads object identifiers as X.690 encodes them', () => {
@@ -125,6 +126,27 @@ describe('BER/DER reader', () => {
           }
         }
         expect(outcome(read)).toBe(outcome(readOid))
+      }),
+    )
+  })
+})
+
+describe('derTimeText', () => {
+  it('writes UTCTime for 1950 to 2049 and GeneralizedTime otherwise, to the second', () => {
+    expect(derTimeText(Date.UTC(2026, 10, 30, 10, 52, 7, 999))).toEqual({ type: 'utc', str: '261130105207Z' })
+    expect(derTimeText(Date.UTC(1950, 0, 1))).toEqual({ type: 'utc', str: '500101000000Z' })
+    expect(derTimeText(Date.UTC(1949, 11, 31, 23, 59, 59))).toEqual({ type: 'gen', str: '19491231235959Z' })
+    expect(derTimeText(Date.UTC(2050, 0, 1))).toEqual({ type: 'gen', str: '20500101000000Z' })
+  })
+
+  it('reads back, as Go reads it, as the start of its second, for every time of the years 0 to 9999', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: utcMillis(0, 0, 1), max: utcMillis(9999, 11, 31, 23, 59, 59) + 999 }), (ms) => {
+        const { type, str } = derTimeText(ms)
+        const read = (type === 'utc' ? utcTime : generalizedTime)(Buffer.from(str, 'latin1'))
+        expect(read).toBe(Math.floor(ms / 1000) * 1000)
+        const year = new Date(ms).getUTCFullYear()
+        expect(type).toBe(year >= 1950 && year < 2050 ? 'utc' : 'gen')
       }),
     )
   })

@@ -5,7 +5,7 @@
  * comparison need. Hand-written because it sits on the login hot path.
  */
 import { errorKind } from './doppel-error.ts'
-import { utcMillis } from './utc-date.ts'
+import { isoSeconds, utcMillis } from './utc-date.ts'
 
 /** A malformed encoding; the message follows the real service's parser where it is known. */
 export class Asn1Error extends errorKind('Asn1Error', 'DOPPEL_INVALID_ASN1') {}
@@ -285,6 +285,17 @@ export function readIntegerHex(node: Asn1Node | undefined, what: string): string
   while (first < bytes.length && bytes[first] === 0) first++
   if (first === bytes.length) return '0'
   return Buffer.from(bytes.buffer, bytes.byteOffset + first, bytes.length - first).toString('hex')
+}
+
+/**
+ * A time's DER text, to the second: UTCTime `YYMMDDhhmmssZ` for the years 1950–2049, GeneralizedTime
+ * `YYYYMMDDhhmmssZ` otherwise (RFC 5280 §4.1.2.5, which RFC 5652 follows for a signing time); `type` as
+ * jsrsasign names the two.
+ */
+export function derTimeText(ms: number): { type: 'utc' | 'gen'; str: string } {
+  const digits = isoSeconds(ms).replace(/[-T:]/g, '')
+  const year = Number(digits.slice(0, 4))
+  return year >= 1950 && year < 2050 ? { type: 'utc', str: digits.slice(2) } : { type: 'gen', str: digits }
 }
 
 /** A UTCTime or GeneralizedTime node as epoch milliseconds, with Go's accepted layouts. */

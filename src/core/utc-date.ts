@@ -7,6 +7,14 @@ export function utcDate(year: number, monthIndex: number, day: number, hour = 0,
   return new Date(utcMillis(year, monthIndex, day, hour, minute, second))
 }
 
+/**
+ * A time to the second in UTC, RFC 3339 with `Z` (`2026-11-30T10:52:07Z`): as AWS prints times, and as
+ * Go's `time.RFC3339` prints a UTC time. A fraction of a second is dropped, not rounded.
+ */
+export function isoSeconds(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
+}
+
 /** `utcDate`'s time as epoch milliseconds, without making a Date when the year is not one `Date.UTC` misreads. */
 export function utcMillis(year: number, monthIndex: number, day: number, hour = 0, minute = 0, second = 0): number {
   if (year >= 100) return Date.UTC(year, monthIndex, day, hour, minute, second)

@@ -2,6 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, ran
 import { createRequire } from 'node:module'
 import { isIP } from 'node:net'
 import { domainToASCII } from 'node:url'
+import { derTimeText } from '../../core/asn1.ts'
 
 /**
  * A development CA and the server certificates it issues, as `vault server -dev-tls` makes them: ECDSA P-256
@@ -124,8 +125,8 @@ function issue({ subject, publicKey, signer, nowMs, days, extensions }: Issue): 
     sigalg: 'SHA256withECDSA',
     issuer: { str: signer.cert ? x500(signer.cert.subject) : subject },
     subject: { str: subject },
-    notbefore: generalizedOrUtc(nowMs - SKEW_MS),
-    notafter: generalizedOrUtc(notAfter),
+    notbefore: derTimeText(nowMs - SKEW_MS),
+    notafter: derTimeText(notAfter),
     sbjpubkey: KEYUTIL.getKey(createPublicKey({ key: spki, format: 'der', type: 'spki' }).export({ type: 'spki', format: 'pem' }).toString()),
     ext: [
       ...extensions,
@@ -148,8 +149,3 @@ function keyIdentifier(spki: Buffer): string {
 /** Node's `subject` text (one `K=V` a line) as jsrsasign's `/K=V/K=V`. */
 const x500 = (subject: string): string => '/' + subject.split('\n').join('/')
 
-/** UTCTime up to 2049, GeneralizedTime after (RFC 5280 §4.1.2.5), in jsrsasign's time parameter. */
-function generalizedOrUtc(ms: number): { str: string; type?: string } {
-  const iso = new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 14) + 'Z'
-  return new Date(ms).getUTCFullYear() < 2050 ? { str: iso.slice(2), type: 'utc' } : { str: iso, type: 'gen' }
-}

@@ -174,7 +174,3 @@ export function insert<T>(state: CloudState, collection: KeyedCollection<T>, rec
   return record
 }
 
-/** The emulator clock as AWS prints times: RFC 3339, seconds precision, `Z`. */
-export function isoSeconds(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
-}

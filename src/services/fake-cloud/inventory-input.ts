@@ -1,4 +1,5 @@
 import { unknownField } from '../../core/did-you-mean.ts'
+import { isoSeconds } from '../../core/utc-date.ts'
 import { cloudErrors } from './cloud-errors.ts'
 import type { InstanceInput, InstanceState, MetadataOptions, PrincipalInput } from './glossary.ts'
 import { policyDocumentProblem, policyListProblem } from './iam/policy-document.ts'
@@ -129,5 +130,5 @@ function isTagMap(value: unknown): boolean {
 export function isRfc3339Seconds(value: unknown): boolean {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(value)) return false
   const ms = Date.parse(value)
-  return Number.isFinite(ms) && new Date(ms).toISOString().replace('.000Z', 'Z') === value
+  return Number.isFinite(ms) && isoSeconds(ms) === value
 }

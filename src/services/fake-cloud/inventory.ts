@@ -1,6 +1,7 @@
 import { closeListener } from './imds/imds-listener.ts'
 import { cloudErrors } from './cloud-errors.ts'
-import { insert, isoSeconds, type CloudState, type InstanceRecord } from './cloud-state.ts'
+import { insert, type CloudState, type InstanceRecord } from './cloud-state.ts'
+import { isoSeconds } from '../../core/utc-date.ts'
 import { keyPairSeed } from './ec2/key-pairs.ts'
 import { assignPublicIp, publicDnsName } from './ec2/public-address.ts'
 import type { Instance, InstanceInput, InstanceState, Principal } from './glossary.ts'

@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto'
 import { Random } from '../../core/random.ts'
+import { isoSeconds } from '../../core/utc-date.ts'
 import { cloudErrors } from './cloud-errors.ts'
 import {
   insert,
-  isoSeconds,
   principalNameKey,
   profileNameKey,
   type AccessKeyRecord,

@@ -1,6 +1,7 @@
 import { createHash, sign } from 'node:crypto'
 import { createRequire } from 'node:module'
 import type { Signer } from './signing-material.ts'
+import { derTimeText } from '../../../core/asn1.ts'
 
 /**
  * PKCS#7/CMS SignedData as AWS builds the instance identity signatures (docs/reference/fake-cloud.md §2.4, docs/reference/fake-cloud.md §3.5): the document
@@ -78,9 +79,8 @@ export function buildSignedData(content: Buffer, signer: Signer, digest: SignedD
   return Buffer.from(sequence(oid(OID_SIGNED_DATA), tagged0(true, signedData)).getEncodedHex(), 'hex')
 }
 
-/** UTCTime for 1950–2049, GeneralizedTime otherwise (RFC 5652's rule for signingTime). */
+/** The signing time as UTCTime or GeneralizedTime (RFC 5652's rule, `derTimeText`). */
 function derTime(asn1: Asn1, ms: number): Asn1Object {
-  const digits = new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19).replace(/[-T:]/g, '') + 'Z'
-  const year = Number(digits.slice(0, 4))
-  return year >= 1950 && year < 2050 ? new asn1.DERUTCTime({ str: digits.slice(2) }) : new asn1.DERGeneralizedTime({ str: digits })
+  const { type, str } = derTimeText(ms)
+  return type === 'utc' ? new asn1.DERUTCTime({ str }) : new asn1.DERGeneralizedTime({ str })
 }

@@ -1,4 +1,5 @@
-import { isoSeconds, type CloudState, type InstanceRecord } from '../cloud-state.ts'
+import type { CloudState, InstanceRecord } from '../cloud-state.ts'
+import { isoSeconds } from '../../../core/utc-date.ts'
 import { privateHostname } from '../ec2/ec2-xml.ts'
 import { formatAwsJson, identityDocument } from '../identity/issue-document.ts'
 import { addSession } from '../principals.ts'

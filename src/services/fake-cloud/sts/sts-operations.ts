@@ -1,5 +1,6 @@
 import { cloudErrors } from '../cloud-errors.ts'
-import { isoSeconds, type CloudState } from '../cloud-state.ts'
+import type { CloudState } from '../cloud-state.ts'
+import { isoSeconds } from '../../../core/utc-date.ts'
 import type { AssumedRoleCredentials, CallerIdentity } from '../glossary.ts'
 import { checkParameters, PARAMETER_RULES } from '../parameter-rules.ts'
 import { authorize } from '../iam/authorize.ts'

@@ -4,6 +4,7 @@ import { LOGIN_MESSAGES } from '../login-messages.ts'
 import { Asn1Error, encodeDer, encodeTlv, oidReader, parseBer, viewOf, readIntegerHex, requireInteger, readTime, requireTag, stringBytes, TAG, tagOf, type Asn1Node } from '../../../../core/asn1.ts'
 import type { TrustedCertificate } from './trusted-certificate.ts'
 import { errorKind } from '../../../../core/doppel-error.ts'
+import { isoSeconds } from '../../../../core/utc-date.ts'
 import { sha1Refusal, unknownSigner } from './identity-signature.ts'
 
 /**
@@ -238,13 +239,9 @@ function checkSigningTime(attributes: NonNullable<SignerInfo['signedAttributes']
   }
   if (signingTime > certificate.notAfter || signingTime < certificate.notBefore) {
     throw new Pkcs7Error(
-      `pkcs7: signing time ${goQuote(rfc3339(signingTime))} is outside of certificate validity ${goQuote(rfc3339(certificate.notBefore))} to ${goQuote(rfc3339(certificate.notAfter))}`,
+      `pkcs7: signing time ${goQuote(isoSeconds(signingTime))} is outside of certificate validity ${goQuote(isoSeconds(certificate.notBefore))} to ${goQuote(isoSeconds(certificate.notAfter))}`,
     )
   }
-}
-
-function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
 }
 
 function hex(bytes: Buffer): string {
