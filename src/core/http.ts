@@ -1,4 +1,5 @@
 import { LightResponse } from './light-response.ts'
+import { parseUrl } from './light-url.ts'
 import { errorKind } from './doppel-error.ts'
 import { loopYielder } from './yield-to-loop.ts'
 /** Small Fetch helpers shared by every service. */
@@ -132,7 +133,7 @@ export function pathStart(href: string): number {
 
 /** The request's URL: parsed once by `Doppel.handle` and carried in the context, else parsed here. */
 export function requestUrl(request: Request, context: { url?: URL }): URL {
-  return context.url ?? new URL(request.url)
+  return context.url ?? parseUrl(request.url)
 }
 
 /** The media type of a Content-Type header, lower-case, without parameters. */

@@ -6,6 +6,7 @@ import { CONTROL_URLS, isControlTarget } from '../../services/control/urls.ts'
 import { Emulator } from '../../core/emulator.ts'
 import { LightRequest } from '../../core/light-request.ts'
 import { LightResponse } from '../../core/light-response.ts'
+import { parseUrl } from '../../core/light-url.ts'
 import { SERVICE_PROFILE } from '../../core/profile.ts'
 import { CONTROL_TABLE, type Doppel, classifyRequest, ownerOfPath, type Classification, type Surface } from '../../features/doppel/index.ts'
 import { isFakeCloudHost } from '../../services/fake-cloud/urls.ts'
@@ -55,30 +56,10 @@ function sameOrigin(origin: string, host: string): boolean {
   return (from[1] || defaultPort) === (to[1] || '80') || (from[1] === '' && to[1] === '')
 }
 
-/**
- * A Host and target the URL parser would leave as they are: host labels that start with a letter (never
- * read as an IPv4 number) or an IPv4 address in its canonical form, and an optional port; a path and query of characters it neither decodes nor
- * encodes, without dot segments. Anything else is parsed as the node adapter's URL will be.
- */
-const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)'
-const PLAIN_HOST = new RegExp(`^(?:[a-z][a-z0-9-]*(?:\\.[a-z][a-z0-9-]*)*|${OCTET}(?:\\.${OCTET}){3})(?::\\d{1,5})?$`, 'i')
-const PLAIN_TARGET = /^\/[A-Za-z0-9\-_~!$&'()*+,;=:@/?]*$/
-
 /** The URL the router reads, from the `Host` and the raw target, as the node adapter builds it; undefined when none can be built. */
-function targetUrl(host: string, target: string): Pick<URL, 'host' | 'hostname' | 'pathname' | 'search'> | undefined {
-  if (PLAIN_HOST.test(host) && PLAIN_TARGET.test(target) && !target.includes('/.')) {
-    const query = target.indexOf('?')
-    const lower = host.toLowerCase()
-    const colon = lower.indexOf(':')
-    return {
-      host: lower,
-      hostname: colon === -1 ? lower : lower.slice(0, colon),
-      pathname: query === -1 ? target : target.slice(0, query),
-      search: query === -1 || query === target.length - 1 ? '' : target.slice(query),
-    }
-  }
+function targetUrl(host: string, target: string): URL | undefined {
   try {
-    return new URL(`http://${host}${target}`)
+    return parseUrl(`http://${host}${target}`)
   } catch {
     return undefined
   }

@@ -9,6 +9,7 @@ import { authSeeds, registrySeeds, type AuthSeeds, type RegistrySeeds } from './
 import { restoreSnapshot, takeSnapshot, type DoppelSnapshot } from '../snapshot/index.ts'
 import type { TenantDirectory, TenantsContext } from '../tenants/index.ts'
 import { LightResponse, realResponse } from '../../core/light-response.ts'
+import { parseUrl } from '../../core/light-url.ts'
 import { errorKind } from '../../core/doppel-error.ts'
 import { explainResponse, responseExplanation, type Explanation } from '../../core/explanation.ts'
 import { journalRequest, journalResponse, type KeptPart } from './journal-exchange.ts'
@@ -228,7 +229,7 @@ export class Doppel extends Emulator {
   async handle(request: Request, options: HandleOptions = {}): Promise<Response> {
     if (this.#fixtures !== undefined) await this.ready()
     const started = performance.now()
-    const url = new URL(request.url)
+    const url = parseUrl(request.url)
     const route = classifyRequest({ listener: options.surface ?? 'main', url, authorization: () => request.headers.get('authorization') ?? undefined })
     let response: Response
     if (route.answer === undefined) {
@@ -284,7 +285,7 @@ export class Doppel extends Emulator {
    * media-type check), with the guard's explanation.
    */
   async journalRefusal(request: Request, response: Response, surface: Surface = 'main'): Promise<void> {
-    const url = new URL(request.url)
+    const url = parseUrl(request.url)
     const route = classifyRequest({ listener: surface, url, authorization: () => request.headers.get('authorization') ?? undefined })
     await this.#record(route.journal ?? 'none', request, url, false, response, performance.now())
   }
