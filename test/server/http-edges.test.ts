@@ -71,6 +71,15 @@ describe('parser errors', () => {
     expect(statuses(text)).toEqual([400])
   })
 
+  it('answers 400 "malformed Host header" to an admitted Host no URL can hold, in the service\'s envelope, and journals why (it was a 500)', async () => {
+    for (const host of ['127.0.0.1:99999', 'localhost:65536', '[::1]:70000']) {
+      const text = await rawExchange(running.port, [`GET /v1/auth/cloud/role/web HTTP/1.1\r\nHost: ${host}\r\nX-Service-Token: root\r\n\r\n`], 1)
+      expect(statuses(text), host).toEqual([400])
+      expect(text).toContain('{"errors":["malformed Host header"]}')
+      expect(doppel.journal.entries().at(-1), host).toMatchObject({ method: 'GET', status: 400, explanation: { rule: 'Host header', seen: host } })
+    }
+  })
+
   it('answers CONNECT like any request, journals it, and closes the connection after it (no tunnel)', async () => {
     const tunnel = await rawExchange(running.port, ['CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n', HEALTH], 2, { gapMs: 50 })
     expect(statuses(tunnel)).toEqual([400])

@@ -204,6 +204,16 @@ describe('beyond loopback', () => {
     },
   )
 
+  it('answers 400 "malformed Host header" to a Host no URL can hold, token or not, in the envelope of the path (it was a 500)', async () => {
+    for (const host of ['a b', '127.0.0.1:0x1', 'doppel.test:99999']) {
+      for (const headers of [{}, ROOT]) {
+        const reply = await send(port, 'GET', '/v1/auth/cloud/role/web', { Host: host, ...headers })
+        expect(reply.status, host).toBe(400)
+        expect(reply.json()).toEqual({ errors: ['malformed Host header'] })
+      }
+    }
+  })
+
   it('opens the control API to the root token and to the control token', async () => {
     for (const headers of [{ 'X-Service-Token': 'root' }, { Authorization: 'Bearer root' }, { 'X-Service-Token': 'ctl-token' }, { Authorization: 'Bearer ctl-token' }] as Record<
       string,

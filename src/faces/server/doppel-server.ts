@@ -194,6 +194,17 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
 
   const logAnswer = callerHook('onRequest', options.onRequest)
 
+  /**
+   * A refused request's URL for the journal: under the server's own address when its Host makes no URL
+   * (the refusal's explanation shows the Host). A target no URL can hold leaves it unjournaled: the
+   * refusal itself is still answered.
+   */
+  function refusedUrl(req: IncomingMessage): string {
+    const target = req.url ?? '/'
+    const url = `${scheme}://${req.headers.host ?? fallbackHost()}${target}`
+    return URL.canParse(url) ? url : `${scheme}://${fallbackHost()}${target}`
+  }
+
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now()
     let status = 0
@@ -203,11 +214,8 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
     try {
       const refused = guard(req, res)
       // A refusal of the guard never reaches the services: it is journaled here, with its reason.
-      // (A Host or target no URL can hold goes unjournaled: the refusal itself must still be answered.)
       if (refused && doppel instanceof Doppel) {
-        await doppel
-          .journalRefusal(new LightRequest(req.method ?? 'GET', `${scheme}://${req.headers.host ?? fallbackHost()}${req.url ?? '/'}`, req.rawHeaders, undefined), refused, surface)
-          .catch(() => undefined)
+        await doppel.journalRefusal(new LightRequest(req.method ?? 'GET', refusedUrl(req), req.rawHeaders, undefined), refused, surface).catch(() => undefined)
       }
       // A tenant whose request is still uploading its body is in use: never dropped as idle meanwhile.
       const release = refused ? undefined : router.holdFor?.(req.url ?? '/')

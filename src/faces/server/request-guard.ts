@@ -65,13 +65,8 @@ function targetUrl(host: string, target: string): URL | undefined {
   }
 }
 
-/**
- * The request's classification (`classifyRequest`, the router's own), from the URL the node adapter will
- * build of its Host and target; a URL that cannot be built is guarded as the control API is.
- */
-function classify(req: IncomingMessage, target: string, listener: ListenerOptions): Classification {
-  const url = targetUrl(req.headers.host ?? '127.0.0.1', target)
-  if (url === undefined) return { journal: undefined, answer: undefined, access: 'control', path: target }
+/** The request's classification (`classifyRequest`, the router's own), from the URL the node adapter will build of its Host and target. */
+function classify(req: IncomingMessage, url: URL, listener: ListenerOptions): Classification {
   const authorization = () => req.headers.authorization
   return classifyRequest({ listener: listener.surface, url, authorization, tenants: listener.tenants })
 }
@@ -140,13 +135,25 @@ export function createRequestGuard(
         expected: 'a path starting with /',
       })
     }
-    const classification = classify(req, target, listener)
+    const host = req.headers.host
+    const { loopback } = binding()
+    const foreignHost = loopback && host !== undefined && !hostAllowed(host)
+    const url = targetUrl(host ?? '127.0.0.1', target)
+    // A Host no URL can hold (a port past 65535, a character no host has) would fail every service that
+    // reads the URL: refused in Go's words, as Go's server refuses a Host it cannot read. One not admitted
+    // on this bind is refused as such below, and guarded meanwhile as the control API is.
+    if (url === undefined && !foreignHost) {
+      return refusal(target, 400, 'malformed Host header', {
+        rule: 'Host header',
+        seen: host ?? '',
+        expected: 'a host name or IP address, and a port of at most 65535, that make a URL with the target',
+      })
+    }
+    const classification: Classification = url === undefined ? { journal: undefined, answer: undefined, access: 'control', path: target } : classify(req, url, listener)
     const { path } = classification
     const control = classification.access === 'control' && !(classification.face === 'imds' && options.exposeImds)
     if (isControlTarget(path)) res.setHeader('Cross-Origin-Resource-Policy', 'same-origin')
-    const host = req.headers.host
-    const { loopback } = binding()
-    if (loopback && host !== undefined && !hostAllowed(host)) {
+    if (foreignHost) {
       return refusal(target, 403, `Host "${host}" is not allowed: doppel answers only loopback names on a loopback bind; add it with --allowed-host ${splitAuthority(host)?.[0] ?? host}`, {
         rule: 'Host check',
         seen: host,
