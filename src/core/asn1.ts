@@ -5,7 +5,7 @@
  * comparison need. Hand-written because it sits on the login hot path.
  */
 import { errorKind } from './doppel-error.ts'
-import { isoSeconds, utcMillis } from './utc-date.ts'
+import { formatBasicIso, utcMillis } from './utc-date.ts'
 
 /** A malformed encoding; the message follows the real service's parser where it is known. */
 export class Asn1Error extends errorKind('Asn1Error', 'DOPPEL_INVALID_ASN1') {}
@@ -293,7 +293,7 @@ export function readIntegerHex(node: Asn1Node | undefined, what: string): string
  * jsrsasign names the two.
  */
 export function derTimeText(ms: number): { type: 'utc' | 'gen'; str: string } {
-  const digits = isoSeconds(ms).replace(/[-T:]/g, '')
+  const digits = formatBasicIso(ms).replace('T', '')
   const year = Number(digits.slice(0, 4))
   return year >= 1950 && year < 2050 ? { type: 'utc', str: digits.slice(2) } : { type: 'gen', str: digits }
 }

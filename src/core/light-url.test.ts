@@ -5,7 +5,7 @@ import { LightUrl, parseUrl } from './light-url.ts'
 
 const PARTS = ['href', 'origin', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash'] as const
 
-/** Every part the two give, and `undefined` for both when the text is no URL. */
+/** Every part a parse gives, or its error's name and code when the text is no URL. */
 function parts(read: (href: string) => URL, href: string): Record<string, string> | string {
   let url: URL
   try {

@@ -15,6 +15,19 @@ export function isoSeconds(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
 }
 
+/** `YYYYMMDDTHHMMSSZ`, the time format of SigV4 and of its error messages. */
+export function formatBasicIso(ms: number): string {
+  const date = new Date(Math.floor(ms / 1000) * 1000)
+  const year = date.getUTCFullYear()
+  // Years past 9999 or before 0 are written with a sign, and an invalid time throws, as `toISOString` does.
+  if (!(year >= 0 && year <= 9999)) return isoSeconds(ms).replace(/[-:]/g, '')
+  // Written from the date's fields (every signed request formats its time once, every check once more):
+  // a third of the time of cutting `isoSeconds`' text into place.
+  return `${String(year).padStart(4, '0')}${twoDigits(date.getUTCMonth() + 1)}${twoDigits(date.getUTCDate())}T${twoDigits(date.getUTCHours())}${twoDigits(date.getUTCMinutes())}${twoDigits(date.getUTCSeconds())}Z`
+}
+
+const twoDigits = (n: number): string => (n < 10 ? `0${n}` : `${n}`)
+
 /** `utcDate`'s time as epoch milliseconds, without making a Date when the year is not one `Date.UTC` misreads. */
 export function utcMillis(year: number, monthIndex: number, day: number, hour = 0, minute = 0, second = 0): number {
   if (year >= 100) return Date.UTC(year, monthIndex, day, hour, minute, second)

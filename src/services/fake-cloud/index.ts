@@ -16,7 +16,6 @@ export { AWS_FACES, awsFaceOf, awsFacePath, defaultAwsEndpoint, FAKE_CLOUD_URL, 
 export { isInProcessEndpoint, registerCloudListener } from './own-origins.ts'
 export { regionAtAwsHost } from './aws-host-call.ts'
 export { signedFormHeaders } from './sigv4/sign-request.ts'
-export { formatBasicIso } from './sigv4/auth-material.ts'
 // SigV4 building blocks, shared with the scenario runner's request signer.
 export { canonicalHeaders, canonicalQuery, encodeRfc3986 } from './sigv4/canonical-request.ts'
 export { computeSignature, deriveSigningKey } from './sigv4/signature.ts'

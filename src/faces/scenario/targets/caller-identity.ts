@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import { canonicalHeaders, canonicalQuery, computeSignature, deriveSigningKey, encodeRfc3986, formatBasicIso } from '../../../services/fake-cloud/index.ts'
+import { canonicalHeaders, canonicalQuery, computeSignature, deriveSigningKey, encodeRfc3986 } from '../../../services/fake-cloud/index.ts'
+import { formatBasicIso } from '../../../core/utc-date.ts'
 import { stsHost } from '../../../services/fake-cloud/urls.ts'
 
 /** Credentials as the fake cloud's principals carry them (snake_case, as captured). */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { AwsCredentials } from '../glossary.ts'
-import { formatBasicIso } from './auth-material.ts'
+import { formatBasicIso } from '../../../core/utc-date.ts'
 import { canonicalHeaders, canonicalQuery, canonicalUri, pathSegments } from './canonical-request.ts'
 import { computeSignature, deriveSigningKey } from './signature.ts'
 
