@@ -78,6 +78,10 @@ describe('parser errors', () => {
       expect(text).toContain('{"errors":["malformed Host header"]}')
       expect(doppel.journal.entries().at(-1), host).toMatchObject({ method: 'GET', status: 400, explanation: { rule: 'Host header', seen: host } })
     }
+    const before = doppel.store.snapshot()
+    const write = await rawExchange(running.port, [roleWrite('ami-2').replace('Host: 127.0.0.1', 'Host: 127.0.0.1:99999')], 1)
+    expect(statuses(write)).toEqual([400])
+    expect(doppel.store.snapshot()).toEqual(before)
   })
 
   it('answers CONNECT like any request, journals it, and closes the connection after it (no tunnel)', async () => {
