@@ -8,5 +8,5 @@ import { createInterface } from 'node:readline'
 for await (const line of createInterface({ input: process.stdin })) {
   const config = JSON.parse(line) as Record<string, unknown>
   const result = await autocannon({ connections: 16, pipelining: 1, duration: 2, sampleInt: 100, ...config })
-  process.stdout.write(JSON.stringify({ total: result.requests.total, non2xx: result.non2xx, errors: result.errors }) + '\n')
+  process.stdout.write(JSON.stringify({ total: result.requests.total, sent: result.requests.sent, non2xx: result.non2xx, errors: result.errors }) + '\n')
 }

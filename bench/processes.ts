@@ -36,7 +36,13 @@ export function stopChild(child: ChildProcess): Promise<void> {
 }
 
 export interface LoadResult {
+  /** Answers received. */
   total: number
+  /**
+   * Requests sent: the answers received and the ones in flight when the run stopped (one a connection at
+   * most), which the server has answered too by the time the result is back (counted 2026-11-30).
+   */
+  sent: number
   non2xx: number
   errors: number
 }

@@ -1,7 +1,7 @@
 // The standalone server under load, measured by the server's own CPU time per request: utime + stime
 // from /proc/<pid>/stat around an autocannon run from a second process, server and load generator
-// pinned to different cores (taskset), rounds interleaved across servers, medians. Every server gets
-// the same requests. Two floors in the same run: a bare node:http server answering 45 bytes, and one that
+// pinned to different cores (taskset), each round's counted runs cut in slices taken in turn by the
+// servers, medians over rounds. Every server gets the same requests. Two floors in the same run: a bare node:http server answering 45 bytes, and one that
 // does doppel's own work for each request in process and answers that answer. Peers are
 // the mock servers a user would pick instead (json-server; WireMock when java is installed).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { loads, WORKS, type Load, type Work } from './fixtures.ts'
 import { cryptoFloors } from './login-floor.ts'
@@ -16,9 +17,15 @@ import { figure, median, type Figure } from './lib.ts'
 import { canPin, LoadGenerator, pinned, stopChild, type LoadResult } from './processes.ts'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
-/** Seconds of each counted run: the server's CPU count moves in 10 ms ticks, ≤ 1% of a run's. */
+/** Counted seconds of each server and work in a round: the server's CPU count moves in 10 ms ticks, ≤ 1% of this. */
 const DURATION_S = 1.5
 const ROUNDS = 3
+/**
+ * A round's counted seconds come in this many slices, taken in turn by every server doing the work, and
+ * are summed: a server and its floors are measured tenths of a second apart instead of seconds, so the
+ * machine's swings hit both sides of a ratio alike (docs/performance.md, "Method").
+ */
+const SLICES = 5
 /**
  * Seconds of load per request kind before the rounds, the same for every server: V8's optimising tier,
  * like the JVM's, takes seconds of a kind of request to reach its steady code.
@@ -91,7 +98,7 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
       // not listening yet
     }
     if (Date.now() > until) throw new Error(`${url} did not answer within ${timeoutMs} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    await sleep(200)
   }
 }
 
@@ -101,19 +108,44 @@ async function send(port: number, load: Load): Promise<{ status: number; text: s
 }
 
 /** One autocannon run of a bench request against a server. */
-function runLoad(generator: LoadGenerator, port: number, load: Load, duration = DURATION_S): Promise<LoadResult> {
+function runLoad(generator: LoadGenerator, port: number, load: Load, duration: number): Promise<LoadResult> {
   return generator.run({ url: `http://127.0.0.1:${port}${load.path}`, method: load.method, headers: load.headers, body: load.body, duration })
 }
 
-/** Server CPU µs per request for one load run. */
-async function measure(client: LoadGenerator, target: Target, work: Work): Promise<number> {
-  const load = target.loads[work]!
-  await runLoad(client, target.port, load, LEAD_IN_S)
-  const before = cpuMicros(target.pid)
-  const result = await runLoad(client, target.port, load)
-  const spent = cpuMicros(target.pid) - before
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name} ${work}: ${result.non2xx} non-2xx, ${result.errors} errors under load`)
-  return spent / result.total
+/**
+ * One round of a work: each server's CPU µs per request. Every server gets its lead-in, then the counted
+ * time in `SLICES` slices, one server after the other. A server's CPU is read before its first slice and
+ * after the round: between its slices it answers nothing else, so what it spends there is what the counted
+ * requests left to do (collecting their garbage, a JVM compiling their code), and is theirs.
+ */
+async function measureRound(client: LoadGenerator, doing: Target[], work: Work): Promise<number[]> {
+  for (const target of doing) await runLoad(client, target.port, target.loads[work]!, LEAD_IN_S)
+  const started: number[] = []
+  const served = doing.map(() => 0)
+  for (let slice = 0; slice < SLICES; slice++) {
+    for (const [i, target] of doing.entries()) {
+      // Read just before its first slice: the other servers' lead-ins have let its own lead-in's work end.
+      if (slice === 0) started[i] = cpuMicros(target.pid)
+      const result = await runLoad(client, target.port, target.loads[work]!, DURATION_S / SLICES)
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.name} ${work}: ${result.non2xx} non-2xx, ${result.errors} errors under load`)
+      // The CPU counted includes the requests in flight when the run stopped: 16 of a 0.3 s slice's
+      // 600 ec2 logins, which the answers received would leave out.
+      served[i]! += result.sent
+    }
+  }
+  await idle(doing.at(-1)!.pid)
+  return doing.map((target, i) => (cpuMicros(target.pid) - started[i]!) / served[i]!)
+}
+
+/** Resolves once the process has spent no CPU for 30 ms (at most 0.5 s): the work left by its last requests is done. */
+async function idle(pid: number): Promise<void> {
+  let last = cpuMicros(pid)
+  for (let waited = 0; waited < 500; waited += 30) {
+    await sleep(30)
+    const now = cpuMicros(pid)
+    if (now === last) return
+    last = now
+  }
 }
 
 async function startDoppel(): Promise<Target> {
@@ -243,10 +275,11 @@ export async function benchServerLoad(): Promise<Figure[]> {
     const samples = new Map<string, number[]>()
     for (let round = 0; round < ROUNDS; round++) {
       for (const work of WORKS) {
-        for (const target of targets) {
-          if (!target.loads[work]) continue
+        const doing = targets.filter((target) => target.loads[work])
+        const perRequest = await measureRound(client, doing, work)
+        for (const [i, target] of doing.entries()) {
           const key = `${target.name}|${work}`
-          samples.set(key, [...(samples.get(key) ?? []), await measure(client, target, work)])
+          samples.set(key, [...(samples.get(key) ?? []), perRequest[i]!])
         }
       }
     }
@@ -260,7 +293,7 @@ export async function benchServerLoad(): Promise<Figure[]> {
     /** A figure against the bare floor, a peer or a login's crypto floor, with where node:http doing doppel's work stands against the same side. */
     const withMatched = (name: string, value: number, target: string, detail: string, matchedValue: number) =>
       figure(name, value, 'x', target, `${detail}; node:http doing doppel's work: ${matchedValue.toFixed(2)}×`, matchedValue)
-    process.stdout.write(`  server CPU µs per request (medians of ${ROUNDS} rounds) and doppel's against each floor:
+    process.stdout.write(`  server CPU µs per request (medians of ${ROUNDS} rounds, each of ${SLICES} slices in turn) and doppel's against each floor:
 `)
     process.stdout.write(`  ${'work'.padEnd(12)}  ${'doppel'.padStart(7)}  ${'in proc'.padStart(7)}  ${'bare'.padStart(7)}  ${'matched'.padStart(7)}  ${'÷ bare'.padStart(7)}  ${'÷ match'.padStart(7)}\n`)
     for (const work of WORKS) {

@@ -1,6 +1,6 @@
 declare module 'autocannon' {
   interface Result {
-    requests: { average: number; total: number }
+    requests: { average: number; total: number; sent: number }
     non2xx: number
     errors: number
   }
