@@ -206,7 +206,7 @@ export function createDoppelServer(doppel: Pick<Doppel, 'handle'>, options: Serv
   }
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now()
+    const started = logAnswer ? performance.now() : 0
     let status = 0
     if (res.writableEnded) return
     // Once stopping, the connection closes after this answer.
