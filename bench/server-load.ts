@@ -1,9 +1,10 @@
 // The standalone server under load, measured by the server's own CPU time per request: utime + stime
 // from /proc/<pid>/stat around an autocannon run from a second process, server and load generator
-// pinned to different cores (taskset), each round's counted runs cut in slices taken in turn by the
-// servers, medians over rounds. Every server gets the same requests. Two floors in the same run: a bare node:http server answering 45 bytes, and one that
-// does doppel's own work for each request in process and answers that answer. Peers are
-// the mock servers a user would pick instead (json-server; WireMock when java is installed).
+// pinned to different cores (taskset), each round's counted time cut in slices taken in turn by the
+// servers, medians over rounds. Every server gets the same requests. Two floors in the same run: a bare
+// node:http server answering 45 bytes, and one that does doppel's own work for each request in process
+// and answers that answer. Peers are the mock servers a user would pick instead (json-server; WireMock
+// when java is installed).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -21,9 +22,9 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 const DURATION_S = 1.5
 const ROUNDS = 3
 /**
- * A round's counted seconds come in this many slices, taken in turn by every server doing the work, and
- * are summed: a server and its floors are measured tenths of a second apart instead of seconds, so the
- * machine's swings hit both sides of a ratio alike (docs/performance.md, "Method").
+ * A round's counted seconds come in this many slices, taken in turn by every server doing the work: a
+ * server and its floors are measured tenths of a second apart instead of seconds, so the machine's swings
+ * hit both sides of a ratio alike (docs/performance.md, "Method").
  */
 const SLICES = 5
 /**
