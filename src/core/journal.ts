@@ -45,11 +45,20 @@ export interface JournalEntry {
   explanation?: Explanation
 }
 
+/** A part of an entry as kept until the journal is read: `read()` formats it. */
+export interface Unread<T> {
+  read(): T
+}
+
 /**
  * A part of an entry formatted only when the journal is read (once, then kept): the exchange's headers and
  * bodies are redacted and decoded when someone looks, not on every request.
  */
-type WhenRead<T> = T | (() => T)
+type WhenRead<T> = T | Unread<T>
+
+function isUnread<T>(part: WhenRead<T>): part is Unread<T> {
+  return typeof (part as Partial<Unread<T>>).read === 'function'
+}
 
 /** What the journal stores per request: numbers, formatted only when the entries are read. */
 export interface JournalRecord {
@@ -287,8 +296,8 @@ function pathOf(url: string): string {
 }
 
 function entry(r: JournalRecord & { id: number }): JournalEntry {
-  if (typeof r.request === 'function') r.request = r.request()
-  if (typeof r.response === 'function') r.response = r.response()
+  if (isUnread(r.request)) r.request = r.request.read()
+  if (r.response !== undefined && isUnread(r.response)) r.response = r.response.read()
   return {
     id: r.id,
     time: new Date(r.timeMs).toISOString(),

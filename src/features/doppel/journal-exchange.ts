@@ -4,7 +4,7 @@
  * (`services/control/redact.ts`) and decoded when the journal is read, so a request pays only for keeping
  * them; what a reader sees never holds a secret.
  */
-import type { JournalRequest, JournalResponse } from '../../core/journal.ts'
+import type { JournalRequest, JournalResponse, Unread } from '../../core/journal.ts'
 import { bodyAsRead } from '../../core/http.ts'
 import { LightHeaders, LightRequest } from '../../core/light-request.ts'
 import { LightResponse } from '../../core/light-response.ts'
@@ -20,7 +20,7 @@ interface BodyStart {
  * A part of an exchange as the journal keeps it until read, and about how many bytes that takes (for the
  * journals' byte budget).
  */
-export type KeptPart<T> = (() => T) & { bytes: number }
+export type KeptPart<T> = Unread<T> & { readonly bytes: number }
 
 /**
  * Where the request's body comes from, after the service answered: the light request's bytes as received;
@@ -47,17 +47,78 @@ export function journalRequest(request: Request, path: string, limit: number, wi
   const raw = (request.headers instanceof LightHeaders ? request.headers.rawList() : undefined) ?? flatHeaders(request.headers)
   const { method } = request
   const start = withBody ? requestBodyStart(request, limit) : undefined
-  // Only these are kept: the closure must not hold the request (or its whole body) alive.
-  const kept = (body: BodyStart | undefined) => {
-    const bytes = body && keptBytes(body, limit)
-    const read = () => {
-      const headers = keptHeaders(pairs(raw))
-      const { body, truncated } = boundedBody(bytes, headers['content-type'], limit)
-      return { method, path: redactPath(path), headers, body: redactBodyText(body, path), truncated }
-    }
-    return Object.assign(read, { bytes: keptSize(raw, bytes) + path.length })
-  }
+  // Only these are kept: nothing may hold the request (or its whole body) alive.
+  const kept = (body: BodyStart | undefined) => new KeptRequest(method, path, raw, body && keptBytes(body, limit), limit)
   return start instanceof Promise ? start.then(kept) : kept(start)
+}
+
+/**
+ * A request or an answer as the journal keeps it until read: its raw headers and the start of its body,
+ * redacted and decoded by `read()`. An object, not a closure over the same values: the journal holds a
+ * thousand of them, and keeping closures (a function and its contexts each) cost the server 3–11% of its
+ * CPU for a GET or POST role, in garbage collection (docs/performance.md "What the journal's entries cost").
+ */
+abstract class KeptMessage {
+  readonly bytes: number
+  protected readonly path: string
+  readonly #raw: RawHeaders | string
+  readonly #body: Kept
+  readonly #limit: number
+
+  constructor(path: string, raw: RawHeaders, body: Kept, limit: number, bytes: number) {
+    this.path = path
+    this.#raw = isList(raw) ? joined(raw) : raw
+    this.#body = body
+    this.#limit = limit
+    this.bytes = bytes
+  }
+
+  /** The headers and the body as a reader sees them: redacted, the body decoded and bounded. */
+  protected shown(): { headers: Record<string, string>; body: string; truncated: boolean } {
+    const raw = this.#raw
+    const headers = keptHeaders(pairs(typeof raw === 'string' ? (raw === '' ? [] : raw.split(SEPARATOR)) : raw))
+    const { body, truncated } = boundedBody(this.#body, headers['content-type'], this.#limit)
+    return { headers, body: redactBodyText(body, this.path), truncated }
+  }
+}
+
+/** What a kept header list is joined with: no HTTP header name or value holds it. */
+const SEPARATOR = '\n'
+
+/**
+ * A header list as one string, one object to keep instead of one per name and value (3–7% of the
+ * server's CPU for a CRUD request); the list itself should a value hold the separator, so no value is ever
+ * read under another's name.
+ */
+function joined(raw: readonly string[]): string | readonly string[] {
+  for (const item of raw) if (item.includes(SEPARATOR)) return raw
+  return raw.join(SEPARATOR)
+}
+
+class KeptRequest extends KeptMessage implements KeptPart<JournalRequest> {
+  readonly #method: string
+
+  constructor(method: string, path: string, raw: RawHeaders, body: Kept, limit: number) {
+    super(path, raw, body, limit, keptSize(raw, body) + path.length)
+    this.#method = method
+  }
+
+  read(): JournalRequest {
+    return { method: this.#method, path: redactPath(this.path), ...this.shown() }
+  }
+}
+
+class KeptResponse extends KeptMessage implements KeptPart<JournalResponse> {
+  readonly #status: number
+
+  constructor(status: number, path: string, raw: RawHeaders, body: Kept, limit: number) {
+    super(path, raw, body, limit, keptSize(raw, body))
+    this.#status = status
+  }
+
+  read(): JournalResponse {
+    return { status: this.#status, ...this.shown() }
+  }
 }
 
 /** The answer as the journal keeps it until read; a promise only for a real Response whose body must be read. */
@@ -66,14 +127,7 @@ export function journalResponse(response: Response, path: string, limit: number)
   // A light answer's header record is kept as it is (usually a service's constant), not copied.
   const raw = parts ? parts.headers : flatHeaders(response.headers)
   const { status } = response
-  const kept = (body: Kept) => {
-    const read = () => {
-      const headers = keptHeaders(pairs(raw))
-      const { body: text, truncated } = boundedBody(body, headers['content-type'], limit)
-      return { status, headers, body: redactBodyText(text, path), truncated }
-    }
-    return Object.assign(read, { bytes: keptSize(raw, body) })
-  }
+  const kept = (body: Kept) => new KeptResponse(status, path, raw, body, limit)
   if (parts) {
     const { body } = parts
     return kept(typeof body === 'string' ? keptText(body, limit) : body ? keptBytes({ bytes: body, size: body.byteLength }, limit) : undefined)

@@ -125,9 +125,9 @@ export function journalCall(context: RequestContext, call: CallRecord): void {
     status,
     duration: performance.now() - call.started,
     internal: true,
-    request: () => ({ method, path, headers: { 'content-type': FORM_TYPE }, ...sent }),
+    request: { read: () => ({ method, path, headers: { 'content-type': FORM_TYPE }, ...sent }) },
     ...(answer && {
-      response: () => ({ status, headers: { 'content-type': answer.type }, ...(answered ?? boundedText((answer.text as () => string)(), limit)) }),
+      response: { read: () => ({ status, headers: { 'content-type': answer.type }, ...(answered ?? boundedText((answer.text as () => string)(), limit)) }) },
     }),
   }
   emulator.journal.record(entry, CALL_ENTRY_OVERHEAD + site.url.length + 2 * (sent.body.length + (answered?.body.length ?? 0)))
