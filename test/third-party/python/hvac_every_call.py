@@ -73,9 +73,15 @@ call('list_roles', lambda: aws.list_roles(mount_point=mount))
 tag = call('create_role_tags', lambda: aws.create_role_tags('r1', policies=['a'], max_ttl='1h', instance_id='i-0123456789abcdef0', allow_instance_migration=False, disallow_reauthentication=True, mount_point=mount))
 call('create_role_tags no tag role', lambda: aws.create_role_tags('r2', mount_point=mount))
 try:
-    raw = aws.create_role_tags('r1', policies=['a'], mount_point=mount)
-    raw = raw.json() if hasattr(raw, 'json') else raw
-    value = raw['data']['tag_value']
+    # hvac puts the tag in the path as it is: one whose random bytes hold "//" reaches the server as "/" (the
+    # server cleans the path with a redirect, which requests follows) and no longer verifies. A few percent
+    # of tags do, on the real server as on doppel; so a tag without it is taken, for a transcript that holds.
+    for _ in range(20):
+        raw = aws.create_role_tags('r1', policies=['a'], mount_point=mount)
+        raw = raw.json() if hasattr(raw, 'json') else raw
+        value = raw['data']['tag_value']
+        if '//' not in value:
+            break
 except Exception:
     value = 'v1:x:r=r1:bad'
 call('place_role_tags_in_blacklist', lambda: aws.place_role_tags_in_blacklist(value, mount_point=mount))
