@@ -101,7 +101,43 @@ interface Held {
   live: boolean
 }
 
-type Stored = JournalRecord & { id: number; held: Held }
+/**
+ * A record as the journal holds it, with its id and its place in the byte budget: one object of one shape
+ * for each entry. The journal keeps a thousand of them alive, and each object one keeps costs the server's
+ * garbage collector (docs/performance.md "What the journal's entries cost").
+ */
+class Stored implements JournalRecord, Held {
+  readonly journal: Journal
+  readonly id: number
+  readonly bytes: number
+  live = true
+  readonly timeMs: number
+  readonly service: string
+  readonly method: string
+  readonly url: string
+  readonly status: number
+  readonly duration: number
+  request: WhenRead<JournalRequest>
+  response: WhenRead<JournalResponse> | undefined
+  readonly explanation: Explanation | undefined
+  readonly internal: true | undefined
+
+  constructor(journal: Journal, id: number, bytes: number, record: JournalRecord) {
+    this.journal = journal
+    this.id = id
+    this.bytes = bytes
+    this.timeMs = record.timeMs
+    this.service = record.service
+    this.method = record.method
+    this.url = record.url
+    this.status = record.status
+    this.duration = record.duration
+    this.request = record.request
+    this.response = record.response
+    this.explanation = record.explanation
+    this.internal = record.internal
+  }
+}
 
 /**
  * The bytes the journals of several instances hold together (a server's root and its tenants share one):
@@ -181,16 +217,14 @@ export class Journal {
 
   /** Stores a record that takes about `bytes` of memory; returns its id. */
   record(record: JournalRecord, bytes = 0): number {
-    const stored = record as Stored
-    stored.id = this.#next
-    stored.held = { journal: this, id: stored.id, bytes, live: true }
+    const stored = new Stored(this, this.#next, bytes, record)
     const slot = (this.#next - 1) % this.limit
     const overwritten = this.#ring[slot]
-    if (overwritten) this.budget.release(overwritten.held)
+    if (overwritten) this.budget.release(overwritten)
     this.#ring[slot] = stored
     if (this.#next - this.#first >= this.limit) this.#first = this.#next - this.limit + 1
     this.#next++
-    this.budget.add(stored.held)
+    this.budget.add(stored)
     return stored.id
   }
 
@@ -200,7 +234,7 @@ export class Journal {
       const slot = (this.#first - 1) % this.limit
       const stored = this.#ring[slot]
       if (stored?.id !== this.#first) continue
-      this.budget.release(stored.held)
+      this.budget.release(stored)
       this.#ring[slot] = undefined
     }
   }
@@ -280,7 +314,7 @@ export class Journal {
 
   /** Forgets every entry (`reset()` does it too). */
   clear(): void {
-    for (const stored of this.#ring) if (stored) this.budget.release(stored.held)
+    for (const stored of this.#ring) if (stored) this.budget.release(stored)
     this.#ring = []
     this.#next = 1
     this.#first = 1
@@ -295,7 +329,7 @@ function pathOf(url: string): string {
   return new URL(url).pathname
 }
 
-function entry(r: JournalRecord & { id: number }): JournalEntry {
+function entry(r: Stored): JournalEntry {
   if (isUnread(r.request)) r.request = r.request.read()
   if (r.response !== undefined && isUnread(r.response)) r.response = r.response.read()
   return {

@@ -319,8 +319,8 @@ export class Doppel extends Emulator {
         status: response?.status ?? 0,
         duration: done - started,
         request: kept,
-        ...(answer && { response: answer }),
-        ...(explained && { explanation: explained }),
+        response: answer,
+        explanation: explained,
       },
       bytes,
     )
