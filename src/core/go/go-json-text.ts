@@ -10,3 +10,15 @@ export function goJsonText(value: unknown): string {
 
 const HTML_UNSAFE = /[<>&\u2028\u2029]/
 const HTML_UNSAFE_ALL = new RegExp(HTML_UNSAFE.source, 'g')
+
+/**
+ * A value already written as Go's JSON text, placed as it is inside a larger answer: an answer read often
+ * and changed rarely (a role's read data) is written once, not on every read.
+ */
+export class WrittenJson {
+  readonly text: string
+
+  constructor(value: unknown) {
+    this.text = goJsonText(value)
+  }
+}

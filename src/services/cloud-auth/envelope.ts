@@ -1,10 +1,10 @@
 import type { RequestContext } from '../../core/glossary.ts'
-import { goJsonText } from '../../core/go/go-json-text.ts'
+import { goJsonText, WrittenJson } from '../../core/go/go-json-text.ts'
 import { LightResponse } from '../../core/light-response.ts'
 
 /** The auth service's response envelope (docs/reference/cloud-auth.md §1.5). */
 export interface AuthEnvelopeInput {
-  data?: Record<string, unknown> | null
+  data?: Record<string, unknown> | WrittenJson | null
   warnings?: string[]
   auth?: Record<string, unknown> | null
   status?: number
@@ -39,21 +39,29 @@ export function sortedKeys(data: Record<string, unknown>): Record<string, unknow
   return data
 }
 
-/** A 2xx answer in the envelope: `data` keys sorted as Go marshals a map. */
+/**
+ * A 2xx answer in the envelope: `data` keys sorted as Go marshals a map. The text is put together field by
+ * field in the order of the real service's struct, so that data already written (`WrittenJson`) goes in as
+ * it is; top-level keys go first, and one that names an envelope field is left to the envelope.
+ */
 export function authResponse(context: RequestContext, input: AuthEnvelopeInput): Response {
-  const body = {
-    ...(input.topLevel && sortedKeys(input.topLevel)),
-    request_id: context.emulator.random.uuid(),
-    lease_id: '',
-    renewable: false,
-    lease_duration: 0,
-    data: input.data ? sortedKeys(input.data) : null,
-    wrap_info: null,
-    warnings: input.warnings && input.warnings.length > 0 ? input.warnings : null,
-    auth: input.auth ?? null,
-    mount_type: input.rendered ? '' : (input.mountType ?? 'aws'),
-  }
-  return new LightResponse(goJsonText(body) + (input.rendered ? '' : '\n'), { status: input.status ?? 200, headers: JSON_HEADERS })
+  const { data, warnings, auth, topLevel } = input
+  const text =
+    `{${topLevel ? topLevelText(topLevel) : ''}"request_id":${goJsonText(context.emulator.random.uuid())},"lease_id":"","renewable":false,"lease_duration":0` +
+    `,"data":${data instanceof WrittenJson ? data.text : data ? goJsonText(sortedKeys(data)) : 'null'},"wrap_info":null` +
+    `,"warnings":${warnings && warnings.length > 0 ? goJsonText(warnings) : 'null'},"auth":${auth ? goJsonText(auth) : 'null'}` +
+    `,"mount_type":${goJsonText(input.rendered ? '' : (input.mountType ?? 'aws'))}}`
+  return new LightResponse(text + (input.rendered ? '' : '\n'), { status: input.status ?? 200, headers: JSON_HEADERS })
+}
+
+const ENVELOPE_FIELDS = new Set(['request_id', 'lease_id', 'renewable', 'lease_duration', 'data', 'wrap_info', 'warnings', 'auth', 'mount_type'])
+
+/** The top-level keys as the start of the envelope's object text, each followed by a comma. */
+function topLevelText(topLevel: Record<string, unknown>): string {
+  const own: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(sortedKeys(topLevel))) if (!ENVELOPE_FIELDS.has(key)) own[key] = value
+  const text = goJsonText(own)
+  return text === '{}' ? '' : `${text.slice(1, -1)},`
 }
 
 /** 204 with an empty body, as every write without warnings answers. */

@@ -1,4 +1,5 @@
 import type { Emulator } from '../../core/emulator.ts'
+import type { WrittenJson } from '../../core/go/go-json-text.ts'
 import type { KeyedCollection } from '../../core/store.ts'
 import type { AssumedRoleCredentials } from '../fake-cloud/index.ts'
 import type {
@@ -50,6 +51,11 @@ export class AuthState {
   readonly assumedSessions = new Map<string, AssumedRoleCredentials>()
   /** iam login's unique id → full ARN cache. */
   readonly fullArns = new Map<string, FullArnEntry>()
+  /**
+   * Each stored role's read data, written on its first read. A write stores a new record (handlers change
+   * copies), so an entry never outlives the record it was written from.
+   */
+  readonly roleReads = new WeakMap<RoleEntry, WrittenJson>()
 
   constructor(emulator: Emulator, mount: string) {
     this.mount = mount

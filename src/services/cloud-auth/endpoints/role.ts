@@ -4,6 +4,8 @@ import type { RoleEntry } from '../glossary.ts'
 import { listResult, type Endpoint } from '../routing/endpoint.ts'
 import { TOKEN_FIELDS, tokenReadData } from '../tokens/token-fields.ts'
 import { writeRole } from './role-write.ts'
+import { WrittenJson } from '../../../core/go/go-json-text.ts'
+import { sortedKeys } from '../envelope.ts'
 
 const ROLE_FIELDS: FieldSchema = {
   role: 'string',
@@ -71,7 +73,10 @@ export const role: Endpoint = {
   operations: {
     read: ({ state, params }) => {
       const entry = state.roles.get(params.role!.toLowerCase())
-      return entry && { data: roleReadData(entry) }
+      if (entry === undefined) return undefined
+      let data = state.roleReads.get(entry)
+      if (data === undefined) state.roleReads.set(entry, (data = new WrittenJson(sortedKeys(roleReadData(entry)))))
+      return { data }
     },
     create: writeRole,
     update: writeRole,

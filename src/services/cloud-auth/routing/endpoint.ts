@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../../core/glossary.ts'
+import type { WrittenJson } from '../../../core/go/go-json-text.ts'
 import type { RouteRow } from '../../../core/routing/index.ts'
 import type { FieldSchema, Fields } from '../fields/index.ts'
 import type { AuthProfile } from '../auth-profile.ts'
@@ -18,7 +19,7 @@ export interface OperationInput {
 
 /** What a handler answers: nothing (204, or 404 for reads and lists) or an envelope's data and warnings. */
 export interface OperationResult {
-  data?: Record<string, unknown> | null
+  data?: Record<string, unknown> | WrittenJson | null
   warnings?: string[]
   /** 200 unless said; the tidy endpoints answer 202. */
   status?: number
