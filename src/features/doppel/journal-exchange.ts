@@ -65,12 +65,13 @@ abstract class KeptMessage {
   readonly #body: Kept
   readonly #limit: number
 
-  constructor(path: string, raw: RawHeaders, body: Kept, limit: number, bytes: number) {
+  /** `extra`: bytes the part holds besides its headers and body. */
+  constructor(path: string, raw: RawHeaders, body: Kept, limit: number, extra: number) {
     this.path = path
     this.#raw = isList(raw) ? joined(raw) : raw
     this.#body = body
     this.#limit = limit
-    this.bytes = bytes
+    this.bytes = keptSize(this.#raw, body) + extra
   }
 
   /** The headers and the body as a reader sees them: redacted, the body decoded and bounded. */
@@ -99,7 +100,7 @@ class KeptRequest extends KeptMessage implements KeptPart<JournalRequest> {
   readonly #method: string
 
   constructor(method: string, path: string, raw: RawHeaders, body: Kept, limit: number) {
-    super(path, raw, body, limit, keptSize(raw, body) + path.length)
+    super(path, raw, body, limit, path.length)
     this.#method = method
   }
 
@@ -112,7 +113,7 @@ class KeptResponse extends KeptMessage implements KeptPart<JournalResponse> {
   readonly #status: number
 
   constructor(status: number, path: string, raw: RawHeaders, body: Kept, limit: number) {
-    super(path, raw, body, limit, keptSize(raw, body))
+    super(path, raw, body, limit, 0)
     this.#status = status
   }
 
@@ -148,10 +149,14 @@ function flatHeaders(headers: Headers): string[] {
   return raw
 }
 
-/** About the bytes a kept part holds: its raw headers and its kept body (a string counted as one byte a character). */
-function keptSize(raw: RawHeaders, kept: Kept): number {
+/**
+ * About the bytes a kept part holds: its headers as kept (a joined list by its length) and its kept body (a
+ * string counted as one byte a character).
+ */
+function keptSize(raw: RawHeaders | string, kept: Kept): number {
   let bytes = 0
-  if (isList(raw)) for (const item of raw) bytes += item.length
+  if (typeof raw === 'string') bytes += raw.length
+  else if (isList(raw)) for (const item of raw) bytes += item.length
   else for (const name in raw) bytes += name.length + raw[name]!.length
   if (typeof kept === 'string') bytes += kept.length
   else if (kept !== undefined) bytes += 'text' in kept ? kept.text.length : kept.bytes.buffer.byteLength
