@@ -54,7 +54,7 @@ describe('the route table', () => {
     expect(() => new RouteTable([{ path: 'a*b' }], { trailingSlash: 'as-written' })).toThrow(PatternShapeError)
   })
 
-  it('tries a path only against the rows its first segment allows: the answer of every row tried in order', () => {
+  it('tries a path only against the rows its first two segments allow: the answer of every row tried in order', () => {
     /** The rule the table keeps, without its index: every row, in order. */
     const everyRow = (rows: readonly RouteRow[], options: PathPatternOptions, method: string, path: string): RouteRow | 404 | 405 => {
       let known = false
