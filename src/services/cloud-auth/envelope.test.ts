@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { createDoppel } from '../../features/doppel/index.ts'
+import { Emulator } from '../../core/emulator.ts'
 import type { RequestContext } from '../../core/glossary.ts'
 import { goJsonText, WrittenJson } from '../../core/go/go-json-text.ts'
 import { authResponse, sortedKeys, type AuthEnvelopeInput } from './envelope.ts'
@@ -14,7 +14,7 @@ const ENVELOPE_FIELDS = ['request_id', 'lease_id', 'renewable', 'lease_duration'
 const record = fc.dictionary(fc.oneof(text, fc.constantFrom(...ENVELOPE_FIELDS)), json, { maxKeys: 4 })
 
 function contextOf(seed: number): RequestContext {
-  const emulator = createDoppel({ seed })
+  const emulator = new Emulator({ seed })
   return { emulator, profile: emulator.profile, remoteAddress: '127.0.0.1', url: new URL('http://127.0.0.1/') } as RequestContext
 }
 
