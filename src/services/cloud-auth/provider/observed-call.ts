@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { errorKind } from '../../../core/doppel-error.ts'
 import type { Fault } from '../../../core/faults.ts'
 import type { RequestContext } from '../../../core/glossary.ts'
-import { boundedText, REDACTED, type JournalRecord } from '../../../core/journal.ts'
+import { boundedText, REDACTED, type JournalRecord, type JournalRequest, type JournalResponse, type Unread } from '../../../core/journal.ts'
 import { awsFacePath, CloudError, cloudFaultError, type QueryService } from '../../fake-cloud/index.ts'
 import { sendFailed } from './remote-provider.ts'
 import { isRetryable } from './upstream-http.ts'
@@ -65,7 +65,7 @@ export async function observedCall<T>(context: RequestContext, site: CallSite, m
       const status = pending && (await pending)
       if (status !== undefined) throw cloudFaultError(status)
       const value = run()
-      journalCall(context, { site, form, started, status: 200, answer: { type: JSON_TYPE, text: () => answerText(value) } })
+      journalCall(context, { site, form, started, status: 200, answer: { type: JSON_TYPE, value } })
       return value
     } catch (error) {
       if (error instanceof NoAnswer) {
@@ -94,7 +94,7 @@ interface CallRecord {
    * What the call answered: a text (the error it threw, STS's XML) is cut now, so the entry holds no more
    * than the journal's limit; a value's text is written out when the journal is read.
    */
-  answer?: { type: string; text: string | (() => string) }
+  answer?: { type: string; text: string } | { type: string; value: unknown }
 }
 
 const FORM_TYPE = 'application/x-www-form-urlencoded; charset=utf-8'
@@ -116,7 +116,7 @@ export function journalCall(context: RequestContext, call: CallRecord): void {
   const url = URL.parse(site.url)
   const path = url?.pathname ?? '/'
   const sent = boundedText(form(), limit)
-  const answered = typeof answer?.text === 'string' ? boundedText(answer.text, limit) : undefined
+  const answered = answer && 'text' in answer ? boundedText(answer.text, limit) : undefined
   const entry: JournalRecord = {
     timeMs: emulator.clock.nowMs(),
     service: 'fake-cloud',
@@ -125,13 +125,55 @@ export function journalCall(context: RequestContext, call: CallRecord): void {
     status,
     duration: performance.now() - call.started,
     internal: true,
-    request: { read: () => ({ method, path, headers: { 'content-type': FORM_TYPE }, ...sent }) },
-    ...(answer && {
-      response: { read: () => ({ status, headers: { 'content-type': answer.type }, ...(answered ?? boundedText((answer.text as () => string)(), limit)) }) },
-    }),
+    request: new SentForm(method, path, sent),
+    response: answer && new CallAnswer(status, answer.type, answered, 'value' in answer ? answer.value : undefined, limit),
   }
   emulator.journal.record(entry, CALL_ENTRY_OVERHEAD + site.url.length + 2 * (sent.body.length + (answered?.body.length ?? 0)))
 }
+
+/**
+ * An internal entry's request until the journal is read. Objects, not closures over the same values: the
+ * journal holds a thousand entries, and each object one keeps costs the garbage collector (an ec2 login's
+ * DescribeInstances entry cost about 5% of the login in process as closures).
+ */
+class SentForm implements Unread<JournalRequest> {
+  readonly #method: string
+  readonly #path: string
+  readonly #sent: BoundedText
+
+  constructor(method: string, path: string, sent: BoundedText) {
+    this.#method = method
+    this.#path = path
+    this.#sent = sent
+  }
+
+  read(): JournalRequest {
+    return { method: this.#method, path: this.#path, headers: { 'content-type': FORM_TYPE }, ...this.#sent }
+  }
+}
+
+/** An internal entry's answer until the journal is read: its text cut when recorded, or the value it is written from. */
+class CallAnswer implements Unread<JournalResponse> {
+  readonly #status: number
+  readonly #type: string
+  readonly #text: BoundedText | undefined
+  readonly #value: unknown
+  readonly #limit: number
+
+  constructor(status: number, type: string, text: BoundedText | undefined, value: unknown, limit: number) {
+    this.#status = status
+    this.#type = type
+    this.#text = text
+    this.#value = value
+    this.#limit = limit
+  }
+
+  read(): JournalResponse {
+    return { status: this.#status, headers: { 'content-type': this.#type }, ...(this.#text ?? boundedText(answerText(this.#value), this.#limit)) }
+  }
+}
+
+type BoundedText = ReturnType<typeof boundedText>
 
 /** A call's value or error as JSON, its secrets (a session's or a new key's) redacted. */
 function answerText(answer: unknown): string {
