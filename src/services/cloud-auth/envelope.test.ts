@@ -11,7 +11,7 @@ import { authResponse, sortedKeys, type AuthEnvelopeInput } from './envelope.ts'
 const text = fc.string({ unit: fc.constantFrom('a', 'Z', '<', '>', '&', '\u2028', '\u2029', 'é', '"', '\\', '\n', '1'), maxLength: 5 })
 const json = fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.parse(JSON.stringify(value)) as unknown)
 const ENVELOPE_FIELDS = ['request_id', 'lease_id', 'renewable', 'lease_duration', 'data', 'wrap_info', 'warnings', 'auth', 'mount_type']
-const record = fc.dictionary(fc.oneof(text, fc.constantFrom(...ENVELOPE_FIELDS)), json, { maxKeys: 4 })
+const record = fc.dictionary(fc.oneof(text, fc.constantFrom(...ENVELOPE_FIELDS, '__proto__', 'constructor')), json, { maxKeys: 4 })
 
 function contextOf(seed: number): RequestContext {
   const emulator = new Emulator({ seed })

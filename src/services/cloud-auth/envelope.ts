@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../core/glossary.ts'
 import { goJsonText, WrittenJson } from '../../core/go/go-json-text.ts'
 import { LightResponse } from '../../core/light-response.ts'
+import { setOwnField } from '../../core/own-field.ts'
 
 /** The auth service's response envelope (docs/reference/cloud-auth.md §1.5). */
 export interface AuthEnvelopeInput {
@@ -32,7 +33,7 @@ export function sortedKeys(data: Record<string, unknown>): Record<string, unknow
   for (let i = 1; i < keys.length; i++) {
     if (keys[i - 1]! > keys[i]!) {
       const out: Record<string, unknown> = {}
-      for (const key of keys.sort()) out[key] = data[key]
+      for (const key of keys.sort()) setOwnField(out, key, data[key])
       return out
     }
   }
@@ -59,7 +60,7 @@ const ENVELOPE_FIELDS = new Set(['request_id', 'lease_id', 'renewable', 'lease_d
 /** The top-level keys as the start of the envelope's object text, each followed by a comma. */
 function topLevelText(topLevel: Record<string, unknown>): string {
   const own: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(sortedKeys(topLevel))) if (!ENVELOPE_FIELDS.has(key)) own[key] = value
+  for (const [key, value] of Object.entries(sortedKeys(topLevel))) if (!ENVELOPE_FIELDS.has(key)) setOwnField(own, key, value)
   const text = goJsonText(own)
   return text === '{}' ? '' : `${text.slice(1, -1)},`
 }
